@@ -1,0 +1,154 @@
+#!/usr/bin/env node
+'use strict';
+// Fedpod command line: `fedpod start` (the server), `fedpod store` (the embedded triple store alone).
+// Every flag has an environment variable; flags win.
+const path = require('node:path');
+const yargs = require('yargs/yargs');
+const { hideBin } = require('yargs/helpers');
+
+const ROOT = path.join(__dirname, '..');
+
+function storeOptions(y) {
+  return y
+    .option('data-dir', { type: 'string', default: process.env.FEDPOD_DATA_DIR || './data', describe: 'Keys, embedded store files, local queue journal' })
+    .option('store-port', { type: 'number', default: Number(process.env.FEDPOD_STORE_PORT || 3030), describe: 'Port of the embedded store\'s HTTP face' })
+    .option('sparql-user', { type: 'string', default: process.env.SPARQL_USER || 'admin', describe: 'Store user' })
+    .option('sparql-password', { type: 'string', default: process.env.SPARQL_PASSWORD || 'admin', describe: 'Store password' })
+    .option('log-level', { type: 'string', default: process.env.FEDPOD_LOG_LEVEL || 'info', choices: [ 'error', 'warn', 'info', 'debug' ] });
+}
+
+function serverOptions(y) {
+  return storeOptions(y)
+    .option('config', { type: 'string', default: process.env.FEDPOD_CONFIG || 'activitypub', describe: 'activitypub, ldp, or a path to a config file' })
+    .option('port', { type: 'number', default: Number(process.env.PORT || 3000), describe: 'HTTP port' })
+    .option('base-url', { type: 'string', default: process.env.SERVICE_HOME_URL || '', describe: 'Public base URL (default http://localhost:<port>/)' })
+    .option('sparql-endpoint', { type: 'string', default: process.env.SPARQL_ENDPOINT || '', describe: 'Triple store: a Fuseki base URL, or a SPARQL endpoint URL ending in /sparql; empty = embedded store' })
+    .option('dataset', { type: 'string', default: process.env.SPARQL_DATASET || 'localData', describe: 'Dataset name (created at start-up on Fuseki-style stores)' })
+    .option('redis-url', { type: 'string', default: process.env.REDIS_URL || '', describe: 'Redis for queues and locks; empty = local durable queue' })
+    .option('allow-private-network', { type: 'boolean', default: process.env.FEDPOD_ALLOW_PRIVATE_NETWORK === 'true', describe: 'Let outbound requests reach loopback and private addresses' })
+    .option('metrics', { type: 'boolean', default: process.env.FEDPOD_METRICS === 'true', describe: 'Serve Prometheus metrics at /metrics' })
+    .option('max-body-size', { type: 'number', default: Number(process.env.FEDPOD_MAX_BODY_SIZE || 1048576), describe: 'Largest request body in bytes (413 above)' })
+    .option('container-page-size', { type: 'number', default: Number(process.env.FEDPOD_CONTAINER_PAGE_SIZE || 500), describe: 'Members per page of a container listing' });
+}
+
+function say(message) {
+  process.stdout.write(`[fedpod] ${message}\n`);
+}
+
+function resolveConfig(name) {
+  if (name === 'activitypub' || name === 'ldp') {
+    return path.join(ROOT, 'config', `${name}.json`);
+  }
+  return path.resolve(name);
+}
+
+/** Where queries, updates and (for Fuseki-style servers) the admin protocol live. */
+function resolveStore(endpoint, dataset) {
+  const url = new URL(endpoint);
+  if (/\/sparql\/?$/u.test(url.pathname)) {
+    return { queryUrl: url.href, updateUrl: url.href, adminUrl: '' };
+  }
+  const base = url.href.endsWith('/') ? url.href : `${url.href}/`;
+  return { queryUrl: `${base}${dataset}/query`, updateUrl: `${base}${dataset}/update`, adminUrl: base };
+}
+
+async function startServer(argv) {
+  const baseUrl = argv['base-url'] || `http://localhost:${argv.port}/`;
+  const dataDir = path.resolve(argv['data-dir']);
+  let embedded;
+  let endpoint = argv['sparql-endpoint'];
+  if (!endpoint) {
+    const { startEmbeddedStoreWorker } = require(path.join(ROOT, 'dist', 'storage', 'embedded'));
+    say(`starting the embedded triple store (data in ${path.join(dataDir, 'store')})`);
+    embedded = await startEmbeddedStoreWorker({
+      host: '127.0.0.1',
+      port: argv['store-port'],
+      dataDir: path.join(dataDir, 'store'),
+      user: argv['sparql-user'],
+      password: argv['sparql-password'],
+    });
+    endpoint = embedded.url;
+    say(`embedded store listening on ${endpoint}`);
+  }
+  const store = resolveStore(endpoint, argv.dataset);
+  const configFile = resolveConfig(argv.config);
+  say(`loading ${path.relative(process.cwd(), configFile) || configFile} (store ${store.queryUrl})`);
+  const { AppRunner } = require('@solid/community-server');
+  const app = await new AppRunner().create({
+    loaderProperties: { mainModulePath: ROOT, dumpErrorState: false, typeChecking: false },
+    config: configFile,
+    variableBindings: {
+      'urn:solid-server:default:variable:port': argv.port,
+      'urn:solid-server:default:variable:baseUrl': baseUrl,
+      'urn:solid-server:default:variable:loggingLevel': argv['log-level'],
+      'urn:solid-server:default:variable:showStackTrace': false,
+      'urn:solid-server:default:variable:socket': null,
+      'urn:solid-server:default:variable:workers': 1,
+      'urn:solid-server:default:variable:confirmMigration': true,
+      'urn:solid-server:default:variable:seedConfig': null,
+      'urn:solid-server:default:variable:rootFilePath': dataDir,
+      'urn:solid-server:default:variable:sparqlEndpoint': store.queryUrl,
+      'urn:solid-server:default:variable:podConfigJson': path.join(dataDir, 'pod-config.json'),
+      'urn:fedpod:default:variable:sparqlQueryUrl': store.queryUrl,
+      'urn:fedpod:default:variable:sparqlUpdateUrl': store.updateUrl,
+      'urn:fedpod:default:variable:sparqlAdminUrl': store.adminUrl,
+      'urn:fedpod:default:variable:sparqlDataset': argv.dataset,
+      'urn:fedpod:default:variable:sparqlUser': argv['sparql-user'],
+      'urn:fedpod:default:variable:sparqlPassword': argv['sparql-password'],
+      'urn:fedpod:default:variable:maxBodyBytes': argv['max-body-size'],
+      'urn:fedpod:default:variable:containerPageSize': argv['container-page-size'],
+      'urn:fedpod:default:variable:dataDir': dataDir,
+      'urn:fedpod:default:variable:redisUrl': argv['redis-url'],
+      'urn:fedpod:default:variable:allowPrivateNetwork': argv['allow-private-network'],
+    },
+  });
+  say('initialising (dataset, containers)');
+  await app.start();
+  if (!baseUrl.startsWith('https://') && argv.config !== 'ldp') {
+    say('warning: the base URL is not HTTPS; ActivityPub federation needs an HTTPS public URL (put a TLS proxy in front and set --base-url)');
+  }
+  say(`ready: ${baseUrl} (listening on port ${argv.port})`);
+  const stop = async(signal) => {
+    say(`${signal}: stopping`);
+    const timer = setTimeout(() => process.exit(1), 20000);
+    timer.unref();
+    try {
+      await app.stop();
+      if (embedded) {
+        await embedded.stop();
+      }
+    } finally {
+      process.exit(0);
+    }
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+async function runStore(argv) {
+  const { runEmbeddedStore } = require(path.join(ROOT, 'dist', 'storage', 'embedded'));
+  const dataDir = path.resolve(argv['data-dir']);
+  const running = await runEmbeddedStore({
+    host: argv.host,
+    port: argv['store-port'],
+    dataDir: path.join(dataDir, 'store'),
+    user: argv['sparql-user'],
+    password: argv['sparql-password'],
+  });
+  say(`embedded store listening on ${running && running.url ? running.url : `http://${argv.host}:${argv['store-port']}/`} (data in ${path.join(dataDir, 'store')})`);
+}
+
+function fail(error) {
+  process.stderr.write(`[fedpod] error: ${error && error.stack ? error.stack : error}\n`);
+  process.exit(1);
+}
+
+yargs(hideBin(process.argv))
+  .scriptName('fedpod')
+  .command([ 'start', '$0' ], 'Run the server', serverOptions, (argv) => startServer(argv).catch(fail))
+  .command('store', 'Run the embedded triple store alone (Fuseki-compatible HTTP face)',
+    (y) => storeOptions(y).option('host', { type: 'string', default: '127.0.0.1' }),
+    (argv) => runStore(argv).catch(fail))
+  .strict()
+  .help()
+  .parse();

@@ -1,0 +1,17 @@
+import type { HttpHandlerInput } from '@solid/community-server';
+import { NotImplementedHttpError } from '@solid/community-server';
+import { sendJson } from './HttpUtil';
+import { JsonHttpHandler } from './JsonHttpHandler';
+
+/** GET /healthz: the process is up and serving HTTP (liveness; no dependency checks). */
+export class HealthHandler extends JsonHttpHandler {
+  public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
+    if (request.url?.split('?')[0] !== '/healthz' || (request.method !== 'GET' && request.method !== 'HEAD')) {
+      throw new NotImplementedHttpError();
+    }
+  }
+
+  protected async serve({ response }: HttpHandlerInput): Promise<void> {
+    sendJson(response, 200, { status: 'ok' }, { 'cache-control': 'no-store' });
+  }
+}

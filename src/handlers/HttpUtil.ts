@@ -1,0 +1,125 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { FedpodHttpError, payloadTooLarge } from '../util/HttpErrors';
+
+/** Writes a JSON body with the right headers. */
+export function sendJson(response: ServerResponse, status: number, body: unknown,
+  headers: Record<string, string | string[]> = {}, contentType = 'application/json'): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, {
+    ...headers,
+    'content-type': `${contentType}; charset=utf-8`,
+    'content-length': Buffer.byteLength(text),
+  });
+  response.end(text);
+}
+
+/**
+ * Answers `{ "error": code, "message": text }` for any error. HttpErrors keep their status;
+ * CSS HttpErrors (with statusCode) too; anything else is a 500 whose details stay in the log.
+ */
+export function sendError(response: ServerResponse, error: unknown): void {
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  if (error instanceof FedpodHttpError) {
+    sendJson(response, error.statusCode, { error: error.errorCode, message: error.message }, error.headers);
+    return;
+  }
+  const status = (error as { statusCode?: unknown }).statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    const name = (error as Error).name.replace(/HttpError$/u, '').replace(/([a-z])([A-Z])/gu, '$1_$2').toLowerCase();
+    sendJson(response, status, { error: name || 'bad_request', message: (error as Error).message });
+    return;
+  }
+  sendJson(response, 500, { error: 'internal_error', message: 'The server could not complete the request.' });
+}
+
+/** Reads the whole body, refusing more than `limit` bytes with 413 (checked before and while reading). */
+export async function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(request.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    request.resume();
+    throw payloadTooLarge(`The body is larger than the limit of ${limit} bytes.`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) {
+      request.resume();
+      throw payloadTooLarge(`The body is larger than the limit of ${limit} bytes.`);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** The media type of a Content-Type header, lowercased, without parameters. */
+export function mediaTypeOf(header: string | undefined): string {
+  return (header ?? '').split(';')[0].trim().toLowerCase();
+}
+
+interface AcceptEntry {
+  type: string;
+  q: number;
+  specificity: number;
+  params: string;
+}
+
+function parseAccept(header: string): AcceptEntry[] {
+  return header.split(',').map((part): AcceptEntry | undefined => {
+    const [ rawType, ...rawParams ] = part.split(';').map((piece): string => piece.trim());
+    if (!rawType) {
+      return undefined;
+    }
+    let q = 1;
+    const params: string[] = [];
+    for (const param of rawParams) {
+      const [ key, value ] = param.split('=').map((piece): string => piece.trim());
+      if (key.toLowerCase() === 'q') {
+        q = Number(value);
+      } else if (key) {
+        params.push(`${key.toLowerCase()}=${(value ?? '').replace(/^"|"$/gu, '')}`);
+      }
+    }
+    const type = rawType.toLowerCase();
+    const specificity = type === '*/*' ? 0 : type.endsWith('/*') ? 1 : 2;
+    return { type, q: Number.isFinite(q) ? q : 0, specificity, params: params.join(';') };
+  }).filter((entry): entry is AcceptEntry => entry !== undefined);
+}
+
+export interface Negotiated {
+  type: string;
+  /** True when only a wildcard matched. */
+  wildcard: boolean;
+  /** Media type parameters the client gave on the matching entry (e.g. a JSON-LD profile). */
+  params: string;
+}
+
+/**
+ * Picks the offered media type the Accept header prefers (q-values, then specificity, then offer order).
+ * A missing Accept header means `*\/*`. Returns undefined when nothing offered is acceptable.
+ */
+export function negotiate(accept: string | undefined, offered: readonly string[]): Negotiated | undefined {
+  const entries = parseAccept(accept && accept.trim() !== '' ? accept : '*/*');
+  let best: (Negotiated & { q: number; rank: number }) | undefined;
+  offered.forEach((type, order): void => {
+    const [ major ] = type.split('/');
+    let match: AcceptEntry | undefined;
+    for (const entry of entries) {
+      const fits = entry.type === type || entry.type === '*/*' || entry.type === `${major}/*`;
+      if (fits && (!match || entry.specificity > match.specificity)) {
+        match = entry;
+      }
+    }
+    if (!match || match.q <= 0) {
+      return;
+    }
+    const rank = match.specificity * 1000 - order;
+    if (!best || match.q > best.q || (match.q === best.q && rank > best.rank)) {
+      best = { type, wildcard: match.specificity < 2, params: match.params, q: match.q, rank };
+    }
+  });
+  return best ? { type: best.type, wildcard: best.wildcard, params: best.params } : undefined;
+}

@@ -1,0 +1,25 @@
+import type { HttpHandlerInput } from '@solid/community-server';
+import { getLoggerFor, HttpHandler } from '@solid/community-server';
+import { sendError } from './HttpUtil';
+
+/**
+ * Base of Fedpod's HTTP handlers: CSS turns an error thrown from a raw HttpHandler into a plain-text 500,
+ * so errors are answered here instead, as `{ "error", "message" }` with their own status.
+ */
+export abstract class JsonHttpHandler extends HttpHandler {
+  protected readonly logger = getLoggerFor(this);
+
+  public async handle(input: HttpHandlerInput): Promise<void> {
+    try {
+      await this.serve(input);
+    } catch (error: unknown) {
+      const status = (error as { statusCode?: number }).statusCode;
+      if (typeof status !== 'number' || status >= 500) {
+        this.logger.error(`${input.request.method} ${input.request.url} failed: ${(error as Error).stack ?? String(error)}`);
+      }
+      sendError(input.response, error);
+    }
+  }
+
+  protected abstract serve(input: HttpHandlerInput): Promise<void>;
+}

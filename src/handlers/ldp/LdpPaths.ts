@@ -1,0 +1,37 @@
+import type { IncomingMessage } from 'node:http';
+
+/**
+ * Maps request URLs onto resource IRIs under the configured base URL (never the Host header,
+ * so a server behind a proxy generates the same IRIs whatever name it was reached by).
+ */
+export class LdpPaths {
+  private readonly base: URL;
+
+  public constructor(baseUrl: string) {
+    this.base = new URL(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+  }
+
+  public get baseUrl(): string {
+    return this.base.href;
+  }
+
+  /** The IRI a request addresses, and its query; undefined for URLs outside the base path. */
+  public resolve(request: IncomingMessage): { iri: string; query: URLSearchParams; path: string } | undefined {
+    const raw = request.url ?? '/';
+    if (raw.includes('/../') || raw.includes('/./') || raw.endsWith('/..') || raw.endsWith('/.')) {
+      return undefined;
+    }
+    const url = new URL(raw, this.base);
+    if (!url.pathname.startsWith(this.base.pathname)) {
+      return undefined;
+    }
+    const path = url.pathname.slice(this.base.pathname.length - 1);
+    return { iri: `${this.base.origin}${url.pathname}`, query: url.searchParams, path };
+  }
+
+  /** Paths CSS keeps for itself: auxiliary resources, well-known documents and internal data. */
+  public isReservedPath(path: string): boolean {
+    return path.startsWith('/.well-known/') || path.startsWith('/.internal/') || path.startsWith('/.account/') ||
+      path.endsWith('.acl') || path.endsWith('.meta') || path.endsWith('.acr');
+  }
+}

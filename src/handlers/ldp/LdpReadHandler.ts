@@ -1,0 +1,178 @@
+import type { HttpHandlerInput } from '@solid/community-server';
+import { NotImplementedHttpError } from '@solid/community-server';
+import type { Quad } from '@rdfjs/types';
+import { DataFactory } from 'n3';
+import type { JsonObject } from '../../plugins/ldp/Contexts';
+import type { RdfSerializer } from '../../plugins/ldp/RdfSerializer';
+import { JSON_LD, N_TRIPLES, TURTLE } from '../../plugins/ldp/RdfSerializer';
+import type { ContainerPage, ResourceGraphStore } from '../../storage/ResourceGraphStore';
+import { LDP_BASIC_CONTAINER, LDP_CONTAINER, LDP_CONTAINS, LDP_RESOURCE, RDF_TYPE } from '../../storage/Vocabulary';
+import { notFound } from '../../util/HttpErrors';
+import { negotiate } from '../HttpUtil';
+import { JsonHttpHandler } from '../JsonHttpHandler';
+import { eTagFor, ldpHeaders, modifiedOf } from './LdpHeaders';
+import { LdpPaths } from './LdpPaths';
+
+const { namedNode, quad } = DataFactory;
+
+const OFFERED = [ JSON_LD, TURTLE, N_TRIPLES, 'application/activity+json', 'application/json' ];
+const JSON_TYPES = new Set([ JSON_LD, 'application/activity+json', 'application/json' ]);
+
+interface Body {
+  contentType: string;
+  text: string;
+  modified?: Date;
+  isContainer: boolean;
+  next?: string;
+}
+
+/**
+ * GET and HEAD of LDP resources and containers, straight from the store in one query each.
+ *
+ * CSS's generic pipeline spends most of a request on authorization reads, converter searches and
+ * metadata bookkeeping; this handler serves the common reads (JSON-LD, Turtle, N-Triples) directly
+ * and leaves everything else to CSS by refusing in canHandle: other media types, Prefer, Range,
+ * If-Match / If-Unmodified-Since, auxiliary resources. Container listings embed their members
+ * and are paged (`?after=`, Link rel="next").
+ */
+export class LdpReadHandler extends JsonHttpHandler {
+  private readonly paths: LdpPaths;
+
+  /**
+   * @param baseUrl - Public base URL.
+   * @param store - The resource graphs.
+   * @param serializer - RDF serialiser.
+   * @param pageSize - Members per container page.
+   */
+  public constructor(
+    baseUrl: string,
+    private readonly store: ResourceGraphStore,
+    private readonly serializer: RdfSerializer,
+    private readonly pageSize = 500,
+  ) {
+    super();
+    this.paths = new LdpPaths(baseUrl);
+  }
+
+  public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      throw new NotImplementedHttpError('Only GET and HEAD');
+    }
+    const headers = request.headers;
+    if (headers.prefer || headers.range || headers['if-match'] || headers['if-unmodified-since']) {
+      throw new NotImplementedHttpError('Left to the full LDP pipeline');
+    }
+    const target = this.paths.resolve(request);
+    if (!target || this.paths.isReservedPath(target.path)) {
+      throw new NotImplementedHttpError('Not an LDP data path');
+    }
+    const chosen = negotiate(headers.accept, OFFERED);
+    if (!chosen || (chosen.wildcard && (headers.accept ?? '').includes('text/html'))) {
+      throw new NotImplementedHttpError('Media type left to the full LDP pipeline');
+    }
+  }
+
+  protected async serve({ request, response }: HttpHandlerInput): Promise<void> {
+    const target = this.paths.resolve(request)!;
+    const chosen = negotiate(request.headers.accept, OFFERED)!;
+    const contentType = chosen.type;
+    let body = target.iri.endsWith('/') ?
+      await this.container(target.iri, contentType, target.query.get('after') ?? undefined) :
+      await this.resource(target.iri, contentType);
+    if (!body && !target.iri.endsWith('/')) {
+      // `/notes` answers as the container `/notes/` without a redirect.
+      body = await this.container(`${target.iri}/`, contentType, target.query.get('after') ?? undefined);
+    }
+    if (!body) {
+      throw notFound(`No resource at ${target.iri}`);
+    }
+    const eTag = eTagFor(body.modified, contentType);
+    const headers: Record<string, string | string[]> = {
+      ...ldpHeaders(this.paths.baseUrl, body.isContainer),
+      'content-type': JSON_TYPES.has(contentType) ? `${contentType}; charset=utf-8` : contentType,
+    };
+    if (eTag) {
+      headers.etag = eTag;
+      headers['last-modified'] = body.modified!.toUTCString();
+    }
+    if (body.next) {
+      (headers.link as string[]).push(`<${body.next}>; rel="next"`);
+    }
+    if (eTag && this.notModified(request.headers['if-none-match'], request.headers['if-modified-since'], eTag, body.modified!)) {
+      response.writeHead(304, { etag: eTag });
+      response.end();
+      return;
+    }
+    headers['content-length'] = String(Buffer.byteLength(body.text));
+    response.writeHead(200, headers);
+    response.end(request.method === 'HEAD' ? undefined : body.text);
+  }
+
+  private notModified(ifNoneMatch: string | undefined, ifModifiedSince: string | undefined, eTag: string, modified: Date):
+  boolean {
+    if (ifNoneMatch) {
+      return ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((tag): boolean => tag.trim().replace(/^W\//u, '') === eTag);
+    }
+    if (ifModifiedSince) {
+      const since = Date.parse(ifModifiedSince);
+      return Number.isFinite(since) && Math.floor(modified.getTime() / 1000) <= Math.floor(since / 1000);
+    }
+    return false;
+  }
+
+  private async resource(iri: string, contentType: string): Promise<Body | undefined> {
+    const stored = await this.store.read(iri);
+    if (!stored) {
+      return undefined;
+    }
+    const modified = modifiedOf(stored.metadata, iri);
+    const text = JSON_TYPES.has(contentType) ?
+      JSON.stringify(await this.serializer.toJsonLd(stored.data, iri)) :
+      await this.serializer.toText(stored.data, contentType);
+    return { contentType, text, modified, isContainer: false };
+  }
+
+  private async container(iri: string, contentType: string, after?: string): Promise<Body | undefined> {
+    const page = await this.store.readContainerPage(iri, this.pageSize, after);
+    if (!page) {
+      return undefined;
+    }
+    const next = page.nextAfter ? `${iri}?after=${encodeURIComponent(page.nextAfter)}` : undefined;
+    const text = JSON_TYPES.has(contentType) ?
+      JSON.stringify(await this.containerJson(iri, page)) :
+      await this.serializer.toText(this.containerQuads(iri, page), contentType);
+    return { contentType, text, modified: modifiedOf(page.metadata, iri), isContainer: true, next };
+  }
+
+  private async containerJson(iri: string, page: ContainerPage): Promise<JsonObject> {
+    const members: JsonObject[] = [];
+    for (const member of page.members) {
+      if (member.data.length > 0) {
+        members.push(await this.serializer.compactNode(member.data, member.iri));
+      } else {
+        members.push(member.iri.endsWith('/') ?
+          { id: member.iri, type: [ LDP_CONTAINER, LDP_BASIC_CONTAINER, LDP_RESOURCE ].map((type): string => this.serializer.compactIri(type)) } :
+          { id: member.iri });
+      }
+    }
+    const types = page.metadata
+      .filter((entry): boolean => entry.subject.value === iri && entry.predicate.value === RDF_TYPE)
+      .map((entry): string => this.serializer.compactIri(entry.object.value));
+    const modified = modifiedOf(page.metadata, iri);
+    return {
+      '@context': this.serializer.contextReference,
+      id: iri,
+      type: types,
+      ...modified ? { 'dc:modified': { '@value': modified.toISOString(), '@type': 'xsd:dateTime' }} : {},
+      'ldp:contains': members,
+    };
+  }
+
+  private containerQuads(iri: string, page: ContainerPage): Quad[] {
+    const quads: Quad[] = page.metadata.filter((entry): boolean => entry.subject.value === iri);
+    for (const member of page.members) {
+      quads.push(quad(namedNode(iri), namedNode(LDP_CONTAINS), namedNode(member.iri)), ...member.data);
+    }
+    return quads;
+  }
+}

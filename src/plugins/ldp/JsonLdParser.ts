@@ -1,0 +1,97 @@
+import type { Quad } from '@rdfjs/types';
+import jsonld from 'jsonld';
+import { DataFactory } from 'n3';
+import { badRequest } from '../../util/HttpErrors';
+import { contextUrlFor } from './Contexts';
+import type { DocumentLoader } from './DocumentLoader';
+
+const { namedNode, blankNode, literal, quad, defaultGraph } = DataFactory;
+
+interface JsonLdTerm {
+  termType: string;
+  value: string;
+  datatype?: { value: string };
+  language?: string;
+}
+
+interface JsonLdQuad {
+  subject: JsonLdTerm;
+  predicate: JsonLdTerm;
+  object: JsonLdTerm;
+  graph: JsonLdTerm;
+}
+
+/**
+ * Turns a posted JSON or JSON-LD body into quads about the new resource.
+ * - Plain JSON without `@context` is read with Fedpod's context, so `{"type":"Note","content":"hi"}` works.
+ * - A top-level node without an id becomes the new resource itself (as ActivityPub servers mint ids),
+ *   so the stored triples are about the resource URL rather than an anonymous node.
+ * - Relative IRIs resolve against the new resource URL.
+ */
+export class JsonLdParser {
+  private readonly defaultContextUrl: string;
+
+  /**
+   * @param baseUrl - Public base URL (plain JSON is read with {base}context.json).
+   * @param documentLoader - Loader of bundled contexts.
+   */
+  public constructor(
+    baseUrl: string,
+    private readonly documentLoader: DocumentLoader,
+  ) {
+    this.defaultContextUrl = contextUrlFor(baseUrl);
+  }
+
+  public parseJson(body: Buffer): unknown {
+    try {
+      return JSON.parse(body.toString('utf8')) as unknown;
+    } catch (error: unknown) {
+      throw badRequest(`The body is not valid JSON: ${(error as Error).message}`, 'invalid_json');
+    }
+  }
+
+  public async toQuads(document: unknown, resourceIri: string): Promise<Quad[]> {
+    if (!document || typeof document !== 'object' || Array.isArray(document)) {
+      throw badRequest('The body must be a JSON object.', 'invalid_jsonld');
+    }
+    const node = { ...document as Record<string, unknown> };
+    if (node['@context'] === undefined) {
+      node['@context'] = this.defaultContextUrl;
+    }
+    if (node['@id'] === undefined && node.id === undefined && node['@graph'] === undefined) {
+      node['@id'] = resourceIri;
+    }
+    let raw: JsonLdQuad[];
+    try {
+      raw = await jsonld.toRDF(node as jsonld.JsonLdDocument, {
+        base: resourceIri,
+        documentLoader: this.documentLoader.load as never,
+        safe: false,
+      } as jsonld.Options.ToRdf) as unknown as JsonLdQuad[];
+    } catch (error: unknown) {
+      throw badRequest(`The body is not valid JSON-LD: ${this.describe(error)}`, 'invalid_jsonld');
+    }
+    return raw.filter((entry): boolean => entry.graph.termType === 'DefaultGraph').map((entry): Quad => quad(
+      this.term(entry.subject) as Quad['subject'],
+      namedNode(entry.predicate.value),
+      this.term(entry.object) as Quad['object'],
+      defaultGraph(),
+    ));
+  }
+
+  private term(term: JsonLdTerm): Quad['object'] {
+    switch (term.termType) {
+      case 'NamedNode': return namedNode(term.value);
+      case 'BlankNode': return blankNode(term.value.replace(/^_:/u, ''));
+      default: return term.language ?
+        literal(term.value, term.language) :
+        literal(term.value, term.datatype ? namedNode(term.datatype.value) : undefined);
+    }
+  }
+
+  private describe(error: unknown): string {
+    const details = (error as { details?: { cause?: { message?: string } } }).details;
+    const cause = details?.cause?.message;
+    return cause ? `${(error as Error).message} (${cause})` : (error as Error).message;
+  }
+}

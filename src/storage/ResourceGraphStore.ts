@@ -1,0 +1,189 @@
+import type { Quad } from '@rdfjs/types';
+import { DataFactory } from 'n3';
+import type { Bindings, SparqlClient } from './SparqlClient';
+import { sparqlGraphBlock, sparqlIri, sparqlLiteral } from './SparqlTerms';
+import type { Skolemizer } from './Skolemizer';
+import { DC_MODIFIED, LDP_CONTAINS, metadataGraphOf, RESPONSE_METADATA_GRAPH, XSD_DATETIME } from './Vocabulary';
+
+const { namedNode, literal, quad } = DataFactory;
+
+export interface StoredResource {
+  /** The resource's own triples (default graph). */
+  data: Quad[];
+  /** Its metadata triples (types, dc:modified...). */
+  metadata: Quad[];
+}
+
+export interface ContainerMember {
+  iri: string;
+  data: Quad[];
+}
+
+export interface ContainerPage {
+  metadata: Quad[];
+  members: ContainerMember[];
+  /** The last member IRI of this page when there are more members after it. */
+  nextAfter?: string;
+}
+
+/**
+ * The storage layout, in SPARQL: one named graph per resource (graph IRI = resource IRI), its metadata in
+ * the graph `meta:<iri>`, and `<container> ldp:contains <member>` in the container's graph. This is the
+ * layout of CSS's own SPARQL accessor, so CSS's pipeline and Fedpod's fast paths read the same data.
+ *
+ * Every read is one query and every write is one update request (atomic in Fuseki, Oxigraph and Virtuoso).
+ */
+export class ResourceGraphStore {
+  public constructor(
+    private readonly client: SparqlClient,
+    private readonly skolemizer: Skolemizer,
+  ) {}
+
+  /** Data and metadata of a resource in one query; undefined when it has no metadata (does not exist). */
+  public async read(iri: string): Promise<StoredResource | undefined> {
+    const graph = sparqlIri(iri);
+    const meta = sparqlIri(metadataGraphOf(iri));
+    const rows = await this.client.select(
+      `SELECT ?g ?s ?p ?o WHERE { VALUES ?g { ${graph} ${meta} } GRAPH ?g { ?s ?p ?o } }`,
+    );
+    const data: Quad[] = [];
+    const metadata: Quad[] = [];
+    for (const row of rows) {
+      (row.g.value === iri ? data : metadata).push(this.toQuad(row));
+    }
+    if (metadata.length === 0) {
+      return undefined;
+    }
+    return { data: this.skolemizer.deskolemize(data), metadata: this.skolemizer.deskolemize(metadata) };
+  }
+
+  public async readMetadata(iri: string): Promise<Quad[]> {
+    const rows = await this.client.select(
+      `SELECT ?s ?p ?o WHERE { GRAPH ${sparqlIri(metadataGraphOf(iri))} { ?s ?p ?o } }`,
+    );
+    return this.skolemizer.deskolemize(rows.map((row): Quad => this.toQuad(row)));
+  }
+
+  public async readData(iri: string): Promise<Quad[]> {
+    const rows = await this.client.select(`SELECT ?s ?p ?o WHERE { GRAPH ${sparqlIri(iri)} { ?s ?p ?o } }`);
+    return this.skolemizer.deskolemize(rows.map((row): Quad => this.toQuad(row)));
+  }
+
+  public async exists(iri: string): Promise<boolean> {
+    return this.client.ask(`ASK { GRAPH ${sparqlIri(metadataGraphOf(iri))} { ?s ?p ?o } }`);
+  }
+
+  public async children(container: string): Promise<string[]> {
+    const graph = sparqlIri(container);
+    const rows = await this.client.select(
+      `SELECT ?m WHERE { GRAPH ${graph} { ${graph} ${sparqlIri(LDP_CONTAINS)} ?m } }`,
+    );
+    return rows.map((row): string => row.m.value);
+  }
+
+  /**
+   * One page of a container with its members' triples embedded, in one query.
+   * Members are ordered by IRI (generated identifiers are time-ordered) and paged by keyset
+   * (`after` = last IRI of the previous page), which stays correct while members are added.
+   */
+  public async readContainerPage(container: string, limit: number, after?: string): Promise<ContainerPage | undefined> {
+    const graph = sparqlIri(container);
+    const meta = sparqlIri(metadataGraphOf(container));
+    const filter = after ? `FILTER(STR(?m) > ${sparqlLiteral(literal(after))})` : '';
+    const rows = await this.client.select(`SELECT ?g ?m ?s ?p ?o WHERE {
+  { GRAPH ${meta} { ?s ?p ?o } BIND(${meta} AS ?g) }
+  UNION
+  { { SELECT ?m WHERE { GRAPH ${graph} { ${graph} ${sparqlIri(LDP_CONTAINS)} ?m } ${filter} } ORDER BY ?m LIMIT ${limit + 1} }
+    OPTIONAL { GRAPH ?m { ?s ?p ?o } } }
+}`);
+    const metadata: Quad[] = [];
+    const members = new Map<string, Quad[]>();
+    for (const row of rows) {
+      if (row.m) {
+        const list = members.get(row.m.value) ?? [];
+        if (row.s) {
+          list.push(this.toQuad(row));
+        }
+        members.set(row.m.value, list);
+      } else {
+        metadata.push(this.toQuad(row));
+      }
+    }
+    if (metadata.length === 0) {
+      return undefined;
+    }
+    const ordered = [ ...members.keys() ].sort();
+    const page = ordered.slice(0, limit);
+    return {
+      metadata: this.skolemizer.deskolemize(metadata),
+      members: page.map((iri): ContainerMember => ({ iri, data: this.skolemizer.deskolemize(members.get(iri)!) })),
+      nextAfter: ordered.length > limit ? page.at(-1) : undefined,
+    };
+  }
+
+  /**
+   * Creates a document in a container: data, metadata, containment, and the container's new
+   * modification date, as one update request.
+   */
+  public async createInContainer(container: string, iri: string, data: readonly Quad[], metadata: readonly Quad[],
+    modified: Date): Promise<void> {
+    const containerMeta = metadataGraphOf(container);
+    const modifiedQuad = quad(namedNode(container), namedNode(DC_MODIFIED),
+      literal(modified.toISOString(), namedNode(XSD_DATETIME)));
+    await this.client.update([
+      `DELETE WHERE { GRAPH ${sparqlIri(containerMeta)} { ${sparqlIri(container)} ${sparqlIri(DC_MODIFIED)} ?old } }`,
+      `INSERT DATA { ${[
+        sparqlGraphBlock(namedNode(container), [ quad(namedNode(container), namedNode(LDP_CONTAINS), namedNode(iri)) ]),
+        sparqlGraphBlock(namedNode(containerMeta), [ modifiedQuad ]),
+        sparqlGraphBlock(namedNode(metadataGraphOf(iri)), this.storable(metadata)),
+        ...data.length > 0 ? [ sparqlGraphBlock(namedNode(iri), this.skolemizer.skolemize(data)) ] : [],
+      ].join('\n')} }`,
+    ].join(' ;\n'));
+  }
+
+  /** Replaces a resource's data and metadata, adding it to its parent; CSS's writeDocument/writeContainer. */
+  public async write(iri: string, parent: string | undefined, metadata: readonly Quad[], data?: readonly Quad[]): Promise<void> {
+    const operations = [ this.clearGraph(metadataGraphOf(iri)) ];
+    if (data) {
+      operations.unshift(this.clearGraph(iri));
+    }
+    const blocks = [ sparqlGraphBlock(namedNode(metadataGraphOf(iri)), this.storable(metadata)) ];
+    if (parent) {
+      blocks.push(sparqlGraphBlock(namedNode(parent), [ quad(namedNode(parent), namedNode(LDP_CONTAINS), namedNode(iri)) ]));
+    }
+    if (data && data.length > 0) {
+      blocks.push(sparqlGraphBlock(namedNode(iri), this.skolemizer.skolemize(data)));
+    }
+    operations.push(`INSERT DATA { ${blocks.join('\n')} }`);
+    await this.client.update(operations.join(' ;\n'));
+  }
+
+  public async writeMetadata(iri: string, metadata: readonly Quad[]): Promise<void> {
+    await this.client.update([
+      this.clearGraph(metadataGraphOf(iri)),
+      `INSERT DATA { ${sparqlGraphBlock(namedNode(metadataGraphOf(iri)), this.storable(metadata))} }`,
+    ].join(' ;\n'));
+  }
+
+  public async delete(iri: string, parent?: string): Promise<void> {
+    const operations = [ this.clearGraph(iri), this.clearGraph(metadataGraphOf(iri)) ];
+    if (parent) {
+      operations.push(`DELETE DATA { ${sparqlGraphBlock(namedNode(parent),
+        [ quad(namedNode(parent), namedNode(LDP_CONTAINS), namedNode(iri)) ])} }`);
+    }
+    await this.client.update(operations.join(' ;\n'));
+  }
+
+  private clearGraph(graph: string): string {
+    // DELETE WHERE rather than DROP GRAPH: Virtuoso answers 500 to DROP of a missing graph.
+    return `DELETE WHERE { GRAPH ${sparqlIri(graph)} { ?s ?p ?o } }`;
+  }
+
+  private storable(metadata: readonly Quad[]): Quad[] {
+    return this.skolemizer.skolemize(metadata.filter((entry): boolean => entry.graph.value !== RESPONSE_METADATA_GRAPH));
+  }
+
+  private toQuad(row: Bindings): Quad {
+    return quad(row.s as Quad['subject'], row.p as Quad['predicate'], row.o as Quad['object']);
+  }
+}

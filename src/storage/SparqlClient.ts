@@ -1,0 +1,168 @@
+import type { Quad, Term } from '@rdfjs/types';
+import { DataFactory, Parser } from 'n3';
+import { HttpTransport } from './HttpTransport';
+import type { TransportResponse } from './HttpTransport';
+
+const { namedNode, literal, blankNode } = DataFactory;
+
+export type Bindings = Record<string, Term>;
+
+interface JsonBindingValue {
+  type: 'uri' | 'literal' | 'typed-literal' | 'bnode';
+  value: string;
+  datatype?: string;
+  'xml:lang'?: string;
+}
+
+export class SparqlEndpointError extends Error {
+  public constructor(message: string, public readonly status: number) {
+    super(message);
+    this.name = 'SparqlEndpointError';
+  }
+}
+
+/**
+ * SPARQL 1.1 Protocol client.
+ *
+ * Portable across Fuseki, Oxigraph's face and Virtuoso:
+ * - queries go form-encoded (`query=`) because Virtuoso hangs on `application/sparql-query` bodies;
+ * - updates go form-encoded (`update=`), and any 2xx (Virtuoso answers 200 with a result set) is success;
+ * - JSON results may carry Virtuoso's `typed-literal` and `"0"`/`"1"` booleans.
+ * Query text must be built with SparqlTerms; this class never inserts values into queries.
+ */
+export class SparqlClient {
+  private readonly transport = new HttpTransport();
+  private readonly authorization?: string;
+
+  /**
+   * @param queryUrl - URL that answers SPARQL queries (Fuseki: {base}/{ds}/query; Virtuoso: {base}/sparql).
+   * @param updateUrl - URL that accepts SPARQL updates (Fuseki: {base}/{ds}/update; Virtuoso: {base}/sparql).
+   * @param user - Basic auth user; empty for none.
+   * @param password - Basic auth password.
+   * @param timeoutMs - Per-request timeout.
+   */
+  public constructor(
+    public readonly queryUrl: string,
+    public readonly updateUrl: string,
+    user = '',
+    password = '',
+    private readonly timeoutMs = 30_000,
+  ) {
+    if (user !== '') {
+      this.authorization = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+    }
+  }
+
+  public async select(query: string): Promise<Bindings[]> {
+    const response = await this.postQuery(query, 'application/sparql-results+json');
+    const json = JSON.parse(response.body) as { results?: { bindings: Record<string, JsonBindingValue>[] } };
+    if (!json.results) {
+      throw new SparqlEndpointError('The store answered a SELECT without results', 502);
+    }
+    return json.results.bindings.map((row): Bindings => {
+      const out: Bindings = {};
+      for (const [ name, value ] of Object.entries(row)) {
+        out[name] = this.toTerm(value);
+      }
+      return out;
+    });
+  }
+
+  public async ask(query: string): Promise<boolean> {
+    const response = await this.postQuery(query, 'application/sparql-results+json');
+    const json = JSON.parse(response.body) as { boolean?: boolean | string | number };
+    const value = json.boolean;
+    return value === true || value === 'true' || value === '1' || value === 1;
+  }
+
+  public async construct(query: string): Promise<Quad[]> {
+    const response = await this.postQuery(query, 'application/n-triples, text/turtle;q=0.9, text/plain;q=0.5');
+    return new Parser({ format: this.rdfFormat(response) }).parse(response.body);
+  }
+
+  /** Sends the query as-is and returns the raw answer, for proxying (the /sparql endpoint). */
+  public async rawQuery(query: string, accept: string): Promise<TransportResponse> {
+    return this.postQuery(query, accept, false);
+  }
+
+  public async update(update: string): Promise<void> {
+    const response = await this.transport.send({
+      method: 'POST',
+      url: this.updateUrl,
+      headers: this.headers('*/*', 'application/x-www-form-urlencoded'),
+      body: `update=${encodeURIComponent(update)}`,
+      timeoutMs: this.timeoutMs,
+    });
+    this.assertOk(response, 'update');
+  }
+
+  /** True when the store answers a trivial ASK; used by readiness checks. */
+  public async ping(): Promise<boolean> {
+    try {
+      await this.ask('ASK {}');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  public close(): void {
+    this.transport.close();
+  }
+
+  private async postQuery(query: string, accept: string, check = true): Promise<TransportResponse> {
+    const response = await this.transport.send({
+      method: 'POST',
+      url: this.queryUrl,
+      headers: this.headers(accept, 'application/x-www-form-urlencoded'),
+      body: `query=${encodeURIComponent(query)}`,
+      timeoutMs: this.timeoutMs,
+    });
+    if (check) {
+      this.assertOk(response, 'query');
+    }
+    return response;
+  }
+
+  private headers(accept: string, contentType: string): Record<string, string> {
+    const headers: Record<string, string> = { accept, 'content-type': contentType };
+    if (this.authorization) {
+      headers.authorization = this.authorization;
+    }
+    return headers;
+  }
+
+  private assertOk(response: TransportResponse, what: string): void {
+    if (response.status < 200 || response.status >= 300) {
+      throw new SparqlEndpointError(
+        `The triple store refused the ${what} with ${response.status}: ${response.body.slice(0, 500)}`,
+        response.status,
+      );
+    }
+  }
+
+  private rdfFormat(response: TransportResponse): string {
+    const type = (response.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    if (type === 'text/turtle' || type === 'application/x-turtle') {
+      return 'text/turtle';
+    }
+    if (type === 'application/n-quads') {
+      return 'application/n-quads';
+    }
+    return 'application/n-triples';
+  }
+
+  private toTerm(value: JsonBindingValue): Term {
+    switch (value.type) {
+      case 'uri': return namedNode(value.value);
+      case 'bnode': return blankNode(value.value);
+      default: {
+        const language = value['xml:lang'];
+        if (language) {
+          return literal(value.value, language);
+        }
+        return value.datatype ? literal(value.value, namedNode(value.datatype)) : literal(value.value);
+      }
+    }
+  }
+}

@@ -1,0 +1,16 @@
+/** IRIs the storage layer writes itself (containment and CSS-compatible metadata). */
+export const LDP_NS = 'http://www.w3.org/ns/ldp#';
+export const LDP_CONTAINS = `${LDP_NS}contains`;
+export const LDP_RESOURCE = `${LDP_NS}Resource`;
+export const LDP_CONTAINER = `${LDP_NS}Container`;
+export const LDP_BASIC_CONTAINER = `${LDP_NS}BasicContainer`;
+export const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
+export const DC_MODIFIED = 'http://purl.org/dc/terms/modified';
+export const XSD_DATETIME = 'http://www.w3.org/2001/XMLSchema#dateTime';
+/** CSS keeps response-only metadata in this graph; it is never stored. */
+export const RESPONSE_METADATA_GRAPH = 'urn:npm:solid:community-server:meta:ResponseMetadata';
+
+/** Metadata of a resource lives in its own graph, named as CSS's SPARQL accessor names it. */
+export function metadataGraphOf(iri: string): string {
+  return `meta:${iri}`;
+}

@@ -1,0 +1,35 @@
+/**
+ * Errors that carry an HTTP status and a machine-readable code, so handlers can answer
+ * `{ "error": code, "message": message }` without guessing.
+ * CSS's own HttpError subclasses are also recognised by `toErrorBody`.
+ */
+export class FedpodHttpError extends Error {
+  public constructor(
+    public readonly statusCode: number,
+    public readonly errorCode: string,
+    message: string,
+    public readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'FedpodHttpError';
+  }
+}
+
+export const badRequest = (message: string, code = 'bad_request'): FedpodHttpError =>
+  new FedpodHttpError(400, code, message);
+export const unauthorized = (message: string, code = 'unauthorized'): FedpodHttpError =>
+  new FedpodHttpError(401, code, message, { 'www-authenticate': 'Bearer' });
+export const forbidden = (message: string, code = 'forbidden'): FedpodHttpError =>
+  new FedpodHttpError(403, code, message);
+export const notFound = (message: string, code = 'not_found'): FedpodHttpError =>
+  new FedpodHttpError(404, code, message);
+export const conflict = (message: string, code = 'conflict'): FedpodHttpError =>
+  new FedpodHttpError(409, code, message);
+export const payloadTooLarge = (message: string): FedpodHttpError =>
+  new FedpodHttpError(413, 'payload_too_large', message);
+export const unsupportedMediaType = (message: string): FedpodHttpError =>
+  new FedpodHttpError(415, 'unsupported_media_type', message);
+export const preconditionFailed = (message: string): FedpodHttpError =>
+  new FedpodHttpError(412, 'precondition_failed', message);
+export const methodNotAllowed = (message: string, allow: string): FedpodHttpError =>
+  new FedpodHttpError(405, 'method_not_allowed', message, { allow });
