@@ -3,6 +3,7 @@ export * from './handlers/BodyLimitHandler';
 export * from './handlers/ContextHandler';
 export * from './handlers/HealthHandler';
 export * from './handlers/JsonHttpHandler';
+export * from './handlers/MediaTypeGuardHandler';
 export * from './handlers/ldp/LdpCreateHandler';
 export * from './handlers/ldp/LdpReadHandler';
 export * from './plugins/ldp/ContainerInitializer';

@@ -83,17 +83,18 @@ export class ResourceGraphStore {
 
   /**
    * One page of a container with its members' triples embedded, in one query.
-   * Members are ordered by IRI (generated identifiers are time-ordered) and paged by keyset
+   * Members are ordered by IRI, descending: generated identifiers are time-ordered, so the newest
+   * come first and clients that read only the first page see the latest. Paged by keyset
    * (`after` = last IRI of the previous page), which stays correct while members are added.
    */
   public async readContainerPage(container: string, limit: number, after?: string): Promise<ContainerPage | undefined> {
     const graph = sparqlIri(container);
     const meta = sparqlIri(metadataGraphOf(container));
-    const filter = after ? `FILTER(STR(?m) > ${sparqlLiteral(literal(after))})` : '';
+    const filter = after ? `FILTER(STR(?m) < ${sparqlLiteral(literal(after))})` : '';
     const rows = await this.client.select(`SELECT ?g ?m ?s ?p ?o WHERE {
   { GRAPH ${meta} { ?s ?p ?o } BIND(${meta} AS ?g) }
   UNION
-  { { SELECT ?m WHERE { GRAPH ${graph} { ${graph} ${sparqlIri(LDP_CONTAINS)} ?m } ${filter} } ORDER BY ?m LIMIT ${limit + 1} }
+  { { SELECT ?m WHERE { GRAPH ${graph} { ${graph} ${sparqlIri(LDP_CONTAINS)} ?m } ${filter} } ORDER BY DESC(?m) LIMIT ${limit + 1} }
     OPTIONAL { GRAPH ?m { ?s ?p ?o } } }
 }`);
     const metadata: Quad[] = [];
@@ -112,7 +113,7 @@ export class ResourceGraphStore {
     if (metadata.length === 0) {
       return undefined;
     }
-    const ordered = [ ...members.keys() ].sort();
+    const ordered = [ ...members.keys() ].sort().reverse();
     const page = ordered.slice(0, limit);
     return {
       metadata: this.skolemizer.deskolemize(metadata),

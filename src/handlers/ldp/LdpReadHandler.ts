@@ -16,6 +16,7 @@ import { LdpPaths } from './LdpPaths';
 const { namedNode, quad } = DataFactory;
 
 const OFFERED = [ JSON_LD, TURTLE, N_TRIPLES, 'application/activity+json', 'application/json' ];
+const CONTAINER_TYPE_ORDER = [ LDP_CONTAINER, LDP_BASIC_CONTAINER, LDP_RESOURCE ];
 const JSON_TYPES = new Set([ JSON_LD, 'application/activity+json', 'application/json' ]);
 
 interface Body {
@@ -157,7 +158,9 @@ export class LdpReadHandler extends JsonHttpHandler {
     }
     const types = page.metadata
       .filter((entry): boolean => entry.subject.value === iri && entry.predicate.value === RDF_TYPE)
-      .map((entry): string => this.serializer.compactIri(entry.object.value));
+      .map((entry): string => entry.object.value)
+      .sort((a, b): number => CONTAINER_TYPE_ORDER.indexOf(a) - CONTAINER_TYPE_ORDER.indexOf(b))
+      .map((type): string => this.serializer.compactIri(type));
     const modified = modifiedOf(page.metadata, iri);
     return {
       '@context': this.serializer.contextReference,

@@ -70,7 +70,8 @@ export class RdfSerializer {
     const writer = contentType === TURTLE ?
       new Writer({ prefixes: TURTLE_PREFIXES }) :
       new Writer({ format: 'N-Triples' });
-    writer.addQuads(quads as Quad[]);
+    // Grouped by subject so Turtle reads as one block per node.
+    writer.addQuads([ ...quads ].sort((a, b): number => a.subject.value.localeCompare(b.subject.value)));
     return new Promise<string>((resolve, reject): void => {
       writer.end((error: Error | null, result: string): void => {
         if (error) {

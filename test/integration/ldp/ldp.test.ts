@@ -1,0 +1,260 @@
+/**
+ * The LDP setup end to end: the real server (config/ldp.json) over real sockets, against the
+ * embedded store and against Virtuoso (the external SPARQL server CI can run).
+ */
+import { getContainedResourceUrlAll, getSolidDataset, getStringNoLocale, getThing } from '@inrupt/solid-client';
+import { sharedServers } from '../../support/env';
+import { startFedpod, type FedpodServer } from '../../support/fedpod';
+import { httpRequest } from '../../support/sparql';
+
+const AS = 'https://www.w3.org/ns/activitystreams#';
+const PAGE_SIZE = 4;
+
+interface Store {
+  name: string;
+  extraArgs: () => { sparqlEndpoint?: string };
+  /** Query endpoint and credentials for checking what the server stored. */
+  queryUrl: (server: FedpodServer) => string;
+  auth?: string;
+}
+
+const stores: Store[] = [
+  {
+    name: 'embedded store',
+    extraArgs: () => ({}),
+    queryUrl: (server) => `http://127.0.0.1:${server.storePort}/localData/query`,
+    auth: `Basic ${Buffer.from('admin:admin').toString('base64')}`,
+  },
+  {
+    name: 'Virtuoso',
+    extraArgs: () => ({ sparqlEndpoint: sharedServers().sparqlEndpoint }),
+    queryUrl: () => sharedServers().sparqlEndpoint,
+  },
+];
+
+async function select(store: Store, server: FedpodServer, query: string): Promise<Record<string, { value: string }>[]> {
+  const headers: Record<string, string> = {
+    'content-type': 'application/x-www-form-urlencoded',
+    accept: 'application/sparql-results+json',
+  };
+  if (store.auth) headers.authorization = store.auth;
+  const answer = await httpRequest(store.queryUrl(server), { method: 'POST', headers, body: `query=${encodeURIComponent(query)}` });
+  expect(answer.status).toBe(200);
+  return (JSON.parse(answer.body) as { results: { bindings: Record<string, { value: string }>[] } }).results.bindings;
+}
+
+async function post(url: string, body: string, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/ld+json', ...headers }, body });
+}
+
+function note(name: string, content: string): string {
+  return JSON.stringify({ '@context': 'https://www.w3.org/ns/activitystreams', type: 'Note', name, content });
+}
+
+interface Listing {
+  '@context': string;
+  id: string;
+  type: string[];
+  'ldp:contains': { id: string; type?: string; name?: string; content?: string }[];
+}
+
+/** Every member of a container, following Link rel="next" across pages. */
+async function listAll(url: string): Promise<Listing['ldp:contains']> {
+  const members: Listing['ldp:contains'] = [];
+  let next: string | undefined = url;
+  for (let pages = 0; next && pages < 1000; pages++) {
+    const response: Response = await fetch(next, { headers: { accept: 'application/ld+json' } });
+    expect(response.status).toBe(200);
+    const listing = await response.json() as Listing;
+    members.push(...listing['ldp:contains']);
+    next = /<([^>]+)>;\s*rel="next"/u.exec(response.headers.get('link') ?? '')?.[1];
+  }
+  return members;
+}
+
+describe.each(stores)('LDP setup on the $name', (store) => {
+  let server: FedpodServer;
+  let notes: string;
+
+  beforeAll(async() => {
+    server = await startFedpod({ config: 'ldp', ...store.extraArgs(), extraArgs: [ '--container-page-size', String(PAGE_SIZE) ] });
+    notes = `${server.baseUrl}notes/`;
+  });
+
+  afterAll(async() => {
+    await server?.stop();
+  });
+
+  it('starts with an empty /notes/ container listed as compacted JSON-LD', async() => {
+    const response = await fetch(`${server.baseUrl}notes`, { headers: { accept: 'application/ld+json' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('application/ld+json');
+    const listing = await response.json() as Listing;
+    expect(listing['@context']).toBe(`${server.baseUrl}context.json`);
+    expect(listing.id).toBe(notes);
+    expect(listing.type).toEqual(expect.arrayContaining([ 'ldp:Container', 'ldp:BasicContainer' ]));
+    expect(listing['ldp:contains']).toEqual([]);
+  });
+
+  it('creates a note with POST, lists it embedded, and stores its triples', async() => {
+    const content = `hello ${store.name} ${Date.now()}`;
+    const response = await post(`${server.baseUrl}notes`, note('First', content), { 'content-type': 'application/json' });
+    expect(response.status).toBe(201);
+    const location = response.headers.get('location')!;
+    expect(location.startsWith(notes)).toBe(true);
+    expect(location.length).toBeGreaterThan(notes.length + 20);
+    expect(response.headers.get('link')).toContain('<http://www.w3.org/ns/ldp#Resource>; rel="type"');
+
+    const members = await listAll(notes);
+    expect(members).toContainEqual({ id: location, type: 'Note', name: 'First', content });
+
+    const rows = await select(store, server,
+      `SELECT ?s WHERE { ?s <${AS}content> ${JSON.stringify(content)} }`);
+    expect(rows.map((row) => row.s.value)).toEqual([ location ]);
+
+    const single = await fetch(location, { headers: { accept: 'application/ld+json' } });
+    expect(await single.json()).toEqual({
+      '@context': `${server.baseUrl}context.json`, id: location, type: 'Note', name: 'First', content,
+    });
+  });
+
+  it('honours Slug and never overwrites an existing resource with it', async() => {
+    const first = await post(notes, note('A', 'slug one'), { slug: 'my note' });
+    expect(first.headers.get('location')).toBe(`${notes}my-note`);
+    const second = await post(notes, note('B', 'slug two'), { slug: 'my note' });
+    expect(second.status).toBe(201);
+    const other = second.headers.get('location')!;
+    expect(other).not.toBe(`${notes}my-note`);
+    const kept = await (await fetch(`${notes}my-note`, { headers: { accept: 'application/ld+json' } })).json() as { content: string };
+    expect(kept.content).toBe('slug one');
+  });
+
+  it('serves Turtle and N-Triples by content negotiation, with ETags and 304', async() => {
+    const created = await post(notes, note('Turtle', 'in turtle'));
+    const location = created.headers.get('location')!;
+    const turtle = await fetch(location, { headers: { accept: 'text/turtle' } });
+    expect(turtle.headers.get('content-type')).toBe('text/turtle');
+    expect(await turtle.text()).toContain('"in turtle"');
+    const triples = await fetch(location, { headers: { accept: 'application/n-triples' } });
+    expect(await triples.text()).toContain(`<${location}> <${AS}content> "in turtle" .`);
+    const eTag = turtle.headers.get('etag')!;
+    expect(eTag).toMatch(/^".+"$/u);
+    const again = await fetch(location, { headers: { accept: 'text/turtle', 'if-none-match': eTag } });
+    expect(again.status).toBe(304);
+  });
+
+  it('updates with PUT, SPARQL Update and N3 Patch, and deletes, through the CSS pipeline', async() => {
+    const url = `${notes}put-${Date.now()}`;
+    const put = await fetch(url, { method: 'PUT', headers: { 'content-type': 'text/turtle' },
+      body: `<${url}> <${AS}name> "put" .` });
+    expect(put.status).toBe(201);
+    const sparql = await fetch(url, { method: 'PATCH', headers: { 'content-type': 'application/sparql-update' },
+      body: `INSERT DATA { <${url}> <${AS}summary> "patched" }` });
+    expect(sparql.status).toBeLessThan(300);
+    const n3 = await fetch(url, { method: 'PATCH', headers: { 'content-type': 'text/n3' },
+      body: `@prefix solid: <http://www.w3.org/ns/solid/terms#>. <#patch> a solid:InsertDeletePatch; solid:inserts { <${url}> <${AS}content> "n3" }.` });
+    expect(n3.status).toBeLessThan(300);
+    const read = await (await fetch(url, { headers: { accept: 'application/ld+json' } })).json() as Record<string, string>;
+    expect(read).toMatchObject({ id: url, name: 'put', summary: 'patched', content: 'n3' });
+    const stale = await fetch(url, { method: 'PUT', headers: { 'content-type': 'text/turtle', 'if-match': '"0-text/turtle"' },
+      body: `<${url}> <${AS}name> "stale" .` });
+    expect(stale.status).toBe(412);
+    const deleted = await fetch(url, { method: 'DELETE' });
+    expect(deleted.status).toBeLessThan(300);
+    expect((await fetch(url, { headers: { accept: 'text/turtle' } })).status).toBe(404);
+    expect((await listAll(notes)).map((member) => member.id)).not.toContain(url);
+  });
+
+  it('pages large containers with Link rel="next"', async() => {
+    const before = (await listAll(notes)).length;
+    for (let index = 0; index < 6; index++) {
+      expect((await post(notes, note(`page ${index}`, `paged ${index}`))).status).toBe(201);
+    }
+    const first = await fetch(notes, { headers: { accept: 'application/ld+json' } });
+    expect(((await first.json()) as Listing)['ldp:contains']).toHaveLength(PAGE_SIZE);
+    expect(first.headers.get('link')).toMatch(/rel="next"/u);
+    const all = await listAll(notes);
+    expect(all).toHaveLength(before + 6);
+    expect(new Set(all.map((member) => member.id)).size).toBe(all.length);
+  });
+
+  it('lets a Solid client read the contained resources', async() => {
+    const content = `solid client ${Date.now()}`;
+    const location = (await post(notes, note('Solid', content))).headers.get('location')!;
+    const container = await getSolidDataset(notes);
+    expect(getContainedResourceUrlAll(container)).toContain(location);
+    const dataset = await getSolidDataset(location);
+    expect(getStringNoLocale(getThing(dataset, location)!, `${AS}content`)).toBe(content);
+  });
+
+  describe('refuses bad input with a JSON error and writes nothing', () => {
+    async function expectRefused(response: Response, status: number): Promise<void> {
+      expect(response.status).toBe(status);
+      expect(response.headers.get('content-type')).toContain('application/json');
+      const body = await response.json() as { error: string; message: string };
+      expect(typeof body.error).toBe('string');
+      expect(body.message.length).toBeGreaterThan(0);
+    }
+
+    async function memberCount(): Promise<number> {
+      return (await listAll(notes)).length;
+    }
+
+    it('malformed JSON: 400', async() => {
+      const before = await memberCount();
+      await expectRefused(await post(notes, '{"type": "Note", "content": '), 400);
+      expect(await memberCount()).toBe(before);
+    });
+
+    it('JSON-LD naming a context this server does not know: 400', async() => {
+      const before = await memberCount();
+      await expectRefused(await post(notes, JSON.stringify({ '@context': 'http://127.0.0.1:1/ctx', name: 'x' })), 400);
+      expect(await memberCount()).toBe(before);
+    });
+
+    it('a body that is not an object: 400', async() => {
+      await expectRefused(await post(notes, '"just a string"'), 400);
+    });
+
+    it('an unsupported media type: 415', async() => {
+      const before = await memberCount();
+      await expectRefused(await post(notes, 'plain text', { 'content-type': 'text/plain' }), 415);
+      expect(await memberCount()).toBe(before);
+    });
+
+    it('an oversized body: 413', async() => {
+      const before = await memberCount();
+      const huge = note('big', 'x'.repeat(1_100_000));
+      await expectRefused(await post(notes, huge), 413);
+      expect(await memberCount()).toBe(before);
+    });
+
+    it('a missing container: 404', async() => {
+      await expectRefused(await post(`${server.baseUrl}nothing-here/`, note('x', 'y')), 404);
+    });
+  });
+
+  it('serves its JSON-LD context', async() => {
+    const response = await fetch(`${server.baseUrl}context.json`);
+    expect(response.status).toBe(200);
+    const context = (await response.json() as { '@context': Record<string, unknown> })['@context'];
+    expect(context).toMatchObject({ ldp: 'http://www.w3.org/ns/ldp#', id: '@id', type: '@type', content: 'as:content' });
+  });
+
+  it('keeps every acknowledged write across kill -9 and restart', async() => {
+    const locations: string[] = [];
+    for (let index = 0; index < 20; index++) {
+      const response = await post(notes, note(`durable ${index}`, `durable content ${index}`));
+      expect(response.status).toBe(201);
+      locations.push(response.headers.get('location')!);
+    }
+    await server.kill9();
+    await server.restart();
+    const members = (await listAll(notes)).map((member) => member.id);
+    for (const location of locations) {
+      expect(members).toContain(location);
+    }
+    const rows = await select(store, server, `SELECT ?s WHERE { ?s <${AS}content> "durable content 19" }`);
+    expect(rows.map((row) => row.s.value)).toEqual([ locations[19] ]);
+  });
+});
