@@ -80,7 +80,8 @@ async function startServer(argv) {
     variableBindings: {
       'urn:solid-server:default:variable:port': argv.port,
       'urn:solid-server:default:variable:baseUrl': baseUrl,
-      'urn:solid-server:default:variable:loggingLevel': argv['log-level'],
+      // CSS logs every request at info; at Fedpod's info level that noise (and its cost) is left out.
+      'urn:solid-server:default:variable:loggingLevel': argv['log-level'] === 'info' ? 'warn' : argv['log-level'],
       'urn:solid-server:default:variable:showStackTrace': false,
       'urn:solid-server:default:variable:socket': null,
       'urn:solid-server:default:variable:workers': 1,

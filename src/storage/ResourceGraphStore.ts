@@ -44,7 +44,8 @@ export class ResourceGraphStore {
     const graph = sparqlIri(iri);
     const meta = sparqlIri(metadataGraphOf(iri));
     const rows = await this.client.select(
-      `SELECT ?g ?s ?p ?o WHERE { VALUES ?g { ${graph} ${meta} } GRAPH ?g { ?s ?p ?o } }`,
+      // Two explicit GRAPH blocks: Oxigraph evaluates `VALUES ?g { .. } GRAPH ?g` more slowly.
+      `SELECT ?g ?s ?p ?o WHERE { { GRAPH ${graph} { ?s ?p ?o } BIND(${graph} AS ?g) } UNION { GRAPH ${meta} { ?s ?p ?o } BIND(${meta} AS ?g) } }`,
     );
     const data: Quad[] = [];
     const metadata: Quad[] = [];
@@ -82,7 +83,10 @@ export class ResourceGraphStore {
   }
 
   /**
-   * One page of a container with its members' triples embedded, in one query.
+   * One page of a container with its members' triples: one query for the container's metadata and the
+   * page of member IRIs, one for all those members' triples (a VALUES join) — never one per member.
+   * (A single query joining the member subquery with `GRAPH ?m` makes Oxigraph scan every graph:
+   * measured 30 ms against 5 ms for the two queries at 1,700 members.)
    * Members are ordered by IRI, descending: generated identifiers are time-ordered, so the newest
    * come first and clients that read only the first page see the latest. Paged by keyset
    * (`after` = last IRI of the previous page), which stays correct while members are added.
@@ -91,21 +95,16 @@ export class ResourceGraphStore {
     const graph = sparqlIri(container);
     const meta = sparqlIri(metadataGraphOf(container));
     const filter = after ? `FILTER(STR(?m) < ${sparqlLiteral(literal(after))})` : '';
-    const rows = await this.client.select(`SELECT ?g ?m ?s ?p ?o WHERE {
-  { GRAPH ${meta} { ?s ?p ?o } BIND(${meta} AS ?g) }
+    const rows = await this.client.select(`SELECT ?m ?s ?p ?o WHERE {
+  { GRAPH ${meta} { ?s ?p ?o } }
   UNION
-  { { SELECT ?m WHERE { GRAPH ${graph} { ${graph} ${sparqlIri(LDP_CONTAINS)} ?m } ${filter} } ORDER BY DESC(?m) LIMIT ${limit + 1} }
-    OPTIONAL { GRAPH ?m { ?s ?p ?o } } }
+  { SELECT ?m WHERE { GRAPH ${graph} { ${graph} ${sparqlIri(LDP_CONTAINS)} ?m } ${filter} } ORDER BY DESC(?m) LIMIT ${limit + 1} }
 }`);
     const metadata: Quad[] = [];
-    const members = new Map<string, Quad[]>();
+    const memberIris: string[] = [];
     for (const row of rows) {
       if (row.m) {
-        const list = members.get(row.m.value) ?? [];
-        if (row.s) {
-          list.push(this.toQuad(row));
-        }
-        members.set(row.m.value, list);
+        memberIris.push(row.m.value);
       } else {
         metadata.push(this.toQuad(row));
       }
@@ -113,12 +112,21 @@ export class ResourceGraphStore {
     if (metadata.length === 0) {
       return undefined;
     }
-    const ordered = [ ...members.keys() ].sort().reverse();
-    const page = ordered.slice(0, limit);
+    memberIris.sort().reverse();
+    const page = memberIris.slice(0, limit);
+    const data = new Map<string, Quad[]>(page.map((iri): [string, Quad[]] => [ iri, []]));
+    if (page.length > 0) {
+      const memberRows = await this.client.select(
+        `SELECT ?m ?s ?p ?o WHERE { VALUES ?m { ${page.map(sparqlIri).join(' ')} } GRAPH ?m { ?s ?p ?o } }`,
+      );
+      for (const row of memberRows) {
+        data.get(row.m.value)?.push(this.toQuad(row));
+      }
+    }
     return {
       metadata: this.skolemizer.deskolemize(metadata),
-      members: page.map((iri): ContainerMember => ({ iri, data: this.skolemizer.deskolemize(members.get(iri)!) })),
-      nextAfter: ordered.length > limit ? page.at(-1) : undefined,
+      members: page.map((iri): ContainerMember => ({ iri, data: this.skolemizer.deskolemize(data.get(iri)!) })),
+      nextAfter: memberIris.length > limit ? page.at(-1) : undefined,
     };
   }
 
