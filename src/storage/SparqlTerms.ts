@@ -14,6 +14,7 @@ const XSD_STRING = 'http://www.w3.org/2001/XMLSchema#string';
 const RDF_LANG_STRING = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#langString';
 
 // IRIREF ::= '<' ([^#x00-#x20<>"{}|^`\] | UCHAR)* '>' ; we also require an absolute IRI with a scheme.
+// eslint-disable-next-line no-control-regex -- control characters are exactly what IRIREF forbids
 const IRI_FORBIDDEN = /[\u0000-\u0020<>"{}|^`\\]/u;
 const IRI_SCHEME = /^[a-z][a-z0-9+.-]*:/iu;
 const LANGUAGE_TAG = /^[a-z]+(?:-[a-z0-9]+)*$/iu;
