@@ -36,7 +36,7 @@ function say(message) {
 }
 
 function resolveConfig(name) {
-  if (name === 'activitypub' || name === 'ldp') {
+  if ([ 'activitypub', 'ldp', 'ldp-sparql', 'ldp-wac' ].includes(name)) {
     return path.join(ROOT, 'config', `${name}.json`);
   }
   return path.resolve(name);
@@ -105,7 +105,7 @@ async function startServer(argv) {
   });
   say('initialising (dataset, containers)');
   await app.start();
-  if (!baseUrl.startsWith('https://') && argv.config !== 'ldp') {
+  if (!baseUrl.startsWith('https://') && !argv.config.startsWith('ldp')) {
     say('warning: the base URL is not HTTPS; ActivityPub federation needs an HTTPS public URL (put a TLS proxy in front and set --base-url)');
   }
   say(`ready: ${baseUrl} (listening on port ${argv.port})`);
@@ -135,7 +135,14 @@ async function runStore(argv) {
     dataDir: path.join(dataDir, 'store'),
     user: argv['sparql-user'],
     password: argv['sparql-password'],
+    anonymousAccess: argv['anonymous-access'],
   });
+  const stop = async() => {
+    await running.stop();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop());
+  process.once('SIGINT', () => void stop());
   say(`embedded store listening on ${running && running.url ? running.url : `http://${argv.host}:${argv['store-port']}/`} (data in ${path.join(dataDir, 'store')})`);
 }
 
@@ -148,7 +155,10 @@ yargs(hideBin(process.argv))
   .scriptName('fedpod')
   .command([ 'start', '$0' ], 'Run the server', serverOptions, (argv) => startServer(argv).catch(fail))
   .command('store', 'Run the embedded triple store alone (Fuseki-compatible HTTP face)',
-    (y) => storeOptions(y).option('host', { type: 'string', default: '127.0.0.1' }),
+    (y) => storeOptions(y)
+      .option('host', { type: 'string', default: '127.0.0.1' })
+      .option('anonymous-access', { type: 'string', default: 'none', choices: [ 'none', 'read', 'all' ],
+        describe: 'What requests without credentials may do (all: for clients that send no basic auth, such as stock CSS)' }),
     (argv) => runStore(argv).catch(fail))
   .strict()
   .help()

@@ -37,7 +37,8 @@ export class Skolemizer {
   public deskolemize(quads: readonly Quad[]): Quad[] {
     const map = <T extends Quad_Subject | Quad_Object>(term: T): T => {
       if (term.termType === 'NamedNode' && term.value.startsWith(this.prefix)) {
-        return blankNode(`g${term.value.slice(this.prefix.length).replace(/-/gu, '')}`) as unknown as T;
+        // Hex keeps any suffix (clients can post such IRIs too) a valid, collision-free label.
+        return blankNode(`g${Buffer.from(term.value.slice(this.prefix.length)).toString('hex')}`) as unknown as T;
       }
       return term;
     };

@@ -51,8 +51,11 @@ export function escapeString(value: string): string {
       case '\f': out += '\\f'; break;
       default: {
         const code = char.codePointAt(0)!;
-        // Other control characters and lone surrogates would break parsers: use UCHAR.
-        if (code < 0x20 || code === 0x7F || (code >= 0xD800 && code <= 0xDFFF)) {
+        // A lone surrogate (valid in JSON, not in Unicode text) is refused by SPARQL parsers: use U+FFFD.
+        if (code >= 0xD800 && code <= 0xDFFF) {
+          out += '\uFFFD';
+        } else if (code < 0x20 || code === 0x7F) {
+          // Other control characters would break parsers: use UCHAR.
           out += `\\u${code.toString(16).padStart(4, '0').toUpperCase()}`;
         } else {
           out += char;
@@ -90,7 +93,7 @@ export function sparqlTerm(term: Term): string {
     case 'BlankNode':
       // Blank node labels are only safe when they are plain names; stores such as Virtuoso refuse them
       // in INSERT DATA, so writers skolemise them first (see Skolemizer).
-      if (!/^[A-Za-z0-9_][A-Za-z0-9_.-]*$/u.test(term.value)) {
+      if (!/^[A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9_-])?$/u.test(term.value)) {
         throw new InvalidTermError(`Not a valid blank node label: ${term.value}`);
       }
       return `_:${term.value}`;

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { normalizeUriPathSlashes, toCanonicalUriPath } from '@solid/community-server';
 
 /**
  * Maps request URLs onto resource IRIs under the configured base URL (never the Host header,
@@ -15,18 +16,30 @@ export class LdpPaths {
     return this.base.href;
   }
 
-  /** The IRI a request addresses, and its query; undefined for URLs outside the base path. */
+  /**
+   * The IRI a request addresses, and its query; undefined for URLs outside the base path or that
+   * cannot be decoded. Paths are canonicalised exactly as CSS's OriginalUrlExtractor does
+   * (each segment re-encoded, repeated slashes merged), so both paths name the same resources.
+   */
   public resolve(request: IncomingMessage): { iri: string; query: URLSearchParams; path: string } | undefined {
-    const raw = request.url ?? '/';
-    if (raw.includes('/../') || raw.includes('/./') || raw.endsWith('/..') || raw.endsWith('/.')) {
+    // Request targets carry no fragment; drop one if a client sends it anyway.
+    const raw = (request.url ?? '/').split('#')[0];
+    if (!raw.startsWith('/')) {
       return undefined;
     }
-    const url = new URL(raw, this.base);
-    if (!url.pathname.startsWith(this.base.pathname)) {
+    let canonical: string;
+    try {
+      canonical = toCanonicalUriPath(raw);
+    } catch {
       return undefined;
     }
-    const path = url.pathname.slice(this.base.pathname.length - 1);
-    return { iri: `${this.base.origin}${url.pathname}`, query: url.searchParams, path };
+    const [ , rawPath, search ] = /^([^?]*)(.*)$/u.exec(canonical)!;
+    const pathname = normalizeUriPathSlashes(rawPath);
+    if (/(?:^|\/)\.{1,2}(?:\/|$)/u.test(pathname) || !pathname.startsWith(this.base.pathname)) {
+      return undefined;
+    }
+    const path = pathname.slice(this.base.pathname.length - 1);
+    return { iri: `${this.base.origin}${pathname}`, query: new URLSearchParams(search), path };
   }
 
   /** Paths CSS keeps for itself: auxiliary resources, well-known documents and internal data. */

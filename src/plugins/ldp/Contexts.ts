@@ -50,6 +50,10 @@ const FEDPOD_EXTRA_TERMS: JsonObject = {
   rdf: 'http://www.w3.org/1999/02/22-rdf-syntax-ns#',
   rdfs: 'http://www.w3.org/2000/01/rdf-schema#',
   posix: 'http://www.w3.org/ns/posix/stat#',
+  // The security terms ActivityPub actors use, so keys compact to `publicKey`, not `sec:publicKey`.
+  publicKey: { '@id': 'sec:publicKey', '@type': '@id' },
+  publicKeyPem: 'sec:publicKeyPem',
+  owner: { '@id': 'sec:owner', '@type': '@id' },
 };
 
 /**

@@ -55,19 +55,6 @@ export class JsonLdCompactor {
     return root;
   }
 
-  /** Compacts one node for embedding in another document; no reachability check across the whole input. */
-  public compactEmbedded(quads: readonly Quad[], rootIri: string): JsonObject {
-    const index = this.indexBySubject(quads);
-    const embedded = new Set<string>();
-    const node = this.compactNode(rootIri, 'NamedNode', index, embedded, new Set());
-    for (const key of index.keys()) {
-      if (!embedded.has(key)) {
-        throw new UnsupportedShapeError(`Subject ${key} is not reachable from ${rootIri}`);
-      }
-    }
-    return node;
-  }
-
   /** Compacts an IRI used as a type or a key: a term, then a prefix, then the IRI itself. */
   public compactIri(iri: string): string {
     const term = this.classTerms.get(iri);

@@ -5,7 +5,9 @@ import { v7 as uuidv7 } from 'uuid';
  * UUIDv7 is time-ordered, so container members listed by IRI come out in creation order.
  */
 export function newResourceName(slug: string | undefined): string {
-  const cleaned = (slug ?? '').trim().replace(/[^A-Za-z0-9._~-]+/gu, '-').replace(/^[.-]+|-+$/gu, '').slice(0, 128);
+  const cleaned = (slug ?? '').trim().replace(/[^A-Za-z0-9._~-]+/gu, '-').replace(/^[.-]+|-+$/gu, '').slice(0, 128)
+    // A name ending in .acl, .meta or .acr would be read as the auxiliary resource of a sibling.
+    .replace(/\.(acl|meta|acr)$/iu, '-$1');
   return cleaned === '' ? uuidv7() : cleaned;
 }
 

@@ -1,0 +1,48 @@
+'use strict';
+
+const { randomBytes } = require('node:crypto');
+const { noteBody, JSON_LD } = require('./seed');
+
+// A per-run tag keeps POSTed bodies unique across runs as well as requests.
+const RUN_TAG = randomBytes(4).toString('hex');
+
+/**
+ * The LDP scenarios. `order` is the execution order: the POST scenario runs
+ * last because it keeps adding notes to /notes/, which must still hold
+ * exactly the seeded notes while the container GET is measured.
+ * Each `request(urls)` builds the load description for one prepared target.
+ */
+const SCENARIOS = [
+  {
+    id: 'get-note',
+    label: '(a) GET note',
+    order: 1,
+    kind: 'GET',
+    request: ({ noteUrl }) => ({ url: noteUrl, headers: { accept: JSON_LD } }),
+  },
+  {
+    id: 'post-note',
+    label: '(b) POST note',
+    order: 3,
+    kind: 'POST',
+    request: ({ containerUrl }) => ({
+      url: containerUrl,
+      method: 'POST',
+      headers: { 'content-type': JSON_LD },
+      makeBody: (counter) => noteBody(`hello ${RUN_TAG}-${counter}`),
+    }),
+  },
+  {
+    id: 'get-container',
+    label: '(c) GET container',
+    order: 2,
+    kind: 'GET',
+    request: ({ containerUrl }) => ({ url: containerUrl, headers: { accept: JSON_LD } }),
+  },
+];
+
+function executionOrder(scenarios) {
+  return [...scenarios].sort((left, right) => left.order - right.order);
+}
+
+module.exports = { SCENARIOS, executionOrder };

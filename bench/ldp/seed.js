@@ -1,0 +1,86 @@
+'use strict';
+
+const { request, expectStatus } = require('../lib/http');
+
+const AS_CONTEXT = 'https://www.w3.org/ns/activitystreams';
+const JSON_LD = 'application/ld+json';
+const SEED_CONCURRENCY = 4;
+
+function noteBody(content) {
+  return JSON.stringify({ '@context': AS_CONTEXT, type: 'Note', name: 'n', content });
+}
+
+// Create the container unless it already exists (Fedpod creates /notes/ itself).
+async function ensureContainer(containerUrl) {
+  const existing = await request(containerUrl, { headers: { accept: 'text/turtle' } });
+  if (existing.status === 200) {
+    return 'existed';
+  }
+  await expectStatus(containerUrl, {
+    method: 'PUT',
+    headers: {
+      'content-type': 'text/turtle',
+      link: '<http://www.w3.org/ns/ldp#BasicContainer>; rel="type"',
+    },
+    body: '',
+  }, [200, 201, 204, 205]);
+  return 'created';
+}
+
+async function postNote(containerUrl, content) {
+  const res = await expectStatus(containerUrl, {
+    method: 'POST',
+    headers: { 'content-type': JSON_LD },
+    body: noteBody(content),
+  }, [201]);
+  if (!res.headers.location) {
+    throw new Error(`POST ${containerUrl} answered 201 without Location`);
+  }
+  return new URL(res.headers.location, containerUrl).href;
+}
+
+// POST `count` notes with a few requests in flight; resolves to their URLs.
+async function seedNotes(containerUrl, count) {
+  const locations = new Array(count);
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const index = next++;
+      locations[index] = await postNote(containerUrl, `seed note ${index}`);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(SEED_CONCURRENCY, count) }, worker));
+  return locations;
+}
+
+// Refuse to benchmark a target whose answers are not what the scenarios
+// claim to measure (e.g. an empty container or a note without its content).
+async function verifySeed({ noteUrl, containerUrl, locations }) {
+  const note = await expectStatus(noteUrl, { headers: { accept: JSON_LD } }, [200]);
+  if (!note.body.includes('seed note 0')) {
+    throw new Error(`GET ${noteUrl} does not contain the note's content: ${note.body.slice(0, 200)}`);
+  }
+  const container = await expectStatus(containerUrl, { headers: { accept: JSON_LD } }, [200]);
+  const listed = locations.filter((location) => container.body.includes(location)).length;
+  if (listed !== locations.length) {
+    throw new Error(`GET ${containerUrl} lists ${listed} of the ${locations.length} seeded notes`);
+  }
+  return {
+    noteContentType: note.headers['content-type'],
+    noteBytes: Buffer.byteLength(note.body),
+    containerContentType: container.headers['content-type'],
+    containerBytes: Buffer.byteLength(container.body),
+  };
+}
+
+/** Make `<baseUrl>notes/` exist and hold `count` fresh notes; resolves to the URLs to load. */
+async function prepareNotes(baseUrl, count) {
+  const containerUrl = `${baseUrl}notes/`;
+  const container = await ensureContainer(containerUrl);
+  const locations = await seedNotes(containerUrl, count);
+  const noteUrl = locations[0];
+  const shape = await verifySeed({ noteUrl, containerUrl, locations });
+  return { containerUrl, noteUrl, container, shape };
+}
+
+module.exports = { prepareNotes, noteBody, AS_CONTEXT, JSON_LD };

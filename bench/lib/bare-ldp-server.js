@@ -1,0 +1,155 @@
+'use strict';
+
+// A deliberately minimal LDP-ish server on bare node:http, keeping everything
+// in memory. It is the "raw HTTP + JSON" floor that real servers are compared
+// against: it parses and re-serializes JSON but does no RDF, auth or locking.
+//
+//   node bench/lib/bare-ldp-server.js --port 3000 [--host 127.0.0.1]
+
+const http = require('node:http');
+const { randomUUID } = require('node:crypto');
+
+const MAX_BODY_BYTES = 1024 * 1024;
+const JSON_LD = 'application/ld+json';
+const LDP_CONTEXT = { ldp: 'http://www.w3.org/ns/ldp#' };
+
+function parseArgs(argv) {
+  const options = { port: 0, host: '127.0.0.1' };
+  for (let i = 0; i < argv.length; i += 2) {
+    const value = argv[i + 1];
+    if (argv[i] === '--port') {
+      options.port = Number(value);
+    } else if (argv[i] === '--host') {
+      options.host = value;
+    } else {
+      throw new Error(`unknown argument ${argv[i]}`);
+    }
+  }
+  return options;
+}
+
+function send(res, status, body, headers = {}) {
+  const payload = body === undefined ? '' : JSON.stringify(body);
+  res.writeHead(status, {
+    ...(payload ? { 'content-type': JSON_LD } : {}),
+    'content-length': Buffer.byteLength(payload),
+    ...headers,
+  });
+  res.end(payload);
+}
+
+function readBody(req) {
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    let size = 0;
+    req.on('data', (chunk) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new Error('body too large'));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function createStore() {
+  // container path -> Set of child paths; resource path -> parsed JSON
+  const containers = new Map([['/', new Set()]]);
+  const documents = new Map();
+  return { containers, documents };
+}
+
+function baseUrlOf(req) {
+  return `http://${req.headers.host || 'localhost'}`;
+}
+
+function containerListing(req, path, children) {
+  const base = baseUrlOf(req);
+  return {
+    '@context': LDP_CONTEXT,
+    '@id': `${base}${path}`,
+    '@type': ['ldp:Container', 'ldp:BasicContainer'],
+    'ldp:contains': [...children].map((child) => ({ '@id': `${base}${child}` })),
+  };
+}
+
+function handleGet(store, req, res, path) {
+  if (path === '/healthz') {
+    return send(res, 200, { status: 'ok' });
+  }
+  if (store.containers.has(path)) {
+    return send(res, 200, containerListing(req, path, store.containers.get(path)));
+  }
+  if (store.documents.has(path)) {
+    return send(res, 200, { ...store.documents.get(path), '@id': `${baseUrlOf(req)}${path}` });
+  }
+  return send(res, 404, { error: 'not found' });
+}
+
+async function handlePost(store, req, res, path) {
+  const children = store.containers.get(path);
+  if (!children) {
+    return send(res, 404, { error: 'no such container' });
+  }
+  let document;
+  try {
+    document = JSON.parse(await readBody(req));
+  } catch {
+    return send(res, 400, { error: 'invalid JSON' });
+  }
+  const childPath = `${path}${randomUUID()}`;
+  store.documents.set(childPath, document);
+  children.add(childPath);
+  return send(res, 201, undefined, { location: `${baseUrlOf(req)}${childPath}` });
+}
+
+// PUT only creates containers (all the benchmark needs); their parent must exist.
+async function handlePut(store, req, res, path) {
+  await readBody(req);
+  if (!path.endsWith('/')) {
+    return send(res, 405, { error: 'only containers can be PUT' });
+  }
+  if (store.containers.has(path)) {
+    return send(res, 205);
+  }
+  const parent = path.slice(0, path.slice(0, -1).lastIndexOf('/') + 1);
+  if (!store.containers.has(parent)) {
+    return send(res, 409, { error: 'parent container missing' });
+  }
+  store.containers.set(path, new Set());
+  store.containers.get(parent).add(path);
+  return send(res, 201, undefined, { location: `${baseUrlOf(req)}${path}` });
+}
+
+function createBareServer() {
+  const store = createStore();
+  const handlers = { GET: handleGet, HEAD: handleGet, POST: handlePost, PUT: handlePut };
+  return http.createServer((req, res) => {
+    const handler = handlers[req.method];
+    const path = new URL(req.url, 'http://x').pathname;
+    if (!handler) {
+      return send(res, 405, { error: 'method not allowed' });
+    }
+    Promise.resolve(handler(store, req, res, path)).catch((error) => {
+      if (!res.headersSent) {
+        send(res, 500, { error: error.message });
+      }
+    });
+  });
+}
+
+if (require.main === module) {
+  const { port, host } = parseArgs(process.argv.slice(2));
+  const server = createBareServer();
+  server.keepAliveTimeout = 60000;
+  server.listen(port, host, () => {
+    process.stdout.write(`bare LDP server on http://${host}:${server.address().port}/\n`);
+  });
+  process.on('SIGTERM', () => server.close(() => process.exit(0)));
+}
+
+module.exports = { createBareServer };

@@ -1,0 +1,115 @@
+'use strict';
+
+const { execFile } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { startServer } = require('./process');
+const { REPO_ROOT } = require('./css');
+
+// BENCH_FEDPOD_ROOT points at another (built) checkout, e.g. to compare branches.
+const FEDPOD_ROOT = process.env.BENCH_FEDPOD_ROOT ? path.resolve(process.env.BENCH_FEDPOD_ROOT) : REPO_ROOT;
+const FEDPOD_BIN = path.join(FEDPOD_ROOT, 'bin', 'fedpod.js');
+const HELP_TIMEOUT_MS = 30000;
+
+const tempDirs = [];
+
+// A scratch data directory, removed by removeTempDirs() at the end of a run.
+function makeDataDir(prefix) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `fedpod-bench-${prefix}-`));
+  tempDirs.push(dir);
+  return dir;
+}
+
+function removeTempDirs() {
+  while (tempDirs.length > 0) {
+    fs.rmSync(tempDirs.pop(), { recursive: true, force: true });
+  }
+}
+
+// `fedpod <command> --help`, bounded in time. Resolves to its text or throws.
+function helpText(command) {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [FEDPOD_BIN, command, '--help'],
+      { cwd: FEDPOD_ROOT, timeout: HELP_TIMEOUT_MS },
+      (error, stdout, stderr) => {
+        if (error) {
+          const detail = `${stderr}${stdout}`.trim().split('\n').slice(-3).join(' | ');
+          reject(new Error(`\`fedpod ${command} --help\` failed: ${detail || error.message}`));
+        } else {
+          resolve(`${stdout}${stderr}`);
+        }
+      });
+  });
+}
+
+/**
+ * Can the Fedpod CLI run `command`? Resolves to { ok, reason, help }.
+ * Never throws: an unavailable Fedpod becomes a reason string for the table.
+ */
+async function fedpodCommand(command) {
+  if (!fs.existsSync(FEDPOD_BIN)) {
+    return { ok: false, reason: `${path.relative(process.cwd(), FEDPOD_BIN) || FEDPOD_BIN} does not exist` };
+  }
+  try {
+    const help = await helpText(command);
+    return { ok: true, reason: '', help };
+  } catch (error) {
+    return { ok: false, reason: error.message };
+  }
+}
+
+/** Start `fedpod start --config <config>` and wait for GET /healthz = 200. */
+async function startFedpod({ name = 'fedpod', config, port, storePort, timeoutMs, extraArgs = [] }) {
+  const baseUrl = `http://localhost:${port}/`;
+  const args = [
+    FEDPOD_BIN, 'start',
+    '--config', config,
+    '--port', String(port),
+    '--base-url', baseUrl,
+    '--data-dir', makeDataDir('fedpod'),
+    '--store-port', String(storePort),
+    ...extraArgs,
+  ];
+  const handle = await startServer({
+    name, args, cwd: FEDPOD_ROOT, readyUrl: `${baseUrl}healthz`, timeoutMs,
+  });
+  return { ...handle, baseUrl };
+}
+
+// Flags of `fedpod store` as its --help spells them: the port flag, and a way
+// to let unauthenticated clients (CSS cannot send credentials) read and write.
+function storeFlags(help) {
+  const portFlag = help.includes('--store-port') ? '--store-port' : '--port';
+  let anonymousFlags = [];
+  if (help.includes('--no-auth')) {
+    anonymousFlags = ['--no-auth'];
+  } else if (help.includes('--anonymous-access')) {
+    anonymousFlags = ['--anonymous-access', 'all'];
+  }
+  return { portFlag, anonymousFlags };
+}
+
+/**
+ * Start Fedpod's embedded, Fuseki-compatible store on its own (`fedpod store`).
+ * `help` is the command's --help text, used to pick the right flags.
+ */
+async function startFedpodStore({ name = 'fedpod-store', port, help, timeoutMs }) {
+  const { portFlag, anonymousFlags } = storeFlags(help);
+  const args = [
+    FEDPOD_BIN, 'store', portFlag, String(port), '--data-dir', makeDataDir('store'), ...anonymousFlags,
+  ];
+  const baseUrl = `http://127.0.0.1:${port}/`;
+  const handle = await startServer({
+    name,
+    args,
+    cwd: FEDPOD_ROOT,
+    readyUrl: `${baseUrl}$/ping`,
+    timeoutMs,
+  });
+  return { ...handle, baseUrl, flags: args.slice(2).join(' ') };
+}
+
+module.exports = {
+  FEDPOD_BIN, fedpodCommand, startFedpod, startFedpodStore, makeDataDir, removeTempDirs,
+};

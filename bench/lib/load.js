@@ -1,0 +1,124 @@
+'use strict';
+
+const autocannon = require('autocannon');
+const { connectionFor, request } = require('./http');
+
+const REQUEST_TIMEOUT_S = 10;
+const SETTLE_BUDGET_MS = 30000;
+const SETTLE_RETRY_MS = 200;
+
+function runAutocannon(options) {
+  return new Promise((resolve, reject) => {
+    autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}
+
+// autocannon options for one scenario. Traffic goes to 127.0.0.1 with the
+// scenario URL's Host header, so servers see the IRIs they expect.
+function autocannonOptions(scenario, { connections, duration }) {
+  const target = connectionFor(scenario.url);
+  const options = {
+    url: `http://${target.address}:${target.port}`,
+    method: scenario.method || 'GET',
+    headers: { host: target.hostHeader, ...scenario.headers },
+    connections,
+    duration,
+    timeout: REQUEST_TIMEOUT_S,
+    requests: [{ path: target.path }],
+  };
+  if (scenario.body !== undefined) {
+    options.body = scenario.body;
+  }
+  if (scenario.makeBody) {
+    // A fresh body per request, so servers cannot short-cut identical writes.
+    let counter = 0;
+    options.requests[0].setupRequest = (req) => ({ ...req, body: scenario.makeBody(counter++) });
+  }
+  return options;
+}
+
+// The numbers we keep from autocannon's much larger result object.
+function summarize(result) {
+  const statusCodes = {};
+  for (const [code, stats] of Object.entries(result.statusCodeStats || {})) {
+    statusCodes[code] = stats.count;
+  }
+  const summary = {
+    reqPerSec: result.requests.average,
+    latencyMeanMs: result.latency.average,
+    latencyP50Ms: result.latency.p50,
+    latencyP99Ms: result.latency.p99,
+    requests: result.requests.total,
+    ok2xx: result['2xx'],
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    statusCodes,
+    durationS: result.duration,
+  };
+  summary.problems = describeProblems(summary);
+  summary.flagged = summary.problems.length > 0;
+  return summary;
+}
+
+// Why a measurement cannot be trusted as "fast": a server answering errors
+// quickly is not a fast server.
+function describeProblems(summary) {
+  const problems = [];
+  if (summary.requests === 0) {
+    problems.push('no responses');
+  }
+  if (summary.non2xx > 0) {
+    const codes = Object.keys(summary.statusCodes).filter((code) => !code.startsWith('2'));
+    problems.push(`${summary.non2xx} non-2xx (${codes.join(',')})`);
+  }
+  if (summary.errors > 0) {
+    problems.push(`${summary.errors} errors (${summary.timeouts} timeouts)`);
+  }
+  return problems;
+}
+
+// autocannon ends a run by destroying its sockets, aborting requests in
+// flight. Some servers (CSS) then keep those requests' resource locks until
+// the locks expire, which would stall the next run. So before each run, send
+// one request of the scenario and wait until it succeeds. Resolves to the ms waited.
+async function settle(scenario) {
+  const started = Date.now();
+  let attempt = 0;
+  let lastProblem = '';
+  while (Date.now() - started < SETTLE_BUDGET_MS) {
+    const body = scenario.makeBody ? scenario.makeBody(`settle-${attempt++}`) : scenario.body;
+    try {
+      const res = await request(scenario.url, {
+        method: scenario.method || 'GET', headers: scenario.headers, body, timeoutMs: SETTLE_BUDGET_MS,
+      });
+      if (res.status >= 200 && res.status < 300) {
+        return Date.now() - started;
+      }
+      lastProblem = `status ${res.status}`;
+    } catch (error) {
+      lastProblem = error.message;
+    }
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_RETRY_MS));
+  }
+  throw new Error(`server did not settle within ${SETTLE_BUDGET_MS} ms (${lastProblem})`);
+}
+
+/**
+ * Load one scenario: a warm-up run (discarded) then the measured run, each
+ * preceded by settle().
+ * scenario: { url, method, headers, body | makeBody(counter) }
+ * settings: { connections, duration, warmup } (seconds)
+ */
+async function measure(scenario, settings) {
+  let settleMs = 0;
+  if (settings.warmup > 0) {
+    settleMs += await settle(scenario);
+    await runAutocannon(autocannonOptions(scenario, { ...settings, duration: settings.warmup }));
+  }
+  settleMs += await settle(scenario);
+  const result = await runAutocannon(autocannonOptions(scenario, settings));
+  return { ...summarize(result), settleMs };
+}
+
+module.exports = { measure, settle, summarize, describeProblems };

@@ -1,0 +1,51 @@
+// Two jest projects share one config:
+//  - unit:        test/unit/**/*.test.ts, no external servers, fast.
+//  - integration: every other test/**/*.test.ts. Its globalSetup starts ONE
+//                 Virtuoso and ONE redis-server for the whole run (addresses
+//                 in FEDPOD_TEST_* env vars, see test/support/env.ts) and its
+//                 globalTeardown stops them.
+// Jest runs a project's globalSetup only when at least one of its test files
+// is selected, so `npm test -- test/unit` never starts Virtuoso or Redis.
+
+/** @type {import('ts-jest').JestConfigWithTsJest['transform']} */
+const transform = {
+  '^.+\\.ts$': [
+    'ts-jest',
+    {
+      // tsconfig.json is for src/ (rootDir src); tests live outside it.
+      tsconfig: { rootDir: '.', sourceMap: true, declaration: false },
+    },
+  ],
+};
+
+const shared = {
+  rootDir: __dirname,
+  roots: ['<rootDir>/test'],
+  testEnvironment: 'node',
+  transform,
+  moduleFileExtensions: ['ts', 'js', 'json'],
+};
+
+/** @type {import('jest').Config} */
+module.exports = {
+  // Integration tests start Fedpod (10-20 s) and sometimes restart servers.
+  testTimeout: 120_000,
+  // The machine has 2 cores; each integration worker also drives servers.
+  maxWorkers: 2,
+  projects: [
+    {
+      ...shared,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/test/unit/**/*.test.ts'],
+      setupFilesAfterEnv: ['<rootDir>/test/support/unit-setup.ts'],
+    },
+    {
+      ...shared,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/test/**/*.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/unit/'],
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+    },
+  ],
+};

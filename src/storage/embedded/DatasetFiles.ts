@@ -1,0 +1,113 @@
+import { promises as fs } from 'node:fs';
+import { join } from 'node:path';
+
+const SNAPSHOT = /^snapshot-(\d{12})\.nq$/u;
+const LOG = /^log-(\d{12})\.wal$/u;
+const TEMP = /\.tmp$/u;
+
+/** What a dataset directory holds, sorted ascending. */
+export interface DatasetDirectoryListing {
+  /** Sequence numbers n of complete snapshots `snapshot-n.nq` (state after logs 1..n). */
+  readonly snapshots: number[];
+  /** Sequence numbers of update logs `log-n.wal`. */
+  readonly logs: number[];
+  /** Leftover temporary files of an interrupted snapshot write. */
+  readonly temps: string[];
+}
+
+/**
+ * Names and durably manipulates the files of one dataset directory.
+ * A snapshot's name carries the last log sequence it covers, so the rename that
+ * publishes it also records, atomically, which logs are now obsolete; boot never
+ * replays a log twice even if a crash hits before the old logs are deleted.
+ */
+export class DatasetFiles {
+  public constructor(public readonly directory: string) {}
+
+  public snapshotPath(sequence: number): string {
+    return join(this.directory, `snapshot-${this.pad(sequence)}.nq`);
+  }
+
+  public logPath(sequence: number): string {
+    return join(this.directory, `log-${this.pad(sequence)}.wal`);
+  }
+
+  public async ensureDirectory(): Promise<void> {
+    await fs.mkdir(this.directory, { recursive: true });
+  }
+
+  public async list(): Promise<DatasetDirectoryListing> {
+    const snapshots: number[] = [];
+    const logs: number[] = [];
+    const temps: string[] = [];
+    for (const name of await fs.readdir(this.directory)) {
+      const snapshot = SNAPSHOT.exec(name);
+      const log = LOG.exec(name);
+      if (snapshot) {
+        snapshots.push(Number(snapshot[1]));
+      } else if (log) {
+        logs.push(Number(log[1]));
+      } else if (TEMP.test(name)) {
+        temps.push(join(this.directory, name));
+      }
+    }
+    const ascending = (left: number, right: number): number => left - right;
+    return { snapshots: snapshots.sort(ascending), logs: logs.sort(ascending), temps };
+  }
+
+  /** Writes `content` as the snapshot covering logs up to `sequence`, crash-safely. */
+  public async writeSnapshot(sequence: number, content: string): Promise<void> {
+    const finalPath = this.snapshotPath(sequence);
+    const tempPath = `${finalPath}.tmp`;
+    const handle = await fs.open(tempPath, 'w');
+    try {
+      await handle.writeFile(content, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fs.rename(tempPath, finalPath);
+    await this.syncDirectory();
+  }
+
+  /** Deletes logs and snapshots made obsolete by the snapshot covering `sequence`. */
+  public async removeCoveredBy(sequence: number): Promise<void> {
+    const listing = await this.list();
+    let removed = false;
+    for (const log of listing.logs) {
+      if (log <= sequence) {
+        await fs.rm(this.logPath(log), { force: true });
+        removed = true;
+      }
+    }
+    for (const snapshot of listing.snapshots) {
+      if (snapshot < sequence) {
+        await fs.rm(this.snapshotPath(snapshot), { force: true });
+        removed = true;
+      }
+    }
+    if (removed) {
+      await this.syncDirectory();
+    }
+  }
+
+  public async removeTemps(temps: readonly string[]): Promise<void> {
+    for (const temp of temps) {
+      await fs.rm(temp, { force: true });
+    }
+  }
+
+  /** Makes creations, renames and deletions in the directory durable. */
+  public async syncDirectory(): Promise<void> {
+    const handle = await fs.open(this.directory, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  }
+
+  private pad(sequence: number): string {
+    return String(sequence).padStart(12, '0');
+  }
+}

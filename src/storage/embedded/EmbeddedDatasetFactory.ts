@@ -1,0 +1,48 @@
+import { Store } from 'oxigraph';
+import { DatasetCompactor } from './DatasetCompactor';
+import { DatasetFiles } from './DatasetFiles';
+import { DatasetOperationApplier } from './DatasetOperationApplier';
+import { DatasetOperationCodec } from './DatasetOperationCodec';
+import { DatasetRecovery } from './DatasetRecovery';
+import { EmbeddedDataset } from './EmbeddedDataset';
+import { LogRecordCodec } from './LogRecordCodec';
+import { UpdateLogReader } from './UpdateLogReader';
+
+export interface EmbeddedDatasetFactoryOptions {
+  /** Compact once the current update log exceeds this many bytes. */
+  readonly compactThresholdBytes: number;
+  readonly warn: (message: string) => void;
+}
+
+/** Wires datasets together: recovery for durable ones, a bare store for `mem` ones. */
+export class EmbeddedDatasetFactory {
+  private readonly applier = new DatasetOperationApplier();
+  private readonly operationCodec = new DatasetOperationCodec();
+  private readonly recordCodec = new LogRecordCodec();
+
+  public constructor(private readonly options: EmbeddedDatasetFactoryOptions) {}
+
+  /** Opens (recovering if needed) the durable dataset kept in `directory`. */
+  public async openDurable(directory: string): Promise<EmbeddedDataset> {
+    const files = new DatasetFiles(directory);
+    const recovery = new DatasetRecovery(
+      files,
+      new UpdateLogReader(this.recordCodec),
+      this.operationCodec,
+      this.applier,
+      this.options.warn,
+    );
+    const { store, writer } = await recovery.recover();
+    const compactor = new DatasetCompactor(store, writer, files, this.options.compactThresholdBytes, this.options.warn);
+    return new EmbeddedDataset(store, this.applier, {
+      writer,
+      compactor,
+      operationCodec: this.operationCodec,
+      recordCodec: this.recordCodec,
+    });
+  }
+
+  public createInMemory(): EmbeddedDataset {
+    return new EmbeddedDataset(new Store(), this.applier, undefined);
+  }
+}

@@ -1,0 +1,17 @@
+import type { EmbeddedStoreOptions } from './EmbeddedStoreOptions';
+
+/** What the parent hands the worker thread. */
+export interface EmbeddedStoreWorkerData {
+  readonly options: EmbeddedStoreOptions;
+  /** Only when running from TypeScript sources: the .ts entry and the typescript module to transpile it. */
+  readonly typescriptEntry?: string;
+  readonly typescriptModule?: string;
+}
+
+export type WorkerToParentMessage =
+  | { readonly type: 'ready'; readonly url: string }
+  | { readonly type: 'failed'; readonly message: string }
+  | { readonly type: 'warning'; readonly message: string }
+  | { readonly type: 'stopped'; readonly error?: string };
+
+export type ParentToWorkerMessage = { readonly type: 'stop' };

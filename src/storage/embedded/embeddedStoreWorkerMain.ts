@@ -1,0 +1,33 @@
+/**
+ * Entry point of the worker thread started by startEmbeddedStoreWorker: runs
+ * the store on this thread's event loop (the second core) and reports back.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { EmbeddedStoreWorkerData, ParentToWorkerMessage, WorkerToParentMessage } from './EmbeddedStoreWorkerMessages';
+import { runEmbeddedStore } from './runEmbeddedStore';
+
+const port = parentPort;
+if (!port) {
+  throw new Error('embeddedStoreWorkerMain must run inside a worker thread');
+}
+const post = (message: WorkerToParentMessage): void => port.postMessage(message);
+const { options } = workerData as EmbeddedStoreWorkerData;
+
+runEmbeddedStore(options, (message): void => post({ type: 'warning', message })).then((handle): void => {
+  port.on('message', (message: ParentToWorkerMessage): void => {
+    if (message.type !== 'stop') {
+      return;
+    }
+    handle.stop().then(
+      (): void => post({ type: 'stopped' }),
+      (error: unknown): void => post({ type: 'stopped', error: (error as Error).message }),
+    ).finally((): void => {
+      // Nothing else keeps the thread alive once the server and logs are closed.
+      port.close();
+    });
+  });
+  post({ type: 'ready', url: handle.url });
+}, (error: unknown): void => {
+  post({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
+  port.close();
+});

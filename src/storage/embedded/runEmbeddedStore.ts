@@ -1,0 +1,105 @@
+import { AcceptNegotiator } from './AcceptNegotiator';
+import { BasicAuthGuard } from './BasicAuthGuard';
+import { DataDirLock } from './DataDirLock';
+import { DatasetRegistry } from './DatasetRegistry';
+import { DatasetServiceRouter } from './DatasetServiceRouter';
+import { EmbeddedDatasetFactory } from './EmbeddedDatasetFactory';
+import type { EmbeddedStoreOptions } from './EmbeddedStoreOptions';
+import { EMBEDDED_STORE_DEFAULTS } from './EmbeddedStoreOptions';
+import { EmbeddedStoreServer } from './EmbeddedStoreServer';
+import { FusekiAdminHandler } from './FusekiAdminHandler';
+import { GraphStoreHandler } from './GraphStoreHandler';
+import { DATASET_OFFERS, GRAPH_OFFERS, GRAPH_RESULT_OFFERS, RESULTS_OFFERS } from './MediaTypes';
+import { RequestBodyReader } from './RequestBodyReader';
+import { ResponseSender } from './ResponseSender';
+import { SparqlProtocolHandler } from './SparqlProtocolHandler';
+import { SparqlQueryFormSniffer } from './SparqlQueryFormSniffer';
+
+/** A running embedded store. */
+export interface EmbeddedStoreHandle {
+  /** Base URL, e.g. http://127.0.0.1:3030 (datasets live at `${url}/${name}`). */
+  readonly url: string;
+  /** Stops serving, waits for in-flight requests, flushes and closes every dataset. */
+  stop: () => Promise<void>;
+}
+
+const defaultWarn = (message: string): void => {
+  process.emitWarning(message, { code: 'FEDPOD_EMBEDDED_STORE' });
+};
+
+/**
+ * Runs the embedded store in the current thread (the `fedpod store` CLI
+ * subcommand). Resolves once the port is bound and every dataset is recovered;
+ * rejects, without touching the data, if the port is taken or another live
+ * process holds the data directory. Installs no signal handlers: the caller
+ * decides when to call stop().
+ */
+export async function runEmbeddedStore(
+  options: EmbeddedStoreOptions,
+  warn: (message: string) => void = defaultWarn,
+): Promise<EmbeddedStoreHandle> {
+  const defaults = EMBEDDED_STORE_DEFAULTS;
+  const settings = {
+    host: options.host ?? defaults.host,
+    port: options.port ?? defaults.port,
+    dataDir: options.dataDir,
+    user: options.user ?? defaults.user,
+    password: options.password ?? defaults.password,
+    compactThresholdBytes: options.compactThresholdBytes ?? defaults.compactThresholdBytes,
+    anonymousAccess: options.anonymousAccess ?? defaults.anonymousAccess,
+    maxBodyBytes: options.maxBodyBytes ?? defaults.maxBodyBytes,
+  };
+  if (!settings.dataDir) {
+    throw new Error('Embedded store: dataDir is required');
+  }
+  const registry = new DatasetRegistry(settings.dataDir, new EmbeddedDatasetFactory({
+    compactThresholdBytes: settings.compactThresholdBytes,
+    warn,
+  }));
+  const guard = new BasicAuthGuard(settings.user, settings.password, settings.anonymousAccess);
+  const bodyReader = new RequestBodyReader(settings.maxBodyBytes);
+  const sender = new ResponseSender('fedpod-store', warn);
+  const sparql = new SparqlProtocolHandler(
+    guard,
+    sender,
+    new SparqlQueryFormSniffer(),
+    new AcceptNegotiator(RESULTS_OFFERS),
+    new AcceptNegotiator(GRAPH_RESULT_OFFERS),
+  );
+  const graphStore = new GraphStoreHandler(
+    guard,
+    bodyReader,
+    sender,
+    new AcceptNegotiator(GRAPH_OFFERS),
+    new AcceptNegotiator(DATASET_OFFERS),
+  );
+  const server = new EmbeddedStoreServer(
+    registry,
+    guard,
+    new FusekiAdminHandler(registry, guard, bodyReader, sender),
+    new DatasetServiceRouter(registry, bodyReader, sparql, graphStore),
+    sender,
+  );
+
+  // Port first: a second instance on the same port fails before touching the data.
+  const url = await server.listen(settings.port, settings.host);
+  let lock: DataDirLock | undefined;
+  try {
+    lock = await DataDirLock.acquire(settings.dataDir);
+    await registry.open();
+  } catch (error: unknown) {
+    await server.close();
+    await lock?.release();
+    throw error;
+  }
+  server.markReady();
+  const heldLock = lock;
+  let stopping: Promise<void> | undefined;
+  return {
+    url,
+    stop: (): Promise<void> => {
+      stopping ??= server.close().then(async(): Promise<void> => heldLock.release());
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,204 @@
+/**
+ * The LDP setup with WebACL (config/ldp-wac.json) end to end: the real server against Virtuoso,
+ * with a minimal Solid-OIDC issuer (a WebID document, an OpenID configuration and a key set) so
+ * tokens for the owner and for a stranger can be made.
+ *
+ * Default rules under test (src/plugins/ldp/RootAclInitializer.ts): everyone reads, the owner
+ * WebID (FEDPOD_OWNER_WEBID) reads, writes and controls, nobody else writes.
+ */
+import * as fs from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+import { exportJWK, generateKeyPair, SignJWT, type KeyLike } from 'jose';
+import { sharedServers } from '../support/env';
+import { startFedpod, type FedpodServer } from '../support/fedpod';
+import { makeTempDir, REPO_ROOT } from '../support/processes';
+import { httpRequest, type HttpResult } from '../support/sparql';
+
+const CONFIG = path.join(REPO_ROOT, 'config', 'ldp-wac.json');
+const TEXT = 'http://schema.org/text';
+
+/** A Solid-OIDC issuer and WebID host on http://localhost:PORT (plain HTTP is allowed for localhost). */
+class TestIssuer {
+  readonly server: Server;
+  issuer = '';
+  private privateKey!: KeyLike;
+  private jwks = '';
+
+  constructor() {
+    this.server = createServer((request, response) => {
+      const url = request.url ?? '/';
+      if (url === '/.well-known/openid-configuration') {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ issuer: this.issuer, jwks_uri: `${this.issuer}/jwks` }));
+      } else if (url === '/jwks') {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(this.jwks);
+      } else if (url.startsWith('/people/')) {
+        response.writeHead(200, { 'content-type': 'text/turtle' });
+        response.end(`<#me> <http://www.w3.org/ns/solid/terms#oidcIssuer> <${this.issuer}> .`);
+      } else {
+        response.writeHead(404).end();
+      }
+    });
+  }
+
+  async start(): Promise<void> {
+    const { publicKey, privateKey } = await generateKeyPair('ES256');
+    this.privateKey = privateKey;
+    this.jwks = JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid: 'test', alg: 'ES256', use: 'sig' }] });
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    // No trailing slash: the token's iss must equal the WebID's solid:oidcIssuer exactly.
+    this.issuer = `http://localhost:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  webId(name: string): string {
+    return `${this.issuer}/people/${name}#me`;
+  }
+
+  /** A Bearer access token as a Solid-OIDC provider issues it. */
+  async token(webid: string): Promise<string> {
+    return new SignJWT({ webid, client_id: 'fedpod-test' })
+      .setProtectedHeader({ alg: 'ES256', kid: 'test', typ: 'JWT' })
+      .setIssuer(this.issuer)
+      .setAudience('solid')
+      .setSubject(webid)
+      .setIssuedAt()
+      .setExpirationTime('10m')
+      .sign(this.privateKey);
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+const unique = (): string => `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+
+describe('LDP with WebACL (config/ldp-wac.json)', () => {
+  const issuer = new TestIssuer();
+  let server: FedpodServer;
+  let owner: string;
+  let stranger: string;
+
+  const turtle = (text: string): string => `<http://example.org/wac-test/${unique()}> <${TEXT}> ${JSON.stringify(text)} .`;
+
+  async function as(webid: string | undefined, url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}):
+  Promise<HttpResult> {
+    const headers = { ...init.headers };
+    if (webid) headers.authorization = `Bearer ${await issuer.token(webid)}`;
+    return httpRequest(url, { ...init, headers });
+  }
+
+  beforeAll(async () => {
+    await issuer.start();
+    owner = issuer.webId('owner');
+    stranger = issuer.webId('stranger');
+    server = await startFedpod({
+      config: CONFIG,
+      sparqlEndpoint: sharedServers().sparqlEndpoint,
+      env: { FEDPOD_OWNER_WEBID: owner },
+    });
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    await issuer.stop();
+  });
+
+  it('lets anyone read: the root and /notes/ answer anonymous GETs, with WAC-Allow public="read"', async () => {
+    for (const url of [server.baseUrl, `${server.baseUrl}notes/`]) {
+      const reply = await httpRequest(url, { headers: { accept: 'text/turtle' } });
+      expect(reply.status).toBe(200);
+    }
+    const head = await fetch(`${server.baseUrl}notes/`, { method: 'HEAD' });
+    expect(head.headers.get('wac-allow')).toMatch(/public="read"/);
+  });
+
+  it('refuses anonymous writes with 401, also for JSON-LD (no fast path around authorization)', async () => {
+    const notes = `${server.baseUrl}notes/`;
+    const attempts = [
+      await httpRequest(notes, { method: 'POST', headers: { 'content-type': 'text/turtle' }, body: turtle('anonymous') }),
+      await httpRequest(notes, {
+        method: 'POST',
+        headers: { 'content-type': 'application/ld+json' },
+        body: JSON.stringify({ '@id': 'http://example.org/x', [TEXT]: 'anonymous' }),
+      }),
+      await httpRequest(`${notes}anonymous`, { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: turtle('x') }),
+      await httpRequest(notes, { method: 'DELETE' }),
+    ];
+    expect(attempts.map((reply) => reply.status)).toEqual([401, 401, 401, 401]);
+    expect((await httpRequest(`${server.baseUrl}.acl`)).status).toBe(401);
+  });
+
+  it('lets the owner write and control, and the public read what the owner wrote', async () => {
+    const marker = `owner note ${unique()}`;
+    const created = await as(owner, `${server.baseUrl}notes/`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/turtle', slug: `owned-${unique()}` },
+      body: turtle(marker),
+    });
+    expect(created.status).toBe(201);
+    const listing = await httpRequest(`${server.baseUrl}notes/`, { headers: { accept: 'text/turtle' } });
+    const name = /<([^>]*owned-[^>]*)>/.exec(listing.body)?.[1];
+    expect(name).toBeDefined();
+    const read = await httpRequest(new URL(name!, `${server.baseUrl}notes/`).href, { headers: { accept: 'text/turtle' } });
+    expect(read.status).toBe(200);
+    expect(read.body).toContain(marker);
+    const acl = await as(owner, `${server.baseUrl}.acl`, { headers: { accept: 'text/turtle' } });
+    expect(acl.status).toBe(200);
+    expect(acl.body).toContain(owner);
+  });
+
+  it('refuses writes by another authenticated agent with 403', async () => {
+    const reply = await as(stranger, `${server.baseUrl}notes/`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/turtle' },
+      body: turtle('stranger'),
+    });
+    expect(reply.status).toBe(403);
+    expect((await as(stranger, `${server.baseUrl}.acl`)).status).toBe(403);
+  });
+
+  it('keeps an edited root ACL across restarts (created only when missing)', async () => {
+    // The owner makes the whole server private; a restart must not bring the public rule back.
+    const privateAcl = [
+      '@prefix acl: <http://www.w3.org/ns/auth/acl#>.',
+      `<#owner> a acl:Authorization; acl:agent <${owner}>; acl:mode acl:Read, acl:Write, acl:Control;`,
+      '  acl:accessTo <./>; acl:default <./>.',
+    ].join('\n');
+    const put = await as(owner, `${server.baseUrl}.acl`, { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: privateAcl });
+    expect(put.status).toBeLessThan(300);
+    expect((await httpRequest(`${server.baseUrl}notes/`)).status).toBe(401);
+    await server.restart();
+    expect((await httpRequest(`${server.baseUrl}notes/`)).status).toBe(401);
+    expect((await as(owner, `${server.baseUrl}notes/`)).status).toBe(200);
+  });
+});
+
+describe('the sparql-endpoint part with WebACL', () => {
+  let server: FedpodServer;
+
+  beforeAll(async () => {
+    // An operator's config that (wrongly) adds /sparql to the WebACL setup.
+    const dir = makeTempDir('fedpod-wac-sparql-config');
+    const config = path.join(dir, 'ldp-wac-sparql.json');
+    const ldpWac = JSON.parse(fs.readFileSync(CONFIG, 'utf8')) as { '@context': unknown };
+    fs.writeFileSync(config, JSON.stringify({
+      '@context': ldpWac['@context'],
+      import: ['fedpod:config/ldp-wac.json', 'fedpod:config/parts/ldp/sparql-endpoint.json'],
+    }));
+    server = await startFedpod({ config, sparqlEndpoint: sharedServers().sparqlEndpoint });
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('refuses to serve /sparql (403 sparql_disabled) rather than expose every resource', async () => {
+    const reply = await httpRequest(`${server.baseUrl}sparql?query=${encodeURIComponent('SELECT * WHERE { ?s ?p ?o } LIMIT 1')}`);
+    expect(reply.status).toBe(403);
+    expect(JSON.parse(reply.body)).toMatchObject({ error: 'sparql_disabled' });
+  });
+});

@@ -1,0 +1,173 @@
+/**
+ * Runs the real Fedpod server (`node bin/fedpod.js start ...`, from dist/ as
+ * built by `npm run build`) as a child process, as an operator would.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { freePort } from './ports';
+import {
+  REPO_ROOT,
+  isAlive,
+  killByPid,
+  killHard,
+  makeTempDir,
+  processStartTime,
+  reaped,
+  spawnLogged,
+  tailFile,
+  waitForHttp,
+  type SpawnedProcess,
+} from './processes';
+
+const BIN = path.join(REPO_ROOT, 'bin', 'fedpod.js');
+
+export interface StartFedpodOptions {
+  /** `ldp`, `activitypub`, or a path to a config file. */
+  config: string;
+  /** External SPARQL endpoint (e.g. the shared Virtuoso); omitted = server default. */
+  sparqlEndpoint?: string;
+  redisUrl?: string;
+  /** Passes --allow-private-network (needed to fetch from other loopback servers). */
+  allowPrivateNetwork?: boolean;
+  /** Default: a new directory under the run directory. */
+  dataDir?: string;
+  /** Default: free ports. */
+  port?: number;
+  storePort?: number;
+  extraArgs?: readonly string[];
+  env?: NodeJS.ProcessEnv;
+  /** How long to wait for GET /healthz to answer 200; default 90 s. */
+  startTimeoutMs?: number;
+}
+
+export interface FedpodServer {
+  /** http://localhost:PORT/ (with the trailing slash). */
+  baseUrl: string;
+  port: number;
+  storePort: number;
+  dataDir: string;
+  /** Current PID (changes on restart). */
+  pid: number;
+  logFile: string;
+  /** SIGKILL: a crash. */
+  kill9(): Promise<void>;
+  /** Stops it if running, then starts it on the same port and data dir. */
+  restart(): Promise<void>;
+  /** SIGTERM, SIGKILL after 15 s. */
+  stop(): Promise<void>;
+}
+
+function cliArgs(options: StartFedpodOptions, port: number, storePort: number, dataDir: string): string[] {
+  const args = [
+    BIN, 'start',
+    '--config', options.config,
+    '--port', String(port),
+    '--base-url', `http://localhost:${port}/`,
+    '--data-dir', dataDir,
+    '--store-port', String(storePort),
+  ];
+  if (options.sparqlEndpoint !== undefined) args.push('--sparql-endpoint', options.sparqlEndpoint);
+  if (options.redisUrl !== undefined) args.push('--redis-url', options.redisUrl);
+  if (options.allowPrivateNetwork === true) args.push('--allow-private-network');
+  args.push(...(options.extraArgs ?? []));
+  return args;
+}
+
+class Fedpod implements FedpodServer {
+  readonly baseUrl: string;
+  pid = 0;
+  logFile = '';
+  private start = 0;
+  private proc: SpawnedProcess | undefined;
+
+  constructor(
+    private readonly options: StartFedpodOptions,
+    readonly port: number,
+    readonly storePort: number,
+    readonly dataDir: string,
+  ) {
+    this.baseUrl = `http://localhost:${port}/`;
+  }
+
+  async launch(): Promise<void> {
+    const proc = await spawnLogged(process.execPath, cliArgs(this.options, this.port, this.storePort, this.dataDir), {
+      name: 'fedpod',
+      env: this.options.env,
+      logFile: this.logFile === '' ? undefined : this.logFile,
+    });
+    this.proc = proc;
+    this.pid = proc.pid;
+    this.logFile = proc.logFile;
+    this.start = processStartTime(proc.pid) ?? 0;
+    let exitInfo: string | undefined;
+    void proc.exited.then(({ code, signal }) => {
+      exitInfo = `fedpod exited with ${code ?? signal}`;
+    });
+    try {
+      await waitForHttp(`${this.baseUrl}healthz`, {
+        timeoutMs: this.options.startTimeoutMs ?? 90_000,
+        abortIf: () => exitInfo,
+      });
+    } catch (err) {
+      await killHard(proc.pid);
+      throw new FedpodStartError(
+        `fedpod (--config ${this.options.config}, port ${this.port}) did not become healthy: ${String(err)}\n` +
+          `--- ${this.logFile} (tail) ---\n${tailFile(this.logFile, 60)}`,
+        tailFile(this.logFile, 200),
+      );
+    }
+  }
+
+  async stop(): Promise<void> {
+    await killByPid(this.pid, { start: this.start, graceMs: 15_000 });
+    await reaped(this.proc);
+  }
+
+  async kill9(): Promise<void> {
+    await killHard(this.pid, this.start);
+    await reaped(this.proc);
+  }
+
+  async restart(): Promise<void> {
+    if (isAlive(this.pid, this.start)) await this.stop();
+    await this.launch();
+  }
+}
+
+export class FedpodStartError extends Error {
+  constructor(
+    message: string,
+    readonly logTail: string,
+  ) {
+    super(message);
+    this.name = 'FedpodStartError';
+  }
+}
+
+function checkBuilt(): void {
+  if (!fs.existsSync(BIN) || !fs.existsSync(path.join(REPO_ROOT, 'dist'))) {
+    throw new Error(`${BIN} or dist/ missing: run \`npm run build\` (npm test does it)`);
+  }
+}
+
+/**
+ * Starts Fedpod on free ports and resolves once GET /healthz answers 200.
+ * If the ports were chosen here and another process took one meanwhile
+ * (EADDRINUSE), tries once more with new ports.
+ */
+export async function startFedpod(options: StartFedpodOptions): Promise<FedpodServer> {
+  checkBuilt();
+  const dataDir = options.dataDir ?? makeTempDir('fedpod-data');
+  fs.mkdirSync(dataDir, { recursive: true });
+  const canRetry = options.port === undefined && options.storePort === undefined;
+  for (let attempt = 1; ; attempt++) {
+    const server = new Fedpod(options, options.port ?? (await freePort()), options.storePort ?? (await freePort()), dataDir);
+    try {
+      await server.launch();
+      return server;
+    } catch (err) {
+      const portTaken = err instanceof FedpodStartError && err.logTail.includes('EADDRINUSE');
+      if (!(canRetry && portTaken && attempt === 1)) throw err;
+    }
+  }
+}

@@ -1,0 +1,178 @@
+/**
+ * A private OpenLink Virtuoso 7.2 (Debian's virtuoso-opensource) on loopback.
+ * Fresh start takes a few seconds (database files are created); a restart on
+ * the same directory is quicker and keeps data, grants included.
+ */
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import { freePort } from './ports';
+import {
+  isAlive,
+  killByPid,
+  killHard,
+  makeTempDir,
+  processStartTime,
+  reaped,
+  spawnLogged,
+  tailFile,
+  waitForHttp,
+  type SpawnedProcess,
+} from './processes';
+import { sparqlAsk, sparqlUpdate } from './sparql';
+
+const execFileAsync = promisify(execFile);
+const TEMPLATE = path.join(__dirname, 'virtuoso.ini.template');
+const SERVER_BIN = 'virtuoso-t';
+const ISQL_BIN = 'isql-vt';
+const MISSING_HINT = 'Virtuoso is not installed: run `bash scripts/ensure-test-deps.sh` (as root) or `npm test`';
+
+export interface VirtuosoServer {
+  /** SPARQL query and update endpoint: http://127.0.0.1:PORT/sparql */
+  endpoint: string;
+  /** http://127.0.0.1:PORT */
+  baseUrl: string;
+  httpPort: number;
+  isqlPort: number;
+  /** Current PID (changes on restart). */
+  pid: number;
+  dir: string;
+  logFile: string;
+  /** SIGTERM (Virtuoso shuts down cleanly), SIGKILL if it hangs. */
+  stop(): Promise<void>;
+  /** SIGKILL: a crash; the transaction log is replayed on restart. */
+  kill9(): Promise<void>;
+  /** Stops it if running and starts it again on the same ports and files. */
+  restart(): Promise<void>;
+}
+
+export interface StartVirtuosoOptions {
+  /** Default: a new directory under the run directory. */
+  dir?: string;
+  startTimeoutMs?: number;
+}
+
+function renderIni(dir: string, httpPort: number, isqlPort: number): string {
+  const ini = fs
+    .readFileSync(TEMPLATE, 'utf8')
+    .replaceAll('{{DIR}}', dir)
+    .replaceAll('{{HTTP_PORT}}', String(httpPort))
+    .replaceAll('{{ISQL_PORT}}', String(isqlPort));
+  const file = path.join(dir, 'virtuoso.ini');
+  fs.writeFileSync(file, ini);
+  fs.mkdirSync(path.join(dir, 'vsp'), { recursive: true });
+  return file;
+}
+
+/** Runs SQL through isql; isql exits 0 even on SQL errors, so read stderr. */
+export async function virtuosoSql(isqlPort: number, sql: string): Promise<string> {
+  const { stdout, stderr } = await execFileAsync(
+    ISQL_BIN,
+    [`127.0.0.1:${isqlPort}`, 'dba', 'dba', `exec=${sql}`],
+    { timeout: 30_000 },
+  );
+  if (stderr.includes('*** Error')) throw new Error(`isql: ${stderr.trim()}`);
+  return stdout;
+}
+
+/** Lets anonymous HTTP clients (user "SPARQL") run SPARQL updates. */
+async function grantAnonymousUpdate(isqlPort: number): Promise<void> {
+  try {
+    await virtuosoSql(isqlPort, 'GRANT SPARQL_UPDATE TO "SPARQL";');
+  } catch (err) {
+    // Persisted from an earlier start on the same directory: fine.
+    if (!String(err).includes('already have role')) throw err;
+  }
+}
+
+/** Proves anonymous updates work: insert and remove a probe triple. */
+async function probeUpdate(endpoint: string): Promise<void> {
+  const graph = '<urn:fedpod-test:probe>';
+  await sparqlUpdate(endpoint, `INSERT DATA { GRAPH ${graph} { <urn:s> <urn:p> "probe" } }`);
+  const found = await sparqlAsk(endpoint, `ASK { GRAPH ${graph} { <urn:s> <urn:p> "probe" } }`);
+  if (!found) throw new Error('Virtuoso accepted the probe INSERT but does not return it');
+  await sparqlUpdate(endpoint, `DROP SILENT GRAPH ${graph}`);
+}
+
+class Virtuoso implements VirtuosoServer {
+  readonly endpoint: string;
+  readonly baseUrl: string;
+  pid = 0;
+  logFile = '';
+  private start = 0;
+  private proc: SpawnedProcess | undefined;
+
+  constructor(
+    readonly dir: string,
+    readonly httpPort: number,
+    readonly isqlPort: number,
+    private readonly iniFile: string,
+    private readonly startTimeoutMs: number,
+  ) {
+    this.baseUrl = `http://127.0.0.1:${httpPort}`;
+    this.endpoint = `${this.baseUrl}/sparql`;
+  }
+
+  async launch(): Promise<void> {
+    let proc: SpawnedProcess;
+    try {
+      proc = await spawnLogged(SERVER_BIN, ['+foreground', '+configfile', this.iniFile], {
+        name: 'virtuoso',
+        cwd: this.dir,
+        logFile: this.logFile === '' ? undefined : this.logFile,
+      });
+    } catch (err) {
+      throw new Error(`${String(err)}\n${MISSING_HINT}`);
+    }
+    this.proc = proc;
+    this.pid = proc.pid;
+    this.logFile = proc.logFile;
+    this.start = processStartTime(proc.pid) ?? 0;
+    try {
+      await this.waitReady(proc);
+    } catch (err) {
+      await killHard(proc.pid);
+      throw new Error(`Virtuoso (${this.dir}) did not start: ${String(err)}\n--- log tail ---\n${tailFile(this.logFile)}`);
+    }
+  }
+
+  private async waitReady(proc: SpawnedProcess): Promise<void> {
+    let exitInfo: string | undefined;
+    void proc.exited.then(({ code, signal }) => {
+      exitInfo = `exited with ${code ?? signal}`;
+    });
+    await waitForHttp(`${this.endpoint}?query=${encodeURIComponent('ASK {}')}`, {
+      timeoutMs: this.startTimeoutMs,
+      abortIf: () => exitInfo,
+    });
+    await grantAnonymousUpdate(this.isqlPort);
+    await probeUpdate(this.endpoint);
+  }
+
+  async stop(): Promise<void> {
+    await killByPid(this.pid, { start: this.start, graceMs: 30_000 });
+    await reaped(this.proc);
+  }
+
+  async kill9(): Promise<void> {
+    await killHard(this.pid, this.start);
+    await reaped(this.proc);
+  }
+
+  async restart(): Promise<void> {
+    if (isAlive(this.pid, this.start)) await this.stop();
+    await this.launch();
+  }
+}
+
+/** Starts Virtuoso on two free loopback ports; resolves when updates work. */
+export async function startVirtuoso(options: StartVirtuosoOptions = {}): Promise<VirtuosoServer> {
+  const dir = options.dir ?? makeTempDir('virtuoso');
+  fs.mkdirSync(dir, { recursive: true });
+  const [httpPort, isqlPort] = [await freePort(), await freePort()];
+  const iniFile = renderIni(dir, httpPort, isqlPort);
+  const server = new Virtuoso(dir, httpPort, isqlPort, iniFile, options.startTimeoutMs ?? 90_000);
+  await server.launch();
+  return server;
+}
