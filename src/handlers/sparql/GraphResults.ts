@@ -1,4 +1,6 @@
-import { DataFactory, Parser, Writer } from 'n3';
+import type { Quad } from '@rdfjs/types';
+import { DataFactory, Parser } from 'n3';
+import { quadsToText } from '../../util/RdfText';
 
 /**
  * CONSTRUCT / DESCRIBE answers: passed through when the store answered the media type the client
@@ -50,18 +52,7 @@ export async function convertGraph(body: string, from: string, to: string): Prom
   } catch (error: unknown) {
     throw new GraphResultsFormatError(`The store's ${from} answer could not be read: ${(error as Error).message}`);
   }
-  const writer = new Writer({ format: WRITER_FORMAT[to] ?? 'N-Triples' });
-  for (const { subject, predicate, object } of quads) {
-    // Graph results are triples: the default graph whatever the store wrote.
-    writer.addQuad(DataFactory.quad(subject, predicate, object));
-  }
-  return new Promise<string>((resolve, reject): void => {
-    writer.end((error: Error | null, result: string): void => {
-      if (error) {
-        reject(error);
-      } else {
-        resolve(result);
-      }
-    });
-  });
+  // Graph results are triples: the default graph whatever the store wrote.
+  return quadsToText(quads.map(({ subject, predicate, object }): Quad => DataFactory.quad(subject, predicate, object)),
+    { format: WRITER_FORMAT[to] ?? 'N-Triples' });
 }

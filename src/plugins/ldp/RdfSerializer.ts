@@ -1,6 +1,6 @@
 import type { Quad } from '@rdfjs/types';
 import jsonld from 'jsonld';
-import { Writer } from 'n3';
+import { quadsToText } from '../../util/RdfText';
 import type { JsonObject } from './Contexts';
 import { contextUrlFor, fedpodContext } from './Contexts';
 import type { DocumentLoader } from './DocumentLoader';
@@ -67,20 +67,9 @@ export class RdfSerializer {
   }
 
   public async toText(quads: readonly Quad[], contentType: string): Promise<string> {
-    const writer = contentType === TURTLE ?
-      new Writer({ prefixes: TURTLE_PREFIXES }) :
-      new Writer({ format: 'N-Triples' });
     // Grouped by subject so Turtle reads as one block per node.
-    writer.addQuads([ ...quads ].sort((a, b): number => a.subject.value.localeCompare(b.subject.value)));
-    return new Promise<string>((resolve, reject): void => {
-      writer.end((error: Error | null, result: string): void => {
-        if (error) {
-          reject(error);
-        } else {
-          resolve(result);
-        }
-      });
-    });
+    const sorted = [ ...quads ].sort((a, b): number => a.subject.value.localeCompare(b.subject.value));
+    return quadsToText(sorted, contentType === TURTLE ? { prefixes: TURTLE_PREFIXES } : { format: 'N-Triples' });
   }
 
   private async compactWithJsonLd(quads: readonly Quad[], rootIri: string): Promise<JsonObject> {
