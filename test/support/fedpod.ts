@@ -4,15 +4,11 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { ManagedProcess } from './managed-process';
 import { freePort } from './ports';
 import {
   REPO_ROOT,
-  isAlive,
-  killByPid,
-  killHard,
   makeTempDir,
-  processStartTime,
-  reaped,
   spawnLogged,
   tailFile,
   waitForHttp,
@@ -73,12 +69,8 @@ function cliArgs(options: StartFedpodOptions, port: number, storePort: number, d
   return args;
 }
 
-class Fedpod implements FedpodServer {
+class Fedpod extends ManagedProcess implements FedpodServer {
   readonly baseUrl: string;
-  pid = 0;
-  logFile = '';
-  private start = 0;
-  private proc: SpawnedProcess | undefined;
 
   constructor(
     private readonly options: StartFedpodOptions,
@@ -86,51 +78,28 @@ class Fedpod implements FedpodServer {
     readonly storePort: number,
     readonly dataDir: string,
   ) {
+    super('fedpod', 15_000);
     this.baseUrl = `http://localhost:${port}/`;
   }
 
-  async launch(): Promise<void> {
-    const proc = await spawnLogged(process.execPath, cliArgs(this.options, this.port, this.storePort, this.dataDir), {
+  protected async spawn(): Promise<SpawnedProcess> {
+    return spawnLogged(process.execPath, cliArgs(this.options, this.port, this.storePort, this.dataDir), {
       name: 'fedpod',
       env: this.options.env,
-      logFile: this.logFile === '' ? undefined : this.logFile,
+      logFile: this.reusedLogFile,
     });
-    this.proc = proc;
-    this.pid = proc.pid;
-    this.logFile = proc.logFile;
-    this.start = processStartTime(proc.pid) ?? 0;
-    let exitInfo: string | undefined;
-    void proc.exited.then(({ code, signal }) => {
-      exitInfo = `fedpod exited with ${code ?? signal}`;
-    });
-    try {
-      await waitForHttp(`${this.baseUrl}healthz`, {
-        timeoutMs: this.options.startTimeoutMs ?? 90_000,
-        abortIf: () => exitInfo,
-      });
-    } catch (err) {
-      await killHard(proc.pid);
-      throw new FedpodStartError(
-        `fedpod (--config ${this.options.config}, port ${this.port}) did not become healthy: ${String(err)}\n` +
-          `--- ${this.logFile} (tail) ---\n${tailFile(this.logFile, 60)}`,
-        tailFile(this.logFile, 200),
-      );
-    }
   }
 
-  async stop(): Promise<void> {
-    await killByPid(this.pid, { start: this.start, graceMs: 15_000 });
-    await reaped(this.proc);
+  protected async waitReady(abortIf: () => string | undefined): Promise<void> {
+    await waitForHttp(`${this.baseUrl}healthz`, { timeoutMs: this.options.startTimeoutMs ?? 90_000, abortIf });
   }
 
-  async kill9(): Promise<void> {
-    await killHard(this.pid, this.start);
-    await reaped(this.proc);
-  }
-
-  async restart(): Promise<void> {
-    if (isAlive(this.pid, this.start)) await this.stop();
-    await this.launch();
+  protected startError(cause: unknown): Error {
+    return new FedpodStartError(
+      `fedpod (--config ${this.options.config}, port ${this.port}) did not become healthy: ${String(cause)}\n` +
+        `--- ${this.logFile} (tail) ---\n${tailFile(this.logFile, 60)}`,
+      tailFile(this.logFile, 200),
+    );
   }
 }
 

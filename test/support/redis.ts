@@ -4,14 +4,10 @@
  */
 import * as fs from 'node:fs';
 import * as net from 'node:net';
+import { ManagedProcess } from './managed-process';
 import { freePort } from './ports';
 import {
-  isAlive,
-  killByPid,
-  killHard,
   makeTempDir,
-  processStartTime,
-  reaped,
   spawnLogged,
   tailFile,
   type SpawnedProcess,
@@ -94,61 +90,36 @@ async function waitForPong(port: number, timeoutMs: number, exited: () => string
   }
 }
 
-class Redis implements RedisServer {
+class Redis extends ManagedProcess implements RedisServer {
   readonly url: string;
-  pid = 0;
-  logFile = '';
-  private start = 0;
-  private proc: SpawnedProcess | undefined;
 
   constructor(
     readonly dir: string,
     readonly port: number,
     private readonly startTimeoutMs: number,
   ) {
+    super('redis-server', 10_000);
     this.url = `redis://127.0.0.1:${port}`;
   }
 
-  async launch(): Promise<void> {
-    let proc: SpawnedProcess;
+  protected async spawn(): Promise<SpawnedProcess> {
     try {
-      proc = await spawnLogged(SERVER_BIN, redisArgs(this.port, this.dir), {
+      return await spawnLogged(SERVER_BIN, redisArgs(this.port, this.dir), {
         name: 'redis',
         cwd: this.dir,
-        logFile: this.logFile === '' ? undefined : this.logFile,
+        logFile: this.reusedLogFile,
       });
     } catch (err) {
       throw new Error(`${String(err)}\n${MISSING_HINT}`);
     }
-    this.proc = proc;
-    this.pid = proc.pid;
-    this.logFile = proc.logFile;
-    this.start = processStartTime(proc.pid) ?? 0;
-    let exitInfo: string | undefined;
-    void proc.exited.then(({ code, signal }) => {
-      exitInfo = `redis-server exited with ${code ?? signal}`;
-    });
-    try {
-      await waitForPong(this.port, this.startTimeoutMs, () => exitInfo);
-    } catch (err) {
-      await killHard(proc.pid);
-      throw new Error(`redis (${this.dir}) did not start: ${String(err)}\n--- log tail ---\n${tailFile(this.logFile)}`);
-    }
   }
 
-  async stop(): Promise<void> {
-    await killByPid(this.pid, { start: this.start, graceMs: 10_000 });
-    await reaped(this.proc);
+  protected async waitReady(abortIf: () => string | undefined): Promise<void> {
+    await waitForPong(this.port, this.startTimeoutMs, abortIf);
   }
 
-  async kill9(): Promise<void> {
-    await killHard(this.pid, this.start);
-    await reaped(this.proc);
-  }
-
-  async restart(): Promise<void> {
-    if (isAlive(this.pid, this.start)) await this.stop();
-    await this.launch();
+  protected startError(cause: unknown): Error {
+    return new Error(`redis (${this.dir}) did not start: ${String(cause)}\n--- log tail ---\n${tailFile(this.logFile)}`);
   }
 }
 

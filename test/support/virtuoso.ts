@@ -3,18 +3,14 @@
  * Fresh start takes a few seconds (database files are created); a restart on
  * the same directory is quicker and keeps data, grants included.
  */
+import { ManagedProcess } from './managed-process';
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from './ports';
 import {
-  isAlive,
-  killByPid,
-  killHard,
   makeTempDir,
-  processStartTime,
-  reaped,
   spawnLogged,
   tailFile,
   waitForHttp,
@@ -95,13 +91,9 @@ async function probeUpdate(endpoint: string): Promise<void> {
   await sparqlUpdate(endpoint, `DROP SILENT GRAPH ${graph}`);
 }
 
-class Virtuoso implements VirtuosoServer {
+class Virtuoso extends ManagedProcess implements VirtuosoServer {
   readonly endpoint: string;
   readonly baseUrl: string;
-  pid = 0;
-  logFile = '';
-  private start = 0;
-  private proc: SpawnedProcess | undefined;
 
   constructor(
     readonly dir: string,
@@ -110,59 +102,35 @@ class Virtuoso implements VirtuosoServer {
     private readonly iniFile: string,
     private readonly startTimeoutMs: number,
   ) {
+    // Virtuoso checkpoints on SIGTERM, which can take a while.
+    super('virtuoso', 30_000);
     this.baseUrl = `http://127.0.0.1:${httpPort}`;
     this.endpoint = `${this.baseUrl}/sparql`;
   }
 
-  async launch(): Promise<void> {
-    let proc: SpawnedProcess;
+  protected async spawn(): Promise<SpawnedProcess> {
     try {
-      proc = await spawnLogged(SERVER_BIN, ['+foreground', '+configfile', this.iniFile], {
+      return await spawnLogged(SERVER_BIN, ['+foreground', '+configfile', this.iniFile], {
         name: 'virtuoso',
         cwd: this.dir,
-        logFile: this.logFile === '' ? undefined : this.logFile,
+        logFile: this.reusedLogFile,
       });
     } catch (err) {
       throw new Error(`${String(err)}\n${MISSING_HINT}`);
     }
-    this.proc = proc;
-    this.pid = proc.pid;
-    this.logFile = proc.logFile;
-    this.start = processStartTime(proc.pid) ?? 0;
-    try {
-      await this.waitReady(proc);
-    } catch (err) {
-      await killHard(proc.pid);
-      throw new Error(`Virtuoso (${this.dir}) did not start: ${String(err)}\n--- log tail ---\n${tailFile(this.logFile)}`);
-    }
   }
 
-  private async waitReady(proc: SpawnedProcess): Promise<void> {
-    let exitInfo: string | undefined;
-    void proc.exited.then(({ code, signal }) => {
-      exitInfo = `exited with ${code ?? signal}`;
-    });
+  protected async waitReady(abortIf: () => string | undefined): Promise<void> {
     await waitForHttp(`${this.endpoint}?query=${encodeURIComponent('ASK {}')}`, {
       timeoutMs: this.startTimeoutMs,
-      abortIf: () => exitInfo,
+      abortIf,
     });
     await grantAnonymousUpdate(this.isqlPort);
     await probeUpdate(this.endpoint);
   }
 
-  async stop(): Promise<void> {
-    await killByPid(this.pid, { start: this.start, graceMs: 30_000 });
-    await reaped(this.proc);
-  }
-
-  async kill9(): Promise<void> {
-    await killHard(this.pid, this.start);
-    await reaped(this.proc);
-  }
-
-  async restart(): Promise<void> {
-    if (isAlive(this.pid, this.start)) await this.stop();
-    await this.launch();
+  protected startError(cause: unknown): Error {
+    return new Error(`Virtuoso (${this.dir}) did not start: ${String(cause)}\n--- log tail ---\n${tailFile(this.logFile)}`);
   }
 }
 

@@ -1,0 +1,73 @@
+/**
+ * The life cycle the test servers share (Virtuoso, Redis, Fedpod): spawn with a log file that is
+ * kept across restarts, wait until ready while watching for an early exit, and stop, kill -9 or
+ * restart by PID (checked against the process start time, so a reused PID is never ours).
+ */
+import {
+  isAlive,
+  killByPid,
+  killHard,
+  processStartTime,
+  reaped,
+  type SpawnedProcess,
+} from './processes';
+
+export abstract class ManagedProcess {
+  pid = 0;
+  logFile = '';
+  private start = 0;
+  private proc: SpawnedProcess | undefined;
+
+  protected constructor(
+    /** Name used in "<name> exited with ..." while waiting for readiness. */
+    private readonly processName: string,
+    /** How long SIGTERM may take before SIGKILL. */
+    private readonly graceMs: number,
+  ) {}
+
+  /** Starts the process; pass `this.reusedLogFile` as the log file so restarts append to it. */
+  protected abstract spawn(): Promise<SpawnedProcess>;
+
+  /** Resolves once the server serves; `abortIf` says why to give up early (the process exited). */
+  protected abstract waitReady(abortIf: () => string | undefined): Promise<void>;
+
+  /** The error to throw when the server did not become ready (the process is killed by then). */
+  protected abstract startError(cause: unknown): Error;
+
+  protected get reusedLogFile(): string | undefined {
+    return this.logFile === '' ? undefined : this.logFile;
+  }
+
+  async launch(): Promise<void> {
+    const proc = await this.spawn();
+    this.proc = proc;
+    this.pid = proc.pid;
+    this.logFile = proc.logFile;
+    this.start = processStartTime(proc.pid) ?? 0;
+    let exitInfo: string | undefined;
+    void proc.exited.then(({ code, signal }) => {
+      exitInfo = `${this.processName} exited with ${code ?? signal}`;
+    });
+    try {
+      await this.waitReady(() => exitInfo);
+    } catch (err) {
+      await killHard(proc.pid);
+      throw this.startError(err);
+    }
+  }
+
+  async stop(): Promise<void> {
+    await killByPid(this.pid, { start: this.start, graceMs: this.graceMs });
+    await reaped(this.proc);
+  }
+
+  async kill9(): Promise<void> {
+    await killHard(this.pid, this.start);
+    await reaped(this.proc);
+  }
+
+  async restart(): Promise<void> {
+    if (isAlive(this.pid, this.start)) await this.stop();
+    await this.launch();
+  }
+}
