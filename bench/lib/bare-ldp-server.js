@@ -7,26 +7,13 @@
 //   node bench/lib/bare-ldp-server.js --port 3000 [--host 127.0.0.1]
 
 const http = require('node:http');
+const { parseServerArgs, readBody } = require('./server-util');
 const { randomUUID } = require('node:crypto');
 
 const MAX_BODY_BYTES = 1024 * 1024;
 const JSON_LD = 'application/ld+json';
 const LDP_CONTEXT = { ldp: 'http://www.w3.org/ns/ldp#' };
 
-function parseArgs(argv) {
-  const options = { port: 0, host: '127.0.0.1' };
-  for (let i = 0; i < argv.length; i += 2) {
-    const value = argv[i + 1];
-    if (argv[i] === '--port') {
-      options.port = Number(value);
-    } else if (argv[i] === '--host') {
-      options.host = value;
-    } else {
-      throw new Error(`unknown argument ${argv[i]}`);
-    }
-  }
-  return options;
-}
 
 function send(res, status, body, headers = {}) {
   const payload = body === undefined ? '' : JSON.stringify(body);
@@ -38,23 +25,6 @@ function send(res, status, body, headers = {}) {
   res.end(payload);
 }
 
-function readBody(req) {
-  return new Promise((resolve, reject) => {
-    const chunks = [];
-    let size = 0;
-    req.on('data', (chunk) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new Error('body too large'));
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
 function createStore() {
   // container path -> Set of child paths; resource path -> parsed JSON
@@ -97,7 +67,7 @@ async function handlePost(store, req, res, path) {
   }
   let document;
   try {
-    document = JSON.parse(await readBody(req));
+    document = JSON.parse(await readBody(req, MAX_BODY_BYTES));
   } catch {
     return send(res, 400, { error: 'invalid JSON' });
   }
@@ -109,7 +79,7 @@ async function handlePost(store, req, res, path) {
 
 // PUT only creates containers (all the benchmark needs); their parent must exist.
 async function handlePut(store, req, res, path) {
-  await readBody(req);
+  await readBody(req, MAX_BODY_BYTES);
   if (!path.endsWith('/')) {
     return send(res, 405, { error: 'only containers can be PUT' });
   }
@@ -143,7 +113,7 @@ function createBareServer() {
 }
 
 if (require.main === module) {
-  const { port, host } = parseArgs(process.argv.slice(2));
+  const { port, host } = parseServerArgs(process.argv.slice(2));
   const server = createBareServer();
   server.keepAliveTimeout = 60000;
   server.listen(port, host, () => {

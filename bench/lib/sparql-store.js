@@ -13,6 +13,7 @@
 // SPARQL_STORE_LOG=1 in the environment logs every query and update.
 
 const http = require('node:http');
+const { parseServerArgs, readBody } = require('./server-util');
 const oxigraph = require('oxigraph');
 
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -20,37 +21,7 @@ const RESULTS_JSON = 'application/sparql-results+json';
 const TURTLE = 'text/turtle';
 const N_TRIPLES = 'application/n-triples';
 
-function parseArgs(argv) {
-  const options = { port: 0, host: '127.0.0.1' };
-  for (let i = 0; i < argv.length; i += 2) {
-    if (argv[i] === '--port') {
-      options.port = Number(argv[i + 1]);
-    } else if (argv[i] === '--host') {
-      options.host = argv[i + 1];
-    } else {
-      throw new Error(`unknown argument ${argv[i]}`);
-    }
-  }
-  return options;
-}
 
-function readBody(req) {
-  return new Promise((resolve, reject) => {
-    const chunks = [];
-    let size = 0;
-    req.on('data', (chunk) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new Error('body too large'));
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
 function send(res, status, body, contentType = 'text/plain') {
   res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(body) });
@@ -74,7 +45,7 @@ async function readOperation(req, url) {
   if (req.method === 'GET') {
     return { query: url.searchParams.get('query') };
   }
-  const body = await readBody(req);
+  const body = await readBody(req, MAX_BODY_BYTES);
   const type = (req.headers['content-type'] || '').split(';')[0].trim();
   if (type === 'application/sparql-query') {
     return { query: body };
@@ -127,7 +98,7 @@ async function handleDataset(store, req, res, url) {
 }
 
 async function createDataset(datasets, req, res) {
-  const form = new URLSearchParams(await readBody(req));
+  const form = new URLSearchParams(await readBody(req, MAX_BODY_BYTES));
   const name = form.get('dbName');
   if (!name || !/^[\w-]+$/.test(name)) {
     return send(res, 400, 'dbName required');
@@ -168,7 +139,7 @@ function createSparqlServer() {
 }
 
 if (require.main === module) {
-  const { port, host } = parseArgs(process.argv.slice(2));
+  const { port, host } = parseServerArgs(process.argv.slice(2));
   const server = createSparqlServer();
   server.keepAliveTimeout = 60000;
   server.listen(port, host, () => {
