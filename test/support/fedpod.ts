@@ -4,7 +4,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ManagedProcess } from './managed-process';
+import { ManagedProcess, type ManagedServer } from './managed-process';
 import { freePort } from './ports';
 import {
   REPO_ROOT,
@@ -36,21 +36,12 @@ export interface StartFedpodOptions {
   startTimeoutMs?: number;
 }
 
-export interface FedpodServer {
+export interface FedpodServer extends ManagedServer {
   /** http://localhost:PORT/ (with the trailing slash). */
   baseUrl: string;
   port: number;
   storePort: number;
   dataDir: string;
-  /** Current PID (changes on restart). */
-  pid: number;
-  logFile: string;
-  /** SIGKILL: a crash. */
-  kill9(): Promise<void>;
-  /** Stops it if running, then starts it on the same port and data dir. */
-  restart(): Promise<void>;
-  /** SIGTERM, SIGKILL after 15 s. */
-  stop(): Promise<void>;
 }
 
 function cliArgs(options: StartFedpodOptions, port: number, storePort: number, dataDir: string): string[] {

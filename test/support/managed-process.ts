@@ -12,7 +12,20 @@ import {
   type SpawnedProcess,
 } from './processes';
 
-export abstract class ManagedProcess {
+/** What a test sees of a server it started. */
+export interface ManagedServer {
+  /** Current PID (changes on restart). */
+  pid: number;
+  logFile: string;
+  /** SIGTERM, then SIGKILL if it takes longer than the server's grace period. */
+  stop(): Promise<void>;
+  /** SIGKILL: a crash. */
+  kill9(): Promise<void>;
+  /** Stops it if running and starts it again on the same ports and files. */
+  restart(): Promise<void>;
+}
+
+export abstract class ManagedProcess implements ManagedServer {
   pid = 0;
   logFile = '';
   private start = 0;

@@ -4,7 +4,7 @@
  */
 import * as fs from 'node:fs';
 import * as net from 'node:net';
-import { ManagedProcess } from './managed-process';
+import { ManagedProcess, type ManagedServer } from './managed-process';
 import { freePort } from './ports';
 import {
   makeTempDir,
@@ -17,20 +17,12 @@ const SERVER_BIN = 'redis-server';
 export const REDIS_DATABASES = 1024;
 const MISSING_HINT = 'redis-server is not installed: run `bash scripts/ensure-test-deps.sh` (as root) or `npm test`';
 
-export interface RedisServer {
+/** stop: redis flushes the AOF and exits; kill9: data acknowledged before it is kept (see below). */
+export interface RedisServer extends ManagedServer {
   /** redis://127.0.0.1:PORT */
   url: string;
   port: number;
-  /** Current PID (changes on restart). */
-  pid: number;
   dir: string;
-  logFile: string;
-  /** SIGTERM (redis flushes the AOF and exits), SIGKILL if it hangs. */
-  stop(): Promise<void>;
-  /** SIGKILL: a crash; data acknowledged before it is kept (see below). */
-  kill9(): Promise<void>;
-  /** Stops it if running and starts it again on the same port and data. */
-  restart(): Promise<void>;
 }
 
 export interface StartRedisOptions {

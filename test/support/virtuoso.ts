@@ -3,7 +3,7 @@
  * Fresh start takes a few seconds (database files are created); a restart on
  * the same directory is quicker and keeps data, grants included.
  */
-import { ManagedProcess } from './managed-process';
+import { ManagedProcess, type ManagedServer } from './managed-process';
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -24,23 +24,15 @@ const SERVER_BIN = 'virtuoso-t';
 const ISQL_BIN = 'isql-vt';
 const MISSING_HINT = 'Virtuoso is not installed: run `bash scripts/ensure-test-deps.sh` (as root) or `npm test`';
 
-export interface VirtuosoServer {
+/** stop: Virtuoso checkpoints and exits cleanly; kill9: its transaction log is replayed on restart. */
+export interface VirtuosoServer extends ManagedServer {
   /** SPARQL query and update endpoint: http://127.0.0.1:PORT/sparql */
   endpoint: string;
   /** http://127.0.0.1:PORT */
   baseUrl: string;
   httpPort: number;
   isqlPort: number;
-  /** Current PID (changes on restart). */
-  pid: number;
   dir: string;
-  logFile: string;
-  /** SIGTERM (Virtuoso shuts down cleanly), SIGKILL if it hangs. */
-  stop(): Promise<void>;
-  /** SIGKILL: a crash; the transaction log is replayed on restart. */
-  kill9(): Promise<void>;
-  /** Stops it if running and starts it again on the same ports and files. */
-  restart(): Promise<void>;
 }
 
 export interface StartVirtuosoOptions {

@@ -14,11 +14,32 @@ interface JsonLdTerm {
   language?: string;
 }
 
-interface JsonLdQuad {
+/** A quad as jsonld.js `toRDF` returns it (plain objects, blank nodes labelled `_:x`). */
+export interface JsonLdQuad {
   subject: JsonLdTerm;
   predicate: JsonLdTerm;
   object: JsonLdTerm;
   graph: JsonLdTerm;
+}
+
+function fromJsonLdTerm(term: JsonLdTerm): Quad['object'] {
+  switch (term.termType) {
+    case 'NamedNode': return namedNode(term.value);
+    case 'BlankNode': return blankNode(term.value.replace(/^_:/u, ''));
+    default: return term.language ?
+      literal(term.value, term.language) :
+      literal(term.value, term.datatype ? namedNode(term.datatype.value) : undefined);
+  }
+}
+
+/** jsonld.js quads as n3 quads in the default graph (named graphs are left out). */
+export function fromJsonLdQuads(raw: readonly JsonLdQuad[]): Quad[] {
+  return raw.filter((entry): boolean => entry.graph.termType === 'DefaultGraph').map((entry): Quad => quad(
+    fromJsonLdTerm(entry.subject) as Quad['subject'],
+    namedNode(entry.predicate.value),
+    fromJsonLdTerm(entry.object),
+    defaultGraph(),
+  ));
 }
 
 /**
@@ -71,22 +92,7 @@ export class JsonLdParser {
     } catch (error: unknown) {
       throw badRequest(`The body is not valid JSON-LD: ${this.describe(error)}`, 'invalid_jsonld');
     }
-    return raw.filter((entry): boolean => entry.graph.termType === 'DefaultGraph').map((entry): Quad => quad(
-      this.term(entry.subject) as Quad['subject'],
-      namedNode(entry.predicate.value),
-      this.term(entry.object) as Quad['object'],
-      defaultGraph(),
-    ));
-  }
-
-  private term(term: JsonLdTerm): Quad['object'] {
-    switch (term.termType) {
-      case 'NamedNode': return namedNode(term.value);
-      case 'BlankNode': return blankNode(term.value.replace(/^_:/u, ''));
-      default: return term.language ?
-        literal(term.value, term.language) :
-        literal(term.value, term.datatype ? namedNode(term.datatype.value) : undefined);
-    }
+    return fromJsonLdQuads(raw);
   }
 
   private describe(error: unknown): string {

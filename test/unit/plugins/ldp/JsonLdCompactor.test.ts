@@ -6,6 +6,7 @@ import type { JsonObject } from '../../../../src/plugins/ldp/Contexts';
 import { ACTIVITYSTREAMS_CONTEXT_URL, SECURITY_V1_CONTEXT_URL, fedpodContext } from '../../../../src/plugins/ldp/Contexts';
 import { DocumentLoader } from '../../../../src/plugins/ldp/DocumentLoader';
 import { JsonLdCompactor, UnsupportedShapeError } from '../../../../src/plugins/ldp/JsonLdCompactor';
+import { fromJsonLdQuads, type JsonLdQuad } from '../../../../src/plugins/ldp/JsonLdParser';
 
 const { namedNode, blankNode, literal, quad } = DataFactory;
 
@@ -24,30 +25,6 @@ const BOB = 'https://remote.example/users/bob';
 const loader = new DocumentLoader(BASE);
 const context = fedpodContext()['@context'] as JsonObject;
 
-interface JsonLdTerm {
-  termType: string;
-  value: string;
-  datatype?: { value: string };
-  language?: string;
-}
-
-interface JsonLdQuad {
-  subject: JsonLdTerm;
-  predicate: JsonLdTerm;
-  object: JsonLdTerm;
-  graph: JsonLdTerm;
-}
-
-function toTerm(term: JsonLdTerm): Quad['object'] {
-  switch (term.termType) {
-    case 'NamedNode': return namedNode(term.value);
-    case 'BlankNode': return blankNode(term.value.replace(/^_:/u, ''));
-    default: return term.language ?
-      literal(term.value, term.language) :
-      literal(term.value, term.datatype ? namedNode(term.datatype.value) : undefined);
-  }
-}
-
 /** jsonld.js `toRDF` with the bundled contexts, as n3 quads (default graph only). */
 async function toQuads(document: JsonObject): Promise<Quad[]> {
   const raw = await jsonld.toRDF(document as jsonld.JsonLdDocument,
@@ -55,11 +32,7 @@ async function toQuads(document: JsonObject): Promise<Quad[]> {
   for (const entry of raw) {
     expect(entry.graph.termType).toBe('DefaultGraph');
   }
-  return raw.map((entry): Quad => quad(
-    toTerm(entry.subject) as Quad['subject'],
-    namedNode(entry.predicate.value),
-    toTerm(entry.object),
-  ));
+  return fromJsonLdQuads(raw);
 }
 
 /** Expands compacted output (without @context) with Fedpod's context, as the compactor's readers do. */
