@@ -1,9 +1,11 @@
 // Components wired by config/ (componentsjs-generator reads this file).
 export * from './handlers/BodyLimitHandler';
 export * from './handlers/ContextHandler';
+export * from './handlers/FirstMatchHandler';
 export * from './handlers/HealthHandler';
 export * from './handlers/JsonHttpHandler';
 export * from './handlers/MediaTypeGuardHandler';
+export * from './handlers/NotHandled';
 export * from './handlers/SparqlEndpointHandler';
 export * from './handlers/ldp/LdpCreateHandler';
 export * from './handlers/ldp/LdpReadHandler';

@@ -1,5 +1,5 @@
 import type { HttpHandlerInput } from '@solid/community-server';
-import { NotImplementedHttpError } from '@solid/community-server';
+import { NOT_HANDLED } from './NotHandled';
 import { payloadTooLarge } from '../util/HttpErrors';
 import { JsonHttpHandler } from './JsonHttpHandler';
 
@@ -15,7 +15,7 @@ export class BodyLimitHandler extends JsonHttpHandler {
   public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
     const declared = Number(request.headers['content-length']);
     if (!(Number.isFinite(declared) && declared > this.maxBodyBytes)) {
-      throw new NotImplementedHttpError();
+      throw NOT_HANDLED;
     }
   }
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { HttpHandlerInput } from '@solid/community-server';
-import { NotImplementedHttpError } from '@solid/community-server';
+import { NOT_HANDLED } from './NotHandled';
 import { fedpodContext } from '../plugins/ldp/Contexts';
 import { JsonHttpHandler } from './JsonHttpHandler';
 
@@ -15,7 +15,7 @@ export class ContextHandler extends JsonHttpHandler {
 
   public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
     if ((request.method !== 'GET' && request.method !== 'HEAD') || request.url?.split('?')[0] !== this.path) {
-      throw new NotImplementedHttpError();
+      throw NOT_HANDLED;
     }
   }
 

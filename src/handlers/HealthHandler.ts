@@ -1,5 +1,5 @@
 import type { HttpHandlerInput } from '@solid/community-server';
-import { NotImplementedHttpError } from '@solid/community-server';
+import { NOT_HANDLED } from './NotHandled';
 import { sendJson } from './HttpUtil';
 import { JsonHttpHandler } from './JsonHttpHandler';
 
@@ -7,7 +7,7 @@ import { JsonHttpHandler } from './JsonHttpHandler';
 export class HealthHandler extends JsonHttpHandler {
   public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
     if (request.url?.split('?')[0] !== '/healthz' || (request.method !== 'GET' && request.method !== 'HEAD')) {
-      throw new NotImplementedHttpError();
+      throw NOT_HANDLED;
     }
   }
 

@@ -1,5 +1,5 @@
 import type { HttpHandlerInput } from '@solid/community-server';
-import { NotImplementedHttpError } from '@solid/community-server';
+import { NOT_HANDLED } from './NotHandled';
 import { unsupportedMediaType } from '../util/HttpErrors';
 import { mediaTypeOf } from './HttpUtil';
 import { JsonHttpHandler } from './JsonHttpHandler';
@@ -25,16 +25,16 @@ export class MediaTypeGuardHandler extends JsonHttpHandler {
 
   public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
     if (!BODY_METHODS.has(request.method ?? '')) {
-      throw new NotImplementedHttpError();
+      throw NOT_HANDLED;
     }
     const path = (request.url ?? '/').split('?')[0];
     if (this.exemptPrefixes.some((prefix): boolean => path.startsWith(prefix))) {
-      throw new NotImplementedHttpError();
+      throw NOT_HANDLED;
     }
     const type = mediaTypeOf(request.headers['content-type']);
     const hasBody = Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
     if ((type === '' && !hasBody) || this.acceptedTypes.includes(type)) {
-      throw new NotImplementedHttpError();
+      throw NOT_HANDLED;
     }
   }
 

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { HttpHandlerInput, PermissionReader } from '@solid/community-server';
-import { AccessMode, AllStaticReader, IdentifierSetMultiMap, NotImplementedHttpError } from '@solid/community-server';
+import { AccessMode, AllStaticReader, IdentifierSetMultiMap } from '@solid/community-server';
+import { NOT_HANDLED } from './NotHandled';
 import type { SparqlClient } from '../storage/SparqlClient';
 import type { TransportResponse } from '../storage/HttpTransport';
 import { badRequest, FedpodHttpError, forbidden, methodNotAllowed, unsupportedMediaType } from '../util/HttpErrors';
@@ -93,7 +94,7 @@ export class SparqlEndpointHandler extends JsonHttpHandler {
   public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
     // OPTIONS (CORS preflight) is left to CSS.
     if ((request.url ?? '/').split('?')[0] !== this.path || request.method === 'OPTIONS') {
-      throw new NotImplementedHttpError('Not the SPARQL endpoint');
+      throw NOT_HANDLED;
     }
   }
 

@@ -1,5 +1,5 @@
 import type { HttpHandlerInput, ReadWriteLocker } from '@solid/community-server';
-import { NotImplementedHttpError } from '@solid/community-server';
+import { NOT_HANDLED } from '../NotHandled';
 import type { Quad } from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import type { JsonLdParser } from '../../plugins/ldp/JsonLdParser';
@@ -45,15 +45,15 @@ export class LdpCreateHandler extends JsonHttpHandler {
 
   public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
     if (request.method !== 'POST' || !JSON_TYPES.has(mediaTypeOf(request.headers['content-type']))) {
-      throw new NotImplementedHttpError('Only POST of JSON');
+      throw NOT_HANDLED;
     }
     const link = String(request.headers.link ?? '');
     if (/ldp#(?:Basic)?Container>\s*;\s*rel="?type/iu.test(link)) {
-      throw new NotImplementedHttpError('Container creation is left to the full LDP pipeline');
+      throw NOT_HANDLED;
     }
     const target = this.paths.resolve(request);
     if (!target || this.paths.isReservedPath(target.path)) {
-      throw new NotImplementedHttpError('Not an LDP data path');
+      throw NOT_HANDLED;
     }
   }
 

@@ -1,5 +1,5 @@
 import type { HttpHandlerInput } from '@solid/community-server';
-import { NotImplementedHttpError } from '@solid/community-server';
+import { NOT_HANDLED } from '../NotHandled';
 import type { Quad } from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import type { JsonObject } from '../../plugins/ldp/Contexts';
@@ -57,19 +57,19 @@ export class LdpReadHandler extends JsonHttpHandler {
 
   public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      throw new NotImplementedHttpError('Only GET and HEAD');
+      throw NOT_HANDLED;
     }
     const headers = request.headers;
     if (headers.prefer || headers.range || headers['if-match'] || headers['if-unmodified-since']) {
-      throw new NotImplementedHttpError('Left to the full LDP pipeline');
+      throw NOT_HANDLED;
     }
     const target = this.paths.resolve(request);
     if (!target || this.paths.isReservedPath(target.path)) {
-      throw new NotImplementedHttpError('Not an LDP data path');
+      throw NOT_HANDLED;
     }
     const chosen = negotiate(headers.accept, OFFERED);
     if (!chosen || (chosen.wildcard && (headers.accept ?? '').includes('text/html'))) {
-      throw new NotImplementedHttpError('Media type left to the full LDP pipeline');
+      throw NOT_HANDLED;
     }
   }
 

@@ -1,0 +1,41 @@
+import type { HttpHandlerInput } from '@solid/community-server';
+import { HttpHandler } from '@solid/community-server';
+import { NOT_HANDLED } from './NotHandled';
+
+/**
+ * Offers a request to its handlers in order and lets the first that accepts it handle it.
+ *
+ * Used instead of CSS's WaterfallHandler for Fedpod's own handler lists because that one asks every
+ * handler twice (in canHandle and again in handle) and builds an aggregate HttpError when none
+ * matches; here the choice made in canHandle is remembered for handle, and a refusal is the shared
+ * NOT_HANDLED error.
+ */
+export class FirstMatchHandler extends HttpHandler {
+  private readonly chosen = new WeakMap<HttpHandlerInput, HttpHandler>();
+
+  public constructor(private readonly handlers: HttpHandler[] = []) {
+    super();
+  }
+
+  public override async canHandle(input: HttpHandlerInput): Promise<void> {
+    this.chosen.set(input, await this.find(input));
+  }
+
+  public async handle(input: HttpHandlerInput): Promise<void> {
+    const handler = this.chosen.get(input) ?? await this.find(input);
+    this.chosen.delete(input);
+    await handler.handle(input);
+  }
+
+  private async find(input: HttpHandlerInput): Promise<HttpHandler> {
+    for (const handler of this.handlers) {
+      try {
+        await handler.canHandle(input);
+        return handler;
+      } catch {
+        // Not this one: try the next.
+      }
+    }
+    throw NOT_HANDLED;
+  }
+}
