@@ -136,25 +136,28 @@ export class ResourceGraphStore {
    */
   public async createInContainer(container: string, iri: string, data: readonly Quad[], metadata: readonly Quad[],
     modified: Date): Promise<void> {
-    const containerMeta = metadataGraphOf(container);
-    const modifiedQuad = quad(namedNode(container), namedNode(DC_MODIFIED),
-      literal(modified.toISOString(), namedNode(XSD_DATETIME)));
     await this.client.update([
-      `DELETE WHERE { GRAPH ${sparqlIri(containerMeta)} { ${sparqlIri(container)} ${sparqlIri(DC_MODIFIED)} ?old } }`,
+      ...this.touch(container, modified),
       `INSERT DATA { ${[
         sparqlGraphBlock(namedNode(container), [ quad(namedNode(container), namedNode(LDP_CONTAINS), namedNode(iri)) ]),
-        sparqlGraphBlock(namedNode(containerMeta), [ modifiedQuad ]),
         sparqlGraphBlock(namedNode(metadataGraphOf(iri)), this.storable(metadata)),
         ...data.length > 0 ? [ sparqlGraphBlock(namedNode(iri), this.skolemizer.skolemize(data)) ] : [],
       ].join('\n')} }`,
     ].join(' ;\n'));
   }
 
-  /** Replaces a resource's data and metadata, adding it to its parent; CSS's writeDocument/writeContainer. */
+  /**
+   * Replaces a resource's data and metadata, adding it to its parent; CSS's writeDocument/writeContainer.
+   * Writing a document's data also moves its container's modification date: the container's
+   * representation embeds its members, so its ETag (and any cached listing) must change with them.
+   */
   public async write(iri: string, parent: string | undefined, metadata: readonly Quad[], data?: readonly Quad[]): Promise<void> {
     const operations = [ this.clearGraph(metadataGraphOf(iri)) ];
     if (data) {
       operations.unshift(this.clearGraph(iri));
+      if (parent) {
+        operations.unshift(...this.touch(parent, new Date()));
+      }
     }
     const blocks = [ sparqlGraphBlock(namedNode(metadataGraphOf(iri)), this.storable(metadata)) ];
     if (parent) {
@@ -177,10 +180,29 @@ export class ResourceGraphStore {
   public async delete(iri: string, parent?: string): Promise<void> {
     const operations = [ this.clearGraph(iri), this.clearGraph(metadataGraphOf(iri)) ];
     if (parent) {
+      operations.push(...this.touch(parent, new Date()));
       operations.push(`DELETE DATA { ${sparqlGraphBlock(namedNode(parent),
         [ quad(namedNode(parent), namedNode(LDP_CONTAINS), namedNode(iri)) ])} }`);
     }
     await this.client.update(operations.join(' ;\n'));
+  }
+
+  /** The update operations that set a container's dc:modified to `modified`. */
+  private touch(container: string, modified: Date): string[] {
+    const containerMeta = sparqlIri(metadataGraphOf(container));
+    const value = sparqlLiteral(literal(modified.toISOString(), namedNode(XSD_DATETIME)));
+    return [
+      `DELETE WHERE { GRAPH ${containerMeta} { ${sparqlIri(container)} ${sparqlIri(DC_MODIFIED)} ?old } }`,
+      `INSERT DATA { GRAPH ${containerMeta} { ${sparqlIri(container)} ${sparqlIri(DC_MODIFIED)} ${value} } }`,
+    ];
+  }
+
+  /** The container's dc:modified as stored, in one small query; undefined when it has none. */
+  public async readModified(iri: string): Promise<string | undefined> {
+    const rows = await this.client.select(
+      `SELECT ?o WHERE { GRAPH ${sparqlIri(metadataGraphOf(iri))} { ${sparqlIri(iri)} ${sparqlIri(DC_MODIFIED)} ?o } }`,
+    );
+    return rows.length === 1 ? rows[0].o.value : undefined;
   }
 
   private clearGraph(graph: string): string {

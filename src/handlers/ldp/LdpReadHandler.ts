@@ -2,11 +2,12 @@ import type { HttpHandlerInput } from '@solid/community-server';
 import { NOT_HANDLED } from '../NotHandled';
 import type { Quad } from '@rdfjs/types';
 import { DataFactory } from 'n3';
+import { ContainerPageCache } from '../../plugins/ldp/ContainerPageCache';
 import type { JsonObject } from '../../plugins/ldp/Contexts';
 import type { RdfSerializer } from '../../plugins/ldp/RdfSerializer';
 import { JSON_LD, N_TRIPLES, TURTLE } from '../../plugins/ldp/RdfSerializer';
 import type { ContainerPage, ResourceGraphStore } from '../../storage/ResourceGraphStore';
-import { LDP_BASIC_CONTAINER, LDP_CONTAINER, LDP_CONTAINS, LDP_RESOURCE, RDF_TYPE } from '../../storage/Vocabulary';
+import { DC_MODIFIED, LDP_BASIC_CONTAINER, LDP_CONTAINER, LDP_CONTAINS, LDP_RESOURCE, RDF_TYPE } from '../../storage/Vocabulary';
 import { notFound } from '../../util/HttpErrors';
 import { negotiate } from '../HttpUtil';
 import { JsonHttpHandler } from '../JsonHttpHandler';
@@ -38,21 +39,25 @@ interface Body {
  */
 export class LdpReadHandler extends JsonHttpHandler {
   private readonly paths: LdpPaths;
+  private readonly pages: ContainerPageCache<Body>;
 
   /**
    * @param baseUrl - Public base URL.
    * @param store - The resource graphs.
    * @param serializer - RDF serialiser.
    * @param pageSize - Members per container page.
+   * @param cachedPages - Container pages kept for revalidation by modification date (0: none).
    */
   public constructor(
     baseUrl: string,
     private readonly store: ResourceGraphStore,
     private readonly serializer: RdfSerializer,
     private readonly pageSize = 500,
+    cachedPages = 512,
   ) {
     super();
     this.paths = new LdpPaths(baseUrl);
+    this.pages = new ContainerPageCache<Body>(cachedPages);
   }
 
   public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
@@ -134,6 +139,12 @@ export class LdpReadHandler extends JsonHttpHandler {
   }
 
   private async container(iri: string, contentType: string, after?: string): Promise<Body | undefined> {
+    const key = `${contentType} ${iri} ${after ?? ''}`;
+    const current = await this.store.readModified(iri);
+    const cached = current === undefined ? undefined : this.pages.get(key, current);
+    if (cached) {
+      return cached;
+    }
     const page = await this.store.readContainerPage(iri, this.pageSize, after);
     if (!page) {
       return undefined;
@@ -142,7 +153,14 @@ export class LdpReadHandler extends JsonHttpHandler {
     const text = JSON_TYPES.has(contentType) ?
       JSON.stringify(await this.containerJson(iri, page)) :
       await this.serializer.toText(this.containerQuads(iri, page), contentType);
-    return { contentType, text, modified: modifiedOf(page.metadata, iri), isContainer: true, next };
+    const body: Body = { contentType, text, modified: modifiedOf(page.metadata, iri), isContainer: true, next };
+    // Kept under the date read together with the page, so a write in between only causes a miss.
+    const pageModified = page.metadata.find((entry): boolean =>
+      entry.subject.value === iri && entry.predicate.value === DC_MODIFIED)?.object.value;
+    if (pageModified !== undefined) {
+      this.pages.set(key, pageModified, body);
+    }
+    return body;
   }
 
   private async containerJson(iri: string, page: ContainerPage): Promise<JsonObject> {

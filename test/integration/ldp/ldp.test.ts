@@ -165,6 +165,31 @@ describe.each(stores)('LDP setup on the $name', (store) => {
     expect((await listAll(notes)).map((member) => member.id)).not.toContain(url);
   });
 
+  it('shows member edits made through CSS in the next listing, with a new container ETag', async() => {
+    const location = (await post(notes, note('Editable', 'before edit'))).headers.get('location')!;
+    const listing = async(): Promise<{ eTag: string; member?: Listing['ldp:contains'][number] }> => {
+      const response = await fetch(notes, { headers: { accept: 'application/ld+json' } });
+      const body = await response.json() as Listing;
+      return { eTag: response.headers.get('etag')!, member: body['ldp:contains'].find((entry) => entry.id === location) };
+    };
+    const first = await listing();
+    expect(first.member?.content).toBe('before edit');
+    // Asked twice: the second answer may come from the page cache, and must be the same.
+    expect((await listing()).member?.content).toBe('before edit');
+
+    const put = await fetch(location, { method: 'PUT', headers: { 'content-type': 'text/turtle' },
+      body: `<${location}> a <${AS}Note>; <${AS}content> "after PUT" .` });
+    expect(put.status).toBeLessThan(300);
+    const afterPut = await listing();
+    expect(afterPut.member?.content).toBe('after PUT');
+    expect(afterPut.eTag).not.toBe(first.eTag);
+
+    const patch = await fetch(location, { method: 'PATCH', headers: { 'content-type': 'application/sparql-update' },
+      body: `DELETE DATA { <${location}> <${AS}content> "after PUT" } ; INSERT DATA { <${location}> <${AS}content> "after PATCH" }` });
+    expect(patch.status).toBeLessThan(300);
+    expect((await listing()).member?.content).toBe('after PATCH');
+  });
+
   it('pages large containers with Link rel="next"', async() => {
     const before = (await listAll(notes)).length;
     for (let index = 0; index < 6; index++) {
