@@ -54,6 +54,8 @@ const FEDPOD_EXTRA_TERMS: JsonObject = {
   publicKey: { '@id': 'sec:publicKey', '@type': '@id' },
   publicKeyPem: 'sec:publicKeyPem',
   owner: { '@id': 'sec:owner', '@type': '@id' },
+  // Not in the ActivityStreams context; Mastodon defines it so, and reads it on actors.
+  manuallyApprovesFollowers: 'as:manuallyApprovesFollowers',
 };
 
 /**
@@ -70,3 +72,6 @@ export function fedpodContext(): JsonObject {
 export function contextUrlFor(baseUrl: string): string {
   return `${baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`}context.json`;
 }
+
+/** The extension Fedpod adds to actor documents' `@context`, as Mastodon does. */
+export const ACTOR_CONTEXT_EXTENSION: JsonObject = { manuallyApprovesFollowers: 'as:manuallyApprovesFollowers' };

@@ -176,8 +176,23 @@ export class JsonLdCompactor {
       return { term: typed.term, value: object.value };
     }
     const plain = candidates.find((def): boolean => !def.coercion && !def.container);
+    const native = this.nativeValue(object.value, datatype);
+    if (plain && native !== undefined) {
+      // JSON true/false and integers expand back to exactly these typed literals.
+      return { term: plain.term, value: native };
+    }
     return { term: plain?.term ?? this.compactIri(quad.predicate.value),
       value: { '@value': object.value, '@type': this.compactIri(datatype) }};
+  }
+
+  private nativeValue(value: string, datatype: string): boolean | number | undefined {
+    if (datatype === `${XSD}boolean` && (value === 'true' || value === 'false')) {
+      return value === 'true';
+    }
+    if (datatype === `${XSD}integer` && /^-?(?:0|[1-9]\d{0,14})$/u.test(value)) {
+      return Number(value);
+    }
+    return undefined;
   }
 
   private unsupported(what: string): never {

@@ -1,0 +1,57 @@
+import type { HttpHandlerInput } from '@solid/community-server';
+import type { ActivityStreamsSerializer } from '../../plugins/activitypub/ActivityStreamsSerializer';
+import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
+import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
+import { notFound } from '../../util/HttpErrors';
+import { JsonHttpHandler } from '../JsonHttpHandler';
+import { NOT_HANDLED } from '../NotHandled';
+import { activityContentType } from './ActivityJson';
+
+/**
+ * GET/HEAD of an actor as ActivityStreams JSON-LD (`application/activity+json`, `application/ld+json`
+ * with or without the ActivityStreams profile, `application/json`), read from the store in one query.
+ * Turtle and other types are left to the LDP handlers, which serve the same triples.
+ */
+export class ActorHandler extends JsonHttpHandler {
+  private readonly urls: ActorUrls;
+  private readonly origin: string;
+
+  public constructor(
+    baseUrl: string,
+    private readonly store: ResourceGraphStore,
+    private readonly serializer: ActivityStreamsSerializer,
+  ) {
+    super();
+    this.urls = new ActorUrls(baseUrl);
+    this.origin = new URL(this.urls.base).origin;
+  }
+
+  public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || !this.actorIri(request.url) ||
+      !activityContentType(request)) {
+      throw NOT_HANDLED;
+    }
+  }
+
+  protected async serve({ request, response }: HttpHandlerInput): Promise<void> {
+    const iri = this.actorIri(request.url)!;
+    const stored = await this.store.read(iri);
+    if (!stored) {
+      throw notFound(`No actor at ${iri}`);
+    }
+    const text = JSON.stringify(await this.serializer.toJson(stored.data, iri));
+    response.writeHead(200, {
+      'content-type': activityContentType(request)!,
+      'content-length': Buffer.byteLength(text),
+      vary: 'Accept',
+      'cache-control': 'max-age=60',
+    });
+    response.end(request.method === 'HEAD' ? undefined : text);
+  }
+
+  private actorIri(url: string | undefined): string | undefined {
+    const path = (url ?? '').split('?')[0];
+    const iri = `${this.origin}${path}`;
+    return this.urls.usernameOf(iri) ? iri : undefined;
+  }
+}

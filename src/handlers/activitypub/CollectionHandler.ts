@@ -1,0 +1,126 @@
+import type { HttpHandlerInput } from '@solid/community-server';
+import type { ActorCollection } from '../../plugins/activitypub/ActorDocument';
+import { ACTOR_COLLECTIONS, ActorUrls } from '../../plugins/activitypub/ActorDocument';
+import type { AccountStore } from '../../plugins/accounts/AccountStore';
+import type { TokenService } from '../../plugins/accounts/TokenService';
+import { ACTIVITYSTREAMS_CONTEXT_URL } from '../../plugins/ldp/Contexts';
+import type { CollectionStore } from '../../storage/CollectionStore';
+import { InvalidCursorError } from '../../storage/CollectionStore';
+import { badRequest, notFound } from '../../util/HttpErrors';
+import { bearerToken } from '../auth/BearerToken';
+import { sendJson } from '../HttpUtil';
+import { JsonHttpHandler } from '../JsonHttpHandler';
+import { NOT_HANDLED } from '../NotHandled';
+import { activityContentType } from './ActivityJson';
+
+const AS_PUBLIC = 'https://www.w3.org/ns/activitystreams#Public';
+const BOXES = new Set<ActorCollection>([ 'inbox', 'outbox' ]);
+
+/**
+ * GET of an actor's inbox, outbox, followers, following and liked, as an OrderedCollection
+ * (`totalItems`, `first`, `last`) and OrderedCollectionPages (`?page=true`, then `before=` / `after=`
+ * cursors; `partOf`, `next` (older), `prev` (newer), `orderedItems` newest first, as IRIs).
+ * A page costs one store query whatever the collection's size.
+ *
+ * With `privateBoxes`, inbox and outbox show everything only to their owner (a valid token for the
+ * actor); anyone else sees the items addressed to them or to the Public collection.
+ */
+export class CollectionHandler extends JsonHttpHandler {
+  private readonly urls: ActorUrls;
+  private readonly origin: string;
+
+  public constructor(
+    baseUrl: string,
+    private readonly accounts: AccountStore,
+    private readonly collections: CollectionStore,
+    private readonly tokens: TokenService,
+    private readonly pageSize = 20,
+    private readonly privateBoxes = false,
+  ) {
+    super();
+    this.urls = new ActorUrls(baseUrl);
+    this.origin = new URL(this.urls.base).origin;
+  }
+
+  public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || !this.target(request.url) ||
+      !activityContentType(request)) {
+      throw NOT_HANDLED;
+    }
+  }
+
+  protected async serve({ request, response }: HttpHandlerInput): Promise<void> {
+    const { username, name, query } = this.target(request.url)!;
+    const account = await this.accounts.findByUsername(username);
+    if (!account) {
+      throw notFound(`No actor ${username}`);
+    }
+    const collection = this.urls.collection(username, name);
+    const addressedTo = await this.audienceFilter(request, name, account.webId);
+    const headers = { vary: 'Accept, Authorization', 'cache-control': 'no-cache' };
+    const contentType = activityContentType(request)!.split(';')[0];
+    if (!query.has('page')) {
+      const totalItems = await this.collections.count(collection, addressedTo);
+      sendJson(response, 200, {
+        '@context': ACTIVITYSTREAMS_CONTEXT_URL,
+        id: collection,
+        type: 'OrderedCollection',
+        totalItems,
+        first: `${collection}?page=true`,
+        last: `${collection}?page=true&after=`,
+      }, headers, contentType);
+      return;
+    }
+    const before = query.get('before') || undefined;
+    const after = query.has('after') ? query.get('after') ?? '' : undefined;
+    let result;
+    try {
+      result = await this.collections.page(collection, { limit: this.pageSize, before, after,
+        addressedTo });
+    } catch (error: unknown) {
+      if (error instanceof InvalidCursorError) {
+        throw badRequest('That page cursor is not valid.', 'invalid_cursor');
+      }
+      throw error;
+    }
+    const { items, more } = result;
+    const id = `${collection}?page=true${before ? `&before=${before}` : ''}${after !== undefined ? `&after=${after}` : ''}`;
+    const page: Record<string, unknown> = {
+      '@context': ACTIVITYSTREAMS_CONTEXT_URL,
+      id,
+      type: 'OrderedCollectionPage',
+      partOf: collection,
+      orderedItems: items.map((item): string => item.iri),
+    };
+    // Older items: there are more when paging backwards, or when coming from newer ones.
+    const hasOlder = after === undefined ? more : items.length > 0 && after !== '';
+    const hasNewer = after === undefined ? before !== undefined && items.length > 0 : more;
+    if (hasOlder && items.length > 0) {
+      page.next = `${collection}?page=true&before=${items.at(-1)!.cursor}`;
+    }
+    if (hasNewer && items.length > 0) {
+      page.prev = `${collection}?page=true&after=${items[0].cursor}`;
+    }
+    sendJson(response, 200, page, headers, contentType);
+  }
+
+  private async audienceFilter(request: HttpHandlerInput['request'], name: ActorCollection, ownerWebId: string):
+  Promise<string[] | undefined> {
+    const token = bearerToken(request);
+    const requester = token ? (await this.tokens.verify(token)).webId : undefined;
+    if (!this.privateBoxes || !BOXES.has(name) || requester === ownerWebId) {
+      return undefined;
+    }
+    return requester ? [ requester, AS_PUBLIC ] : [ AS_PUBLIC ];
+  }
+
+  private target(url: string | undefined): { username: string; name: ActorCollection; query: URLSearchParams } | undefined {
+    const [ path, search ] = (url ?? '').split('?');
+    const match = /^(.*)\/([a-z]+)$/u.exec(path);
+    if (!match || !ACTOR_COLLECTIONS.includes(match[2] as ActorCollection)) {
+      return undefined;
+    }
+    const username = this.urls.usernameOf(`${this.origin}${match[1]}`);
+    return username ? { username, name: match[2] as ActorCollection, query: new URLSearchParams(search ?? '') } : undefined;
+  }
+}

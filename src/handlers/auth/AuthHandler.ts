@@ -1,0 +1,48 @@
+import type { HttpHandlerInput } from '@solid/community-server';
+import type { AccountService, Session } from '../../plugins/accounts/AccountService';
+import { badRequest, methodNotAllowed, unsupportedMediaType } from '../../util/HttpErrors';
+import { mediaTypeOf, readBody, sendJson } from '../HttpUtil';
+import { JsonHttpHandler } from '../JsonHttpHandler';
+import { NOT_HANDLED } from '../NotHandled';
+
+const MAX_AUTH_BODY = 16 * 1024;
+
+/**
+ * POST /auth/signup (201, Location: the WebID, `{ token, webId, newUser: true }`) and
+ * POST /auth/login (200, `{ token, webId, newUser: false }`). JSON bodies only.
+ */
+export class AuthHandler extends JsonHttpHandler {
+  public constructor(private readonly accounts: AccountService) {
+    super();
+  }
+
+  public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
+    const path = (request.url ?? '').split('?')[0];
+    if (path !== '/auth/signup' && path !== '/auth/login') {
+      throw NOT_HANDLED;
+    }
+  }
+
+  protected async serve({ request, response }: HttpHandlerInput): Promise<void> {
+    const path = (request.url ?? '').split('?')[0];
+    if (request.method !== 'POST') {
+      request.resume();
+      throw methodNotAllowed(`${path} takes POST only.`, 'POST');
+    }
+    if (mediaTypeOf(request.headers['content-type']) !== 'application/json') {
+      request.resume();
+      throw unsupportedMediaType('Send the body as application/json.');
+    }
+    const body = await readBody(request, MAX_AUTH_BODY);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body.toString('utf8'));
+    } catch {
+      throw badRequest('The body is not valid JSON.', 'invalid_json');
+    }
+    const signup = path === '/auth/signup';
+    const session: Session = signup ? await this.accounts.signup(parsed) : await this.accounts.login(parsed);
+    sendJson(response, signup ? 201 : 200, { token: session.token, webId: session.webId, newUser: signup },
+      { 'cache-control': 'no-store', ...signup ? { location: session.webId } : {}});
+  }
+}

@@ -1,0 +1,11 @@
+import type { IncomingMessage } from 'node:http';
+
+/** The token of an `Authorization: Bearer <token>` header, or undefined. */
+export function bearerToken(request: IncomingMessage): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) {
+    return undefined;
+  }
+  const match = /^Bearer\s+([A-Za-z0-9._~+/=-]+)\s*$/u.exec(header);
+  return match?.[1];
+}

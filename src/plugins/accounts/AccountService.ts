@@ -1,0 +1,148 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { Quad } from '@rdfjs/types';
+import { getLoggerFor } from '@solid/community-server';
+import { DataFactory } from 'n3';
+import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
+import { DC_MODIFIED, LDP_RESOURCE, RDF_TYPE, XSD_DATETIME } from '../../storage/Vocabulary';
+import { badRequest, conflict, unauthorized } from '../../util/HttpErrors';
+import { actorDocument, ActorUrls } from '../activitypub/ActorDocument';
+import type { ActorKeyStore } from '../activitypub/ActorKeyStore';
+import type { JsonLdParser } from '../ldp/JsonLdParser';
+import type { AccountStore } from './AccountStore';
+import type { PasswordHasher } from './PasswordHasher';
+import { validateSignup } from './SignupValidator';
+import type { TokenService } from './TokenService';
+
+const { namedNode, literal, quad } = DataFactory;
+
+export interface Session {
+  token: string;
+  webId: string;
+}
+
+/** A signup lock older than this was left by a crashed process and may be taken over. */
+const STALE_LOCK_MS = 60_000;
+
+/**
+ * Signup and login. A signup writes, in order: the actor's key files, the actor document in
+ * /actors/, and last the account record, which is the commit point: a signup that fails at any
+ * step removes what it wrote, and one interrupted by a crash leaves no account, so the name stays
+ * free and the leftovers are cleared by the next signup for it. Concurrent signups for one name are
+ * serialised by a lock file, so this holds across processes sharing the data directory.
+ */
+export class AccountService {
+  protected readonly logger = getLoggerFor(this);
+  private readonly urls: ActorUrls;
+  private readonly locks: string;
+
+  public constructor(
+    baseUrl: string,
+    dataDir: string,
+    private readonly accounts: AccountStore,
+    private readonly hasher: PasswordHasher,
+    private readonly tokens: TokenService,
+    private readonly keys: ActorKeyStore,
+    private readonly store: ResourceGraphStore,
+    private readonly parser: JsonLdParser,
+  ) {
+    this.urls = new ActorUrls(baseUrl);
+    this.locks = path.join(dataDir, 'accounts', 'locks');
+  }
+
+  public async signup(body: unknown): Promise<Session> {
+    const input = validateSignup(body);
+    await this.assertFree(input.username, input.email);
+    const passwordHash = await this.hasher.hash(input.password);
+    const webId = this.urls.actor(input.username);
+    await this.withSignupLock(input.username, async(): Promise<void> => {
+      await this.assertFree(input.username, input.email);
+      // Leftovers of a signup for this name that crashed before its commit point.
+      await this.keys.remove(input.username);
+      await this.store.delete(webId, `${this.urls.base}actors/`);
+      const now = new Date();
+      try {
+        const { publicKeyPem } = await this.keys.create(input.username);
+        const document = actorDocument(this.urls, input.username, publicKeyPem, now.toISOString());
+        const data = await this.parser.toQuads(document, webId);
+        await this.store.createInContainer(`${this.urls.base}actors/`, webId, data, this.metadata(webId, now), now);
+        const result = await this.accounts.create({ username: input.username, email: input.email, webId, passwordHash,
+          created: now.toISOString() });
+        if (!result.created) {
+          throw conflict(`That ${result.taken} is taken.`, `${result.taken}_taken`);
+        }
+      } catch (error: unknown) {
+        await this.undo(input.username, webId);
+        throw error;
+      }
+    });
+    this.logger.info(`New account ${input.username}`);
+    return { token: await this.tokens.issue({ webId, username: input.username }), webId };
+  }
+
+  public async login(body: unknown): Promise<Session> {
+    if (!body || typeof body !== 'object' || Array.isArray(body)) {
+      throw badRequest('The body must be a JSON object with username (or email) and password.', 'invalid_body');
+    }
+    const { username, email, password } = body as Record<string, unknown>;
+    if (typeof password !== 'string' || (typeof username !== 'string' && typeof email !== 'string')) {
+      throw badRequest('Send username (or email) and password as strings.', 'invalid_body');
+    }
+    const account = typeof username === 'string' ?
+      await this.accounts.findByUsername(username) :
+      await this.accounts.findByEmail((email as string).toLowerCase());
+    // Hash even when there is no such account, so timing says nothing about which field was wrong.
+    const valid = await this.hasher.verify(password, account?.passwordHash ?? 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
+    if (!account || !valid) {
+      throw unauthorized('Wrong username, email or password.', 'invalid_credentials');
+    }
+    return { token: await this.tokens.issue({ webId: account.webId, username: account.username }), webId: account.webId };
+  }
+
+  private async assertFree(username: string, email: string): Promise<void> {
+    if (await this.accounts.findByUsername(username)) {
+      throw conflict('That username is taken.', 'username_taken');
+    }
+    if (await this.accounts.findByEmail(email)) {
+      throw conflict('That email is taken.', 'email_taken');
+    }
+  }
+
+  private metadata(webId: string, now: Date): Quad[] {
+    return [
+      quad(namedNode(webId), namedNode(RDF_TYPE), namedNode(LDP_RESOURCE)),
+      quad(namedNode(webId), namedNode(DC_MODIFIED), literal(now.toISOString(), namedNode(XSD_DATETIME))),
+    ];
+  }
+
+  private async undo(username: string, webId: string): Promise<void> {
+    try {
+      await this.keys.remove(username);
+      await this.store.delete(webId, `${this.urls.base}actors/`);
+    } catch (error: unknown) {
+      this.logger.error(`Could not undo the failed signup of ${username}: ${(error as Error).message}`);
+    }
+  }
+
+  private async withSignupLock(username: string, work: () => Promise<void>): Promise<void> {
+    await fs.mkdir(this.locks, { recursive: true, mode: 0o700 });
+    const lock = path.join(this.locks, username);
+    try {
+      await fs.writeFile(lock, String(process.pid), { flag: 'wx' });
+    } catch (error: unknown) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+        throw error;
+      }
+      const age = Date.now() - (await fs.stat(lock)).mtimeMs;
+      if (age < STALE_LOCK_MS) {
+        throw conflict('A signup for that username is in progress.', 'username_taken');
+      }
+      await fs.writeFile(lock, String(process.pid));
+    }
+    try {
+      await work();
+    } finally {
+      await fs.rm(lock, { force: true });
+    }
+  }
+}

@@ -1,0 +1,133 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { Account } from './Account';
+import type { AccountStore } from './AccountStore';
+
+const USERNAME_FILE = /^[a-z0-9_][a-z0-9._-]{0,63}$/u;
+
+/**
+ * Accounts as files under `<dataDir>/accounts`: `users/<username>.json` and `emails/<sha256(email)>`
+ * (holding the username). Kept out of the triple store on purpose: password hashes must never be
+ * reachable through a SPARQL endpoint or an LDP read.
+ *
+ * Each file is written to a temporary name, fsynced, then hard-linked to its final name: the link
+ * is atomic and fails if the name exists, so uniqueness holds across processes sharing the
+ * directory, and a crash never leaves a half-written account.
+ */
+export class FileAccountStore implements AccountStore {
+  private readonly users: string;
+  private readonly emails: string;
+
+  public constructor(dataDir: string) {
+    this.users = path.join(dataDir, 'accounts', 'users');
+    this.emails = path.join(dataDir, 'accounts', 'emails');
+  }
+
+  public async create(account: Account): Promise<{ created: true } | { created: false; taken: 'username' | 'email' }> {
+    await this.ensureDirs();
+    const emailFile = this.emailFile(account.email);
+    if (!await this.linkNew(emailFile, account.username)) {
+      return { created: false, taken: 'email' };
+    }
+    if (!await this.linkNew(this.userFile(account.username), JSON.stringify(account))) {
+      await fs.rm(emailFile, { force: true });
+      return { created: false, taken: 'username' };
+    }
+    return { created: true };
+  }
+
+  public async findByUsername(username: string): Promise<Account | undefined> {
+    if (!USERNAME_FILE.test(username)) {
+      return undefined;
+    }
+    try {
+      return JSON.parse(await fs.readFile(this.userFile(username), 'utf8')) as Account;
+    } catch (error: unknown) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+        return undefined;
+      }
+      throw error;
+    }
+  }
+
+  public async findByEmail(email: string): Promise<Account | undefined> {
+    try {
+      const username = await fs.readFile(this.emailFile(email), 'utf8');
+      return this.findByUsername(username);
+    } catch (error: unknown) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+        return undefined;
+      }
+      throw error;
+    }
+  }
+
+  public async remove(username: string): Promise<void> {
+    const account = await this.findByUsername(username);
+    if (!account) {
+      return;
+    }
+    await fs.rm(this.userFile(username), { force: true });
+    await fs.rm(this.emailFile(account.email), { force: true });
+    await this.syncDir(this.users);
+  }
+
+  public async list(): Promise<string[]> {
+    try {
+      return (await fs.readdir(this.users)).filter((name): boolean => name.endsWith('.json'))
+        .map((name): string => name.slice(0, -'.json'.length)).sort();
+    } catch {
+      return [];
+    }
+  }
+
+  private userFile(username: string): string {
+    if (!USERNAME_FILE.test(username)) {
+      throw new Error(`Unsafe username for a file name: ${JSON.stringify(username)}`);
+    }
+    return path.join(this.users, `${username}.json`);
+  }
+
+  private emailFile(email: string): string {
+    return path.join(this.emails, createHash('sha256').update(email.toLowerCase()).digest('hex'));
+  }
+
+  private async ensureDirs(): Promise<void> {
+    await fs.mkdir(this.users, { recursive: true, mode: 0o700 });
+    await fs.mkdir(this.emails, { recursive: true, mode: 0o700 });
+  }
+
+  /** Writes `content` durably under `file` unless it exists; false when it exists. */
+  private async linkNew(file: string, content: string): Promise<boolean> {
+    const temporary = `${file}.${randomUUID()}.tmp`;
+    const handle = await fs.open(temporary, 'wx', 0o600);
+    try {
+      await handle.writeFile(content);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    try {
+      await fs.link(temporary, file);
+      await this.syncDir(path.dirname(file));
+      return true;
+    } catch (error: unknown) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
+        return false;
+      }
+      throw error;
+    } finally {
+      await fs.rm(temporary, { force: true });
+    }
+  }
+
+  private async syncDir(dir: string): Promise<void> {
+    const handle = await fs.open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  }
+}

@@ -1,0 +1,43 @@
+import { badRequest } from '../../util/HttpErrors';
+
+export interface SignupInput {
+  username: string;
+  email: string;
+  password: string;
+}
+
+const USERNAME = /^[a-z0-9_][a-z0-9._-]{0,63}$/u;
+// Plausible, not RFC 5322: one @, no spaces, a dot in the domain, sane lengths.
+const EMAIL = /^[^\s@"<>()[\]\\,;:]{1,64}@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/iu;
+const MIN_PASSWORD = 8;
+const MAX_PASSWORD = 1024;
+
+/** Names that would collide with server paths or impersonate the operator. */
+export const RESERVED_USERNAMES = [
+  'admin', 'administrator', 'root', 'system', 'fedpod', 'support', 'security', 'postmaster', 'abuse',
+  'webmaster', 'hostmaster', 'noreply', 'no-reply', 'inbox', 'outbox', 'actors', 'activities', 'objects',
+  'notes', 'webhooks', 'auth', 'api', 'sparql', 'well-known', '.well-known', 'context.json', 'healthz',
+  'readyz', 'metrics', 'nodeinfo', 'instance', 'followers', 'following', 'liked', 'public', 'null',
+];
+
+/** Checks a signup body field by field, with a 400 that names the field and the rule. */
+export function validateSignup(body: unknown, reserved: readonly string[] = RESERVED_USERNAMES): SignupInput {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) {
+    throw badRequest('The body must be a JSON object with username, email and password.', 'invalid_body');
+  }
+  const { username, email, password } = body as Record<string, unknown>;
+  if (typeof username !== 'string' || !USERNAME.test(username)) {
+    throw badRequest('username must be 1-64 characters of lowercase letters, digits, "-", "_" and "."' +
+      ' (not starting with "." or "-").', 'invalid_username');
+  }
+  if (reserved.includes(username) || username.endsWith('.') || /\.\./u.test(username)) {
+    throw badRequest(`The username "${username}" is reserved.`, 'invalid_username');
+  }
+  if (typeof email !== 'string' || email.length > 254 || !EMAIL.test(email)) {
+    throw badRequest('email must be a plausible e-mail address.', 'invalid_email');
+  }
+  if (typeof password !== 'string' || password.length < MIN_PASSWORD || password.length > MAX_PASSWORD) {
+    throw badRequest(`password must be a string of ${MIN_PASSWORD} to ${MAX_PASSWORD} characters.`, 'invalid_password');
+  }
+  return { username, email: email.toLowerCase(), password };
+}

@@ -1,0 +1,63 @@
+import type { JsonObject } from '../ldp/Contexts';
+import { ACTIVITYSTREAMS_CONTEXT_URL, ACTOR_CONTEXT_EXTENSION, SECURITY_V1_CONTEXT_URL } from '../ldp/Contexts';
+
+/** The collections every actor has, by property name. */
+export const ACTOR_COLLECTIONS = [ 'inbox', 'outbox', 'followers', 'following', 'liked' ] as const;
+export type ActorCollection = typeof ACTOR_COLLECTIONS[number];
+
+/** Where things of an actor live, from its base URL and username. */
+export class ActorUrls {
+  public readonly base: string;
+
+  public constructor(baseUrl: string) {
+    this.base = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
+  }
+
+  public actor(username: string): string {
+    return `${this.base}actors/${username}`;
+  }
+
+  public collection(username: string, name: ActorCollection): string {
+    return `${this.actor(username)}/${name}`;
+  }
+
+  public sharedInbox(): string {
+    return `${this.base}inbox`;
+  }
+
+  /** The username of an actor IRI on this server, if it is one. */
+  public usernameOf(iri: string): string | undefined {
+    const prefix = `${this.base}actors/`;
+    if (!iri.startsWith(prefix)) {
+      return undefined;
+    }
+    const rest = iri.slice(prefix.length);
+    return /^[a-z0-9_][a-z0-9._-]{0,63}$/u.test(rest) ? rest : undefined;
+  }
+}
+
+/**
+ * The actor (type Person) created at signup, as JSON-LD with the ActivityStreams and security contexts:
+ * every field of the interface's actor table plus publicKey.id, endpoints.sharedInbox, url, name and
+ * manuallyApprovesFollowers (Mastodon reads these).
+ */
+export function actorDocument(urls: ActorUrls, username: string, publicKeyPem: string, published: string): JsonObject {
+  const id = urls.actor(username);
+  return {
+    '@context': [ ACTIVITYSTREAMS_CONTEXT_URL, SECURITY_V1_CONTEXT_URL, ACTOR_CONTEXT_EXTENSION ],
+    id,
+    type: 'Person',
+    preferredUsername: username,
+    name: username,
+    url: id,
+    inbox: urls.collection(username, 'inbox'),
+    outbox: urls.collection(username, 'outbox'),
+    followers: urls.collection(username, 'followers'),
+    following: urls.collection(username, 'following'),
+    liked: urls.collection(username, 'liked'),
+    endpoints: { sharedInbox: urls.sharedInbox() },
+    manuallyApprovesFollowers: false,
+    published,
+    publicKey: { id: `${id}#main-key`, owner: id, publicKeyPem },
+  };
+}

@@ -1,0 +1,121 @@
+import type { SparqlClient } from './SparqlClient';
+import { sparqlIri, sparqlLiteral } from './SparqlTerms';
+import { DataFactory } from 'n3';
+import { XSD_DATETIME } from './Vocabulary';
+
+const { literal, namedNode } = DataFactory;
+
+/** Fedpod's own vocabulary (a URN: stable, and claims no domain). */
+export const FEDPOD_NS = 'urn:fedpod:ns:';
+const ADDED_AT = `${FEDPOD_NS}addedAt`;
+const AS_ITEMS = 'https://www.w3.org/ns/activitystreams#items';
+
+/** A page cursor that this store did not make. */
+export class InvalidCursorError extends Error {
+  public constructor() {
+    super('Not a valid page cursor');
+    this.name = 'InvalidCursorError';
+  }
+}
+
+export interface CollectionItem {
+  iri: string;
+  /** Opaque position for paging: the time the item was added, then its IRI. */
+  cursor: string;
+}
+
+export interface CollectionQuery {
+  limit: number;
+  /** Items older than this cursor (the next page); newest first. */
+  before?: string;
+  /** Items newer than this cursor (the previous page); still returned newest first. */
+  after?: string;
+  /** Only items addressed (to, cc, bto, bcc, audience) to one of these IRIs. */
+  addressedTo?: string[];
+}
+
+/**
+ * Ordered collections (inbox, outbox, followers, following, liked) in the graph named by the
+ * collection: `<collection> as:items <item>` and `<item> fedpod:addedAt <time>`. A page is one
+ * query whatever the collection's size: keyset paging on (addedAt, item), never OFFSET.
+ */
+export class CollectionStore {
+  public constructor(private readonly client: SparqlClient) {}
+
+  public async add(collection: string, item: string, at = new Date()): Promise<void> {
+    const graph = sparqlIri(collection);
+    const itemTerm = sparqlIri(item);
+    // Adding twice keeps the first position.
+    await this.client.update(`INSERT { GRAPH ${graph} { ${graph} ${sparqlIri(AS_ITEMS)} ${itemTerm} .
+  ${itemTerm} ${sparqlIri(ADDED_AT)} ${sparqlLiteral(literal(at.toISOString(), namedNode(XSD_DATETIME)))} } }
+WHERE { FILTER NOT EXISTS { GRAPH ${graph} { ${graph} ${sparqlIri(AS_ITEMS)} ${itemTerm} } } }`);
+  }
+
+  public async remove(collection: string, item: string): Promise<void> {
+    const graph = sparqlIri(collection);
+    const itemTerm = sparqlIri(item);
+    await this.client.update(`DELETE WHERE { GRAPH ${graph} { ${graph} ${sparqlIri(AS_ITEMS)} ${itemTerm} . ${itemTerm} ${sparqlIri(ADDED_AT)} ?t } }`);
+  }
+
+  public async contains(collection: string, item: string): Promise<boolean> {
+    const graph = sparqlIri(collection);
+    return this.client.ask(`ASK { GRAPH ${graph} { ${graph} ${sparqlIri(AS_ITEMS)} ${sparqlIri(item)} } }`);
+  }
+
+  public async count(collection: string, addressedTo?: string[]): Promise<number> {
+    const graph = sparqlIri(collection);
+    const rows = await this.client.select(`SELECT (COUNT(?item) AS ?n) WHERE {
+  GRAPH ${graph} { ${graph} ${sparqlIri(AS_ITEMS)} ?item } ${this.addressFilter(addressedTo)} }`);
+    return Number(rows[0]?.n?.value ?? 0);
+  }
+
+  public async page(collection: string, query: CollectionQuery): Promise<{ items: CollectionItem[]; more: boolean }> {
+    const graph = sparqlIri(collection);
+    const ascending = query.after !== undefined;
+    const cursor = this.decode(query.before ?? query.after);
+    let filter = '';
+    if (cursor) {
+      const time = sparqlLiteral(literal(cursor.time, namedNode(XSD_DATETIME)));
+      const item = sparqlLiteral(literal(cursor.item));
+      filter = ascending ?
+        `FILTER(?t > ${time} || (?t = ${time} && STR(?item) > ${item}))` :
+        `FILTER(?t < ${time} || (?t = ${time} && STR(?item) < ${item}))`;
+    }
+    const order = ascending ? 'ASC(?t) ASC(?item)' : 'DESC(?t) DESC(?item)';
+    const rows = await this.client.select(`SELECT ?item ?t WHERE {
+  GRAPH ${graph} { ${graph} ${sparqlIri(AS_ITEMS)} ?item . ?item ${sparqlIri(ADDED_AT)} ?t }
+  ${filter} ${this.addressFilter(query.addressedTo)}
+} ORDER BY ${order} LIMIT ${query.limit + 1}`);
+    const items = rows.slice(0, query.limit).map((row): CollectionItem => ({
+      iri: row.item.value,
+      cursor: this.encode(new Date(row.t.value).toISOString(), row.item.value),
+    }));
+    return { items: ascending ? items.reverse() : items, more: rows.length > query.limit };
+  }
+
+  private addressFilter(addressedTo?: string[]): string {
+    if (!addressedTo) {
+      return '';
+    }
+    const audience = [ 'to', 'cc', 'bto', 'bcc', 'audience' ]
+      .map((name): string => sparqlIri(`https://www.w3.org/ns/activitystreams#${name}`)).join('|');
+    return `FILTER EXISTS { GRAPH ?item { ?item ${audience} ?recipient } VALUES ?recipient { ${addressedTo.map(sparqlIri).join(' ')} } }`;
+  }
+
+  private encode(time: string, item: string): string {
+    return Buffer.from(`${time} ${item}`).toString('base64url');
+  }
+
+  private decode(cursor?: string): { time: string; item: string } | undefined {
+    if (!cursor) {
+      return undefined;
+    }
+    const text = Buffer.from(cursor, 'base64url').toString('utf8');
+    const space = text.indexOf(' ');
+    const time = text.slice(0, space);
+    if (space < 0 || Number.isNaN(Date.parse(time))) {
+      throw new InvalidCursorError();
+    }
+    return { time: new Date(time).toISOString(), item: text.slice(space + 1) };
+  }
+}
