@@ -12,4 +12,5 @@ module.exports = {
   ...require('./css'),
   ...require('./fedpod'),
   ...require('./sparql'),
+  ...require('./runner'),
 };

@@ -2,6 +2,8 @@ import type { HttpHandlerInput } from '@solid/community-server';
 import { getLoggerFor, HttpHandler } from '@solid/community-server';
 import { sendError } from './HttpUtil';
 
+const CLIENT_GONE = new Set([ 'ECONNRESET', 'EPIPE', 'ERR_STREAM_DESTROYED', 'ERR_STREAM_PREMATURE_CLOSE' ]);
+
 /**
  * Base of Fedpod's HTTP handlers: CSS turns an error thrown from a raw HttpHandler into a plain-text 500,
  * so errors are answered here instead, as `{ "error", "message" }` with their own status.
@@ -14,6 +16,12 @@ export abstract class JsonHttpHandler extends HttpHandler {
       await this.serve(input);
     } catch (error: unknown) {
       const status = (error as { statusCode?: number }).statusCode;
+      if (CLIENT_GONE.has((error as NodeJS.ErrnoException).code ?? '')) {
+        // The client went away mid-request: nothing to answer, nothing wrong here.
+        this.logger.debug(`${input.request.method} ${input.request.url}: client gone`);
+        input.response.destroy();
+        return;
+      }
       if (typeof status !== 'number' || status >= 500) {
         this.logger.error(`${input.request.method} ${input.request.url} failed: ${(error as Error).stack ?? String(error)}`);
       }
