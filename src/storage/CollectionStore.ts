@@ -62,6 +62,28 @@ WHERE { FILTER NOT EXISTS { GRAPH ${graph} { ${graph} ${sparqlIri(AS_ITEMS)} ${i
     return this.client.ask(`ASK { GRAPH ${graph} { ${graph} ${sparqlIri(AS_ITEMS)} ${sparqlIri(item)} } }`);
   }
 
+  /** Every item, oldest first, read in chunks (some stores cut results at 10,000 rows). */
+  public async all(collection: string): Promise<string[]> {
+    const graph = sparqlIri(collection);
+    const items: string[] = [];
+    const chunk = 5000;
+    for (let offset = 0; ; offset += chunk) {
+      const rows = await this.client.select(`SELECT ?item WHERE { GRAPH ${graph} { ${graph} ${sparqlIri(AS_ITEMS)} ?item .
+  ?item ${sparqlIri(ADDED_AT)} ?t } } ORDER BY ?t ?item LIMIT ${chunk} OFFSET ${offset}`);
+      items.push(...rows.map((row): string => row.item.value));
+      if (rows.length < chunk) {
+        return items;
+      }
+    }
+  }
+
+  /** The collections (graph names ending in `suffix`) that hold `item`, e.g. every `/following` listing an actor. */
+  public async collectionsContaining(item: string, suffix: string): Promise<string[]> {
+    const rows = await this.client.select(`SELECT DISTINCT ?c WHERE { GRAPH ?c { ?c ${sparqlIri(AS_ITEMS)} ${sparqlIri(item)} }
+  FILTER(STRENDS(STR(?c), ${sparqlLiteral(literal(suffix))})) }`);
+    return rows.map((row): string => row.c.value);
+  }
+
   public async count(collection: string, addressedTo?: string[]): Promise<number> {
     const graph = sparqlIri(collection);
     const rows = await this.client.select(`SELECT (COUNT(?item) AS ?n) WHERE {

@@ -32,6 +32,16 @@ export class DocumentLoader {
     }
   }
 
+  /**
+   * For documents from other servers (inbox deliveries): an unknown context is read as empty instead
+   * of failing, so the terms it alone defines are dropped while the rest of the activity is kept.
+   * Still nothing is fetched.
+   */
+  public readonly loadLenient = async(url: string): Promise<RemoteDocument> => {
+    const document = this.documents.get(url) ?? { '@context': {}};
+    return { contextUrl: undefined, documentUrl: url, document };
+  };
+
   public readonly load = async(url: string): Promise<RemoteDocument> => {
     const document = this.documents.get(url);
     if (!document) {

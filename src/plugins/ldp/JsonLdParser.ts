@@ -71,7 +71,10 @@ export class JsonLdParser {
     }
   }
 
-  public async toQuads(document: unknown, resourceIri: string): Promise<Quad[]> {
+  /**
+   * @param lenient - For documents from other servers: unknown contexts read as empty (see DocumentLoader).
+   */
+  public async toQuads(document: unknown, resourceIri: string, lenient = false): Promise<Quad[]> {
     if (!document || typeof document !== 'object' || Array.isArray(document)) {
       throw badRequest('The body must be a JSON object.', 'invalid_jsonld');
     }
@@ -86,7 +89,7 @@ export class JsonLdParser {
     try {
       raw = await jsonld.toRDF(node as jsonld.JsonLdDocument, {
         base: resourceIri,
-        documentLoader: this.documentLoader.load as never,
+        documentLoader: (lenient ? this.documentLoader.loadLenient : this.documentLoader.load) as never,
         safe: false,
       } as jsonld.Options.ToRdf) as unknown as JsonLdQuad[];
     } catch (error: unknown) {

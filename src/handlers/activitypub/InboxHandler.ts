@@ -1,0 +1,95 @@
+import type { HttpHandlerInput } from '@solid/community-server';
+import type { AccountStore } from '../../plugins/accounts/AccountStore';
+import { idOf, isObject } from '../../plugins/activitypub/ActivityJson';
+import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
+import type { InboxJob } from '../../plugins/activitypub/delivery/DeliveryJobs';
+import { QUEUES } from '../../plugins/activitypub/delivery/DeliveryJobs';
+import type { RemoteActorCache } from '../../plugins/activitypub/fetch/RemoteActorCache';
+import type { HttpSignatureVerifier } from '../../plugins/activitypub/signatures/HttpSignatureVerifier';
+import type { JobQueueFactory } from '../../plugins/queue/JobQueueFactory';
+import { badRequest, FedpodHttpError, notFound, unsupportedMediaType } from '../../util/HttpErrors';
+import { mediaTypeOf, readBody, sendJson } from '../HttpUtil';
+import { JsonHttpHandler } from '../JsonHttpHandler';
+import { NOT_HANDLED } from '../NotHandled';
+
+const ACCEPTED = new Set([ 'application/activity+json', 'application/ld+json', 'application/json' ]);
+
+/**
+ * POST to an actor's inbox or to the shared inbox (`/inbox`): the HTTP signature (draft-cavage or
+ * RFC 9421), its digest and date window are checked, and the key's owner must be the activity's
+ * actor — otherwise 401 with a JSON error and nothing is kept. A valid delivery is put on the durable
+ * inbox queue and answered 202; its effects run from the queue (InboxService).
+ */
+export class InboxHandler extends JsonHttpHandler {
+  private readonly urls: ActorUrls;
+  private readonly origin: string;
+  private readonly sharedPath: string;
+
+  public constructor(
+    baseUrl: string,
+    private readonly verifier: HttpSignatureVerifier,
+    private readonly actors: RemoteActorCache,
+    private readonly queues: JobQueueFactory,
+    private readonly accounts: AccountStore,
+    private readonly maxBodyBytes = 1_048_576,
+  ) {
+    super();
+    this.urls = new ActorUrls(baseUrl);
+    this.origin = new URL(this.urls.base).origin;
+    this.sharedPath = new URL(this.urls.sharedInbox()).pathname;
+  }
+
+  public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
+    if (request.method !== 'POST' || this.target(request.url) === undefined) {
+      throw NOT_HANDLED;
+    }
+  }
+
+  protected async serve({ request, response }: HttpHandlerInput): Promise<void> {
+    const owner = this.target(request.url)!;
+    if (owner && !await this.accounts.findByUsername(owner)) {
+      request.resume();
+      throw notFound(`No actor ${owner}`);
+    }
+    if (!ACCEPTED.has(mediaTypeOf(request.headers['content-type']))) {
+      request.resume();
+      throw unsupportedMediaType('Deliver activities as application/activity+json or application/ld+json.');
+    }
+    const body = await readBody(request, this.maxBodyBytes);
+    const verified = await this.verifier.verify(
+      { method: 'POST', url: `${this.origin}${request.url ?? '/'}`, headers: request.headers, body },
+      async(keyId, options): Promise<{ publicKey: import('node:crypto').KeyObject; owner: string }> =>
+        this.actors.getKey(keyId, options),
+    );
+    if (!verified.ok) {
+      throw new FedpodHttpError(401, 'invalid_signature', `The HTTP signature is not valid: ${verified.reason}.`);
+    }
+    let activity: unknown;
+    try {
+      activity = JSON.parse(body.toString('utf8'));
+    } catch {
+      throw badRequest('The body is not valid JSON.', 'invalid_json');
+    }
+    if (!isObject(activity) || !idOf(activity) || typeof activity.type !== 'string') {
+      throw badRequest('An activity needs an id and a type.', 'invalid_activity');
+    }
+    if (idOf(activity.actor) !== verified.owner) {
+      throw new FedpodHttpError(401, 'signer_mismatch', 'The request is signed with a key of another actor than the activity\'s.');
+    }
+    const job: InboxJob = { activity, ...owner ? { inboxOwner: owner } : {}};
+    await this.queues.create<InboxJob>(QUEUES.inbox).add(job, { jobId: `inbox:${idOf(activity)}:${owner || 'shared'}` });
+    sendJson(response, 202, { status: 'accepted', id: idOf(activity) });
+  }
+
+  /** '' for the shared inbox, the username for a personal one, undefined for other paths. */
+  private target(url: string | undefined): string | undefined {
+    const path = (url ?? '').split('?')[0];
+    if (path === this.sharedPath) {
+      return '';
+    }
+    if (!path.endsWith('/inbox')) {
+      return undefined;
+    }
+    return this.urls.usernameOf(`${this.origin}${path.slice(0, -'/inbox'.length)}`);
+  }
+}

@@ -1,0 +1,55 @@
+import type { HttpHandlerInput } from '@solid/community-server';
+import type { ActivityRepository } from '../../plugins/activitypub/ActivityRepository';
+import { typeOf } from '../../plugins/activitypub/ActivityJson';
+import { PRIVATE_ADDRESS_FIELDS } from '../../plugins/activitypub/Vocabulary';
+import { FedpodHttpError, notFound } from '../../util/HttpErrors';
+import { JsonHttpHandler } from '../JsonHttpHandler';
+import { NOT_HANDLED } from '../NotHandled';
+import { activityContentType } from './ActivityJson';
+
+/**
+ * GET/HEAD of activities and objects (`/activities/<id>`, `/objects/<id>`) as ActivityStreams JSON for
+ * ActivityPub peers, with the object of an activity embedded; bto and bcc are never shown. A deleted
+ * object answers 410 Gone with its Tombstone. Turtle and Fedpod's JSON-LD context stay with LDP.
+ */
+export class ObjectHandler extends JsonHttpHandler {
+  private readonly origin: string;
+  private readonly prefixes: string[];
+
+  public constructor(baseUrl: string, private readonly activities: ActivityRepository) {
+    super();
+    const base = new URL(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+    this.origin = base.origin;
+    this.prefixes = [ `${base.pathname}activities/`, `${base.pathname}objects/` ];
+  }
+
+  public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
+    const path = (request.url ?? '').split('?')[0];
+    if ((request.method !== 'GET' && request.method !== 'HEAD') ||
+      !this.prefixes.some((prefix): boolean => path.startsWith(prefix) && path.length > prefix.length && !path.slice(prefix.length).includes('/')) ||
+      !activityContentType(request) || (request.headers.accept ?? '').includes('text/turtle')) {
+      throw NOT_HANDLED;
+    }
+  }
+
+  protected async serve({ request, response }: HttpHandlerInput): Promise<void> {
+    const iri = `${this.origin}${(request.url ?? '').split('?')[0]}`;
+    const document = await this.activities.read(iri);
+    if (!document) {
+      throw notFound(`Nothing at ${iri}`);
+    }
+    if (typeOf(document) === 'Tombstone') {
+      throw new FedpodHttpError(410, 'gone', `${iri} was deleted.`);
+    }
+    for (const field of PRIVATE_ADDRESS_FIELDS) {
+      delete document[field];
+    }
+    const text = JSON.stringify(document);
+    response.writeHead(200, {
+      'content-type': activityContentType(request)!,
+      'content-length': Buffer.byteLength(text),
+      vary: 'Accept',
+    });
+    response.end(request.method === 'HEAD' ? undefined : text);
+  }
+}

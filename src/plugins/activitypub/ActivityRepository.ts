@@ -1,0 +1,89 @@
+import type { Quad } from '@rdfjs/types';
+import { DataFactory } from 'n3';
+import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
+import { DC_MODIFIED, LDP_RESOURCE, RDF_TYPE, XSD_DATETIME } from '../../storage/Vocabulary';
+import type { JsonLdParser } from '../ldp/JsonLdParser';
+import type { Json } from './ActivityJson';
+import { idOf, isObject } from './ActivityJson';
+import type { ActivityStreamsSerializer } from './ActivityStreamsSerializer';
+
+const { namedNode, literal, quad } = DataFactory;
+const AS_NS = 'https://www.w3.org/ns/activitystreams#';
+const EMBEDDING = new Set([ 'Create', 'Update', 'Accept', 'Reject', 'Undo' ]);
+
+/**
+ * Activities and objects as ActivityStreams JSON, over the resource graphs: local ones live in
+ * /activities/ and /objects/ (written by the outbox); remote ones received in an inbox are kept in a
+ * graph named by their own id, outside every container.
+ */
+export class ActivityRepository {
+  public constructor(
+    private readonly store: ResourceGraphStore,
+    private readonly parser: JsonLdParser,
+    private readonly serializer: ActivityStreamsSerializer,
+  ) {}
+
+  /**
+   * The activity (or object) as ActivityStreams JSON. The object of a Create, Update, Accept, Reject
+   * or Undo is embedded (one level: peers expect the Note, or the Follow being answered), when it is
+   * stored here too; other objects (actors of a Follow, the target of a Like) stay references.
+   */
+  public async read(iri: string): Promise<Json | undefined> {
+    const stored = await this.store.read(iri);
+    if (!stored) {
+      return undefined;
+    }
+    const quads = new Map<string, Quad>();
+    const add = (entry: Quad): void => {
+      quads.set(`${entry.subject.value} ${entry.predicate.value} ${entry.object.termType}:${entry.object.value}`, entry);
+    };
+    stored.data.forEach(add);
+    const type = stored.data.find((entry): boolean => entry.subject.value === iri && entry.predicate.value === RDF_TYPE)
+      ?.object.value.replace(AS_NS, '');
+    const objectIri = stored.data.find((entry): boolean => entry.subject.value === iri &&
+      entry.predicate.value === `${AS_NS}object` && entry.object.termType === 'NamedNode')?.object.value;
+    if (objectIri && objectIri !== iri && EMBEDDING.has(type ?? '')) {
+      (await this.store.read(objectIri))?.data.forEach(add);
+    }
+    return await this.serializer.toJson([ ...quads.values() ], iri) as Json;
+  }
+
+  public async exists(iri: string): Promise<boolean> {
+    return this.store.exists(iri);
+  }
+
+  /**
+   * Keeps a remote activity. Its embedded object is kept under the object's own id only when
+   * `keepObject` says the sender may speak for it (Create and Update of its own objects); otherwise
+   * only the reference is kept, so no delivery can overwrite another resource.
+   */
+  public async storeRemote(activity: Json, received: Date, keepObject: boolean): Promise<void> {
+    const id = activity.id as string;
+    const object = activity.object;
+    if (keepObject && isObject(object) && idOf(object) && idOf(object) !== id) {
+      const objectId = idOf(object)!;
+      const objectData = await this.parser.toQuads({ '@context': activity['@context'], ...object }, objectId, true);
+      await this.store.write(objectId, undefined, this.metadata(objectId, received), objectData);
+    }
+    const reference = isObject(object) && idOf(object) ? { ...activity, object: idOf(object) } : activity;
+    const data = await this.parser.toQuads(reference, id, true);
+    await this.store.write(id, undefined, this.metadata(id, received), data);
+  }
+
+  /** Replaces a remote object by a Tombstone (its owner deleted it). */
+  public async tombstone(iri: string, deleted: Date): Promise<void> {
+    if (!await this.store.exists(iri)) {
+      return;
+    }
+    const data = await this.parser.toQuads({ '@context': 'https://www.w3.org/ns/activitystreams', id: iri, type: 'Tombstone',
+      deleted: deleted.toISOString() }, iri);
+    await this.store.write(iri, undefined, this.metadata(iri, deleted), data);
+  }
+
+  private metadata(iri: string, now: Date): Quad[] {
+    return [
+      quad(namedNode(iri), namedNode(RDF_TYPE), namedNode(LDP_RESOURCE)),
+      quad(namedNode(iri), namedNode(DC_MODIFIED), literal(now.toISOString(), namedNode(XSD_DATETIME))),
+    ];
+  }
+}

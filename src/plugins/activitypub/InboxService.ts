@@ -1,0 +1,203 @@
+import { getLoggerFor } from '@solid/community-server';
+import type { CollectionStore } from '../../storage/CollectionStore';
+import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
+import type { Json } from './ActivityJson';
+import { idOf, idsOf, isObject, typeOf } from './ActivityJson';
+import type { ActivityRepository } from './ActivityRepository';
+import { ActorUrls } from './ActorDocument';
+import type { OutboxService } from './OutboxService';
+import { ADDRESS_FIELDS, AS_NS } from './Vocabulary';
+
+/**
+ * What an activity from another server does once its signature has been checked (ActivityPub §7),
+ * run from the inbox queue. Idempotent by activity id: a delivery seen before changes nothing.
+ *
+ * - Follow of a local actor: answered with an Accept from that actor (which adds the follower).
+ * - Accept / Reject of a local actor's Follow: the sender joins / leaves its `following`.
+ * - Undo of a Follow: the follower leaves `followers`; of a Like or Announce: the record goes.
+ * - Create: the object is kept; Update and Delete only from the object's owner (Delete: Tombstone).
+ * - Like and Announce of local objects: recorded in the object's likes / shares.
+ * The activity joins the inbox of every local recipient.
+ */
+export class InboxService {
+  protected readonly logger = getLoggerFor(this);
+  private readonly urls: ActorUrls;
+
+  public constructor(
+    baseUrl: string,
+    private readonly activities: ActivityRepository,
+    private readonly collections: CollectionStore,
+    private readonly store: ResourceGraphStore,
+    private readonly outbox: OutboxService,
+  ) {
+    this.urls = new ActorUrls(baseUrl);
+  }
+
+  /**
+   * An activity one local actor sent another, through the delivery queue: already stored and
+   * trusted, so only its side effects for the recipient run.
+   */
+  public async receiveLocal(activity: Json, inboxOwner: string): Promise<void> {
+    const id = idOf(activity);
+    const sender = idOf(activity.actor);
+    if (!id || !sender) {
+      return;
+    }
+    await this.applySideEffects(activity, sender, new Date());
+    await this.addToInboxes(activity, id, sender, inboxOwner);
+  }
+
+  /**
+   * @param activity - The delivered activity; its `actor` was checked against the signature's key owner.
+   * @param inboxOwner - The local username whose inbox received it, or undefined for the shared inbox.
+   */
+  public async receive(activity: Json, inboxOwner?: string): Promise<void> {
+    const id = idOf(activity);
+    const sender = idOf(activity.actor);
+    if (!id || !sender || !this.sameOrigin(id, sender) || id.startsWith(this.urls.base)) {
+      // Another server's activity must carry an id of its own server (as Mastodon requires).
+      this.logger.warn(`Ignored an activity whose id ${String(id)} is not on its sender's server ${String(sender)}`);
+      return;
+    }
+    if (await this.activities.exists(id)) {
+      this.logger.debug(`Already received ${id}`);
+      await this.addToInboxes(activity, id, sender, inboxOwner);
+      return;
+    }
+    if (!await this.allowed(activity, sender)) {
+      this.logger.warn(`Ignored ${String(activity.type)} ${id}: ${sender} may not do that`);
+      return;
+    }
+    const now = new Date();
+    const type = typeOf(activity);
+    await this.activities.storeRemote(activity, now, type === 'Create' || type === 'Update');
+    await this.applySideEffects(activity, sender, now);
+    await this.addToInboxes(activity, id, sender, inboxOwner);
+  }
+
+  private sameOrigin(first: string, second: string): boolean {
+    try {
+      return new URL(first).origin === new URL(second).origin;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Create, Update and Delete act only on objects of the sender. */
+  private async allowed(activity: Json, sender: string): Promise<boolean> {
+    const type = typeOf(activity);
+    if (type !== 'Create' && type !== 'Update' && type !== 'Delete') {
+      return true;
+    }
+    const objectId = idOf(activity.object);
+    if (!objectId) {
+      return false;
+    }
+    if (this.urls.usernameOf(objectId) || objectId.startsWith(this.urls.base)) {
+      // Nobody elsewhere may create, update or delete this server's own objects.
+      return false;
+    }
+    if (type === 'Create') {
+      return isObject(activity.object) && idsOf(activity.object.attributedTo).every((owner): boolean => owner === sender);
+    }
+    const stored = await this.store.read(objectId);
+    if (!stored) {
+      // Unknown object: only its own origin may speak for it.
+      return new URL(objectId).origin === new URL(sender).origin;
+    }
+    const owner = stored.data.find((entry): boolean => entry.subject.value === objectId &&
+      entry.predicate.value === `${AS_NS}attributedTo`)?.object.value;
+    return owner === sender || (!owner && new URL(objectId).origin === new URL(sender).origin);
+  }
+
+  private async applySideEffects(activity: Json, sender: string, now: Date): Promise<void> {
+    const objectId = idOf(activity.object);
+    switch (typeOf(activity)) {
+      case 'Follow': {
+        const username = objectId ? this.urls.usernameOf(objectId) : undefined;
+        if (username) {
+          // Fedpod's actors do not ask for approval (manuallyApprovesFollowers false).
+          await this.outbox.post(username, { type: 'Accept', object: activity.id, to: [ sender ]});
+        }
+        break;
+      }
+      case 'Accept':
+      case 'Reject': {
+        const follow = isObject(activity.object) && typeOf(activity.object) === 'Follow' ?
+          activity.object :
+          objectId ? await this.activities.read(objectId) : undefined;
+        const follower = follow ? idOf(follow.actor) : undefined;
+        const username = follower ? this.urls.usernameOf(follower) : undefined;
+        if (!follow || !username || idOf(follow.object) !== sender) {
+          return;
+        }
+        const following = this.urls.collection(username, 'following');
+        if (typeOf(activity) === 'Accept') {
+          await this.collections.add(following, sender, now);
+        } else {
+          await this.collections.remove(following, sender);
+        }
+        break;
+      }
+      case 'Undo': {
+        const undone = isObject(activity.object) ? activity.object : objectId ? await this.activities.read(objectId) : undefined;
+        if (!undone || idOf(undone.actor) !== sender) {
+          return;
+        }
+        const target = idOf(undone.object);
+        const username = target ? this.urls.usernameOf(target) : undefined;
+        if (typeOf(undone) === 'Follow' && username) {
+          await this.collections.remove(this.urls.collection(username, 'followers'), sender);
+        } else if (typeOf(undone) === 'Like' && target) {
+          await this.collections.remove(`${target}/likes`, idOf(undone)!);
+        } else if (typeOf(undone) === 'Announce' && target) {
+          await this.collections.remove(`${target}/shares`, idOf(undone)!);
+        }
+        break;
+      }
+      case 'Like':
+      case 'Announce':
+        if (objectId?.startsWith(this.urls.base)) {
+          await this.collections.add(`${objectId}/${typeOf(activity) === 'Like' ? 'likes' : 'shares'}`, activity.id as string, now);
+        }
+        break;
+      case 'Delete':
+        if (objectId) {
+          await this.activities.tombstone(objectId, now);
+        }
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** The inbox that received it, and for the shared inbox every local actor addressed or following the sender. */
+  private async addToInboxes(activity: Json, id: string, sender: string, inboxOwner?: string): Promise<void> {
+    const owners = new Set<string>();
+    if (inboxOwner) {
+      owners.add(inboxOwner);
+    } else {
+      for (const field of ADDRESS_FIELDS) {
+        for (const iri of idsOf(activity[field])) {
+          const username = this.urls.usernameOf(iri);
+          if (username) {
+            owners.add(username);
+          }
+        }
+      }
+      const objectOwner = this.urls.usernameOf(idOf(activity.object) ?? '');
+      if (objectOwner) {
+        owners.add(objectOwner);
+      }
+      for (const following of await this.collections.collectionsContaining(sender, '/following')) {
+        const username = this.urls.usernameOf(following.slice(0, -'/following'.length));
+        if (username) {
+          owners.add(username);
+        }
+      }
+    }
+    for (const username of owners) {
+      await this.collections.add(this.urls.collection(username, 'inbox'), id);
+    }
+  }
+}

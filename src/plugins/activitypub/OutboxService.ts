@@ -1,0 +1,248 @@
+import type { Quad } from '@rdfjs/types';
+import { getLoggerFor } from '@solid/community-server';
+import { DataFactory } from 'n3';
+import type { CollectionStore } from '../../storage/CollectionStore';
+import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
+import { DC_MODIFIED, LDP_RESOURCE, RDF_TYPE, XSD_DATETIME } from '../../storage/Vocabulary';
+import { badRequest, forbidden, notFound } from '../../util/HttpErrors';
+import { ACTIVITYSTREAMS_CONTEXT_URL } from '../ldp/Contexts';
+import type { JsonLdParser } from '../ldp/JsonLdParser';
+import { generatedName } from '../ldp/ResourceIds';
+import type { Json } from './ActivityJson';
+import { idOf, idsOf, isObject, typeOf } from './ActivityJson';
+import { ActorUrls } from './ActorDocument';
+import type { DeliveryScheduler } from './DeliveryScheduler';
+import type { ActivityRepository } from './ActivityRepository';
+import { ACTIVITY_TYPES, ADDRESS_FIELDS, AS_NS, PUBLIC_FORMS, WRAPPED_IN_CREATE } from './Vocabulary';
+
+const { namedNode, literal, quad } = DataFactory;
+
+export interface PostedActivity {
+  id: string;
+  activity: Json;
+}
+
+/**
+ * What happens when an actor posts to its outbox (ActivityPub §6): the activity is checked, a bare
+ * object is wrapped in a Create, ids are minted in /activities/ and /objects/, `published` is set,
+ * the activity and any new object are stored, the side effects of its type run, it joins the outbox,
+ * and it is handed to the delivery queue for its addressees, local and remote (bto/bcc are removed
+ * from what is delivered).
+ */
+export class OutboxService {
+  protected readonly logger = getLoggerFor(this);
+  private readonly urls: ActorUrls;
+
+  public constructor(
+    baseUrl: string,
+    private readonly store: ResourceGraphStore,
+    private readonly parser: JsonLdParser,
+    private readonly collections: CollectionStore,
+    private readonly activities: ActivityRepository,
+    private readonly delivery: DeliveryScheduler,
+  ) {
+    this.urls = new ActorUrls(baseUrl);
+  }
+
+  public async post(username: string, body: unknown): Promise<PostedActivity> {
+    const actor = this.urls.actor(username);
+    const now = new Date();
+    const activity = this.toActivity(body, actor, now);
+    await this.applySideEffects(username, activity, now);
+    await this.storeActivity(activity, now);
+    await this.collections.add(this.urls.collection(username, 'outbox'), activity.id as string, now);
+    const recipients = await this.recipientsOf(username, activity);
+    if (recipients.length > 0) {
+      // Local and remote recipients alike go through the durable queue: local ones without HTTP.
+      await this.delivery.schedule(activity, username, recipients);
+    }
+    return { id: activity.id as string, activity };
+  }
+
+  /** Checks the posted JSON and turns it into the activity to store, with minted ids. */
+  private toActivity(body: unknown, actor: string, now: Date): Json {
+    if (!isObject(body)) {
+      throw badRequest('Post a JSON object: an activity or an object such as a Note.', 'invalid_activity');
+    }
+    const type = typeOf(body);
+    if (!type) {
+      throw badRequest('The activity has no type.', 'invalid_activity');
+    }
+    const given = idOf(body.actor);
+    if (body.actor !== undefined && given !== actor) {
+      throw forbidden(`The actor must be the outbox's owner, ${actor}.`, 'actor_mismatch');
+    }
+    const context = body['@context'] ?? ACTIVITYSTREAMS_CONTEXT_URL;
+    let activity: Json;
+    if (ACTIVITY_TYPES.has(type) && !WRAPPED_IN_CREATE.has(type)) {
+      activity = { ...body };
+    } else {
+      // A bare object: wrapped in a Create that shares its addressing.
+      const object: Json = { ...body };
+      delete object['@context'];
+      activity = { type: 'Create', object };
+      for (const field of ADDRESS_FIELDS) {
+        if (object[field] !== undefined) {
+          activity[field] = object[field];
+        }
+      }
+    }
+    activity['@context'] = context;
+    activity.id = `${this.urls.base}activities/${generatedName()}`;
+    activity.actor = actor;
+    activity.published = now.toISOString();
+    if (activity.type === 'Create') {
+      const object = activity.object;
+      if (!isObject(object) || !typeOf(object)) {
+        throw badRequest('A Create needs an object with a type.', 'invalid_activity');
+      }
+      const attributed = idOf(object.attributedTo);
+      if (object.attributedTo !== undefined && attributed !== actor) {
+        throw forbidden('attributedTo must be the outbox\'s owner.', 'actor_mismatch');
+      }
+      activity.object = { ...object, id: `${this.urls.base}objects/${generatedName()}`, attributedTo: actor,
+        published: now.toISOString() };
+      for (const field of ADDRESS_FIELDS) {
+        if (activity[field] !== undefined && (activity.object as Json)[field] === undefined) {
+          (activity.object as Json)[field] = activity[field];
+        }
+      }
+    }
+    if ([ 'Follow', 'Like', 'Announce', 'Undo', 'Accept', 'Reject', 'Update', 'Delete', 'Block' ].includes(activity.type as string) &&
+      !idOf(activity.object)) {
+      throw badRequest(`A ${String(activity.type)} needs an object.`, 'invalid_activity');
+    }
+    if (activity.type === 'Follow' && idsOf(activity.to).length === 0) {
+      activity.to = [ idOf(activity.object) ];
+    }
+    return activity;
+  }
+
+  private async applySideEffects(username: string, activity: Json, now: Date): Promise<void> {
+    const actor = this.urls.actor(username);
+    const objectId = idOf(activity.object)!;
+    switch (activity.type) {
+      case 'Like':
+        await this.collections.add(this.urls.collection(username, 'liked'), objectId, now);
+        break;
+      case 'Accept':
+      case 'Reject': {
+        // Answering a Follow this actor received: the follower is the Follow's actor.
+        const follow = await this.readActivity(objectId);
+        if (!follow || typeOf(follow) !== 'Follow' || idOf(follow.object) !== actor) {
+          throw badRequest('Accept and Reject answer a Follow of this actor that it received.', 'invalid_activity');
+        }
+        const follower = idOf(follow.actor)!;
+        if (activity.type === 'Accept') {
+          await this.collections.add(this.urls.collection(username, 'followers'), follower, now);
+        } else {
+          await this.collections.remove(this.urls.collection(username, 'followers'), follower);
+        }
+        activity.object = follow;
+        activity.to = [ follower ];
+        break;
+      }
+      case 'Undo': {
+        const undone = await this.readActivity(objectId);
+        if (!undone || idOf(undone.actor) !== actor) {
+          throw forbidden('Only the actor\'s own activities can be undone.', 'not_owner');
+        }
+        const target = idOf(undone.object)!;
+        if (typeOf(undone) === 'Follow') {
+          await this.collections.remove(this.urls.collection(username, 'following'), target);
+          activity.to ??= [ target ];
+        } else if (typeOf(undone) === 'Like') {
+          await this.collections.remove(this.urls.collection(username, 'liked'), target);
+        }
+        activity.object = undone;
+        break;
+      }
+      case 'Update':
+      case 'Delete':
+        await this.replaceOwnObject(activity, actor, now);
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** Update and Delete act only on the actor's own objects; Delete leaves a Tombstone (410 on GET). */
+  private async replaceOwnObject(activity: Json, actor: string, now: Date): Promise<void> {
+    const objectId = idOf(activity.object)!;
+    const stored = await this.store.read(objectId);
+    if (!stored) {
+      throw notFound(`No object ${objectId} on this server.`);
+    }
+    const owner = stored.data.find((entry): boolean => entry.subject.value === objectId &&
+      entry.predicate.value === `${AS_NS}attributedTo`)?.object.value;
+    if (owner !== actor) {
+      throw forbidden('Only the object\'s owner can update or delete it.', 'not_owner');
+    }
+    let replacement: Json;
+    if (activity.type === 'Delete') {
+      const formerType = stored.data.find((entry): boolean => entry.subject.value === objectId &&
+        entry.predicate.value === RDF_TYPE)?.object.value;
+      replacement = { '@context': ACTIVITYSTREAMS_CONTEXT_URL, id: objectId, type: 'Tombstone',
+        ...formerType ? { formerType: formerType.replace(AS_NS, '') } : {}, deleted: now.toISOString() };
+      activity.object = objectId;
+    } else {
+      if (!isObject(activity.object)) {
+        throw badRequest('An Update carries the whole new object.', 'invalid_activity');
+      }
+      replacement = { '@context': activity['@context'], ...activity.object, id: objectId, attributedTo: actor,
+        updated: now.toISOString() };
+      activity.object = replacement;
+    }
+    const data = await this.parser.toQuads(replacement, objectId);
+    await this.store.write(objectId, `${this.urls.base}objects/`, this.metadata(objectId, now), data);
+  }
+
+  private async storeActivity(activity: Json, now: Date): Promise<void> {
+    const id = activity.id as string;
+    if (activity.type === 'Create') {
+      const object = activity.object as Json;
+      const objectId = object.id as string;
+      const objectData = await this.parser.toQuads({ '@context': activity['@context'], ...object }, objectId);
+      await this.store.createInContainer(`${this.urls.base}objects/`, objectId, objectData, this.metadata(objectId, now), now);
+    }
+    // The activity's graph references its object by IRI: an object with an id has its own graph
+    // (or is another server's), and reads embed it again where peers expect that.
+    const objectId = idOf(activity.object);
+    const stored = objectId ? { ...activity, object: objectId } : activity;
+    const data = await this.parser.toQuads(stored, id);
+    await this.store.createInContainer(`${this.urls.base}activities/`, id, data, this.metadata(id, now), now);
+  }
+
+  private async readActivity(iri: string): Promise<Json | undefined> {
+    return this.activities.read(iri);
+  }
+
+  /** Addressees of the activity, with this actor's followers collection expanded and Public left out. */
+  private async recipientsOf(username: string, activity: Json): Promise<string[]> {
+    const followers = this.urls.collection(username, 'followers');
+    const recipients = new Set<string>();
+    for (const field of ADDRESS_FIELDS) {
+      for (const iri of idsOf(activity[field])) {
+        if (PUBLIC_FORMS.has(iri)) {
+          continue;
+        }
+        if (iri === followers) {
+          for (const follower of await this.collections.all(followers)) {
+            recipients.add(follower);
+          }
+        } else {
+          recipients.add(iri);
+        }
+      }
+    }
+    recipients.delete(this.urls.actor(username));
+    return [ ...recipients ];
+  }
+
+  private metadata(iri: string, now: Date): Quad[] {
+    return [
+      quad(namedNode(iri), namedNode(RDF_TYPE), namedNode(LDP_RESOURCE)),
+      quad(namedNode(iri), namedNode(DC_MODIFIED), literal(now.toISOString(), namedNode(XSD_DATETIME))),
+    ];
+  }
+}

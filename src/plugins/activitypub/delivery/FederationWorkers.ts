@@ -1,0 +1,167 @@
+import type { KeyObject } from 'node:crypto';
+import { createPrivateKey } from 'node:crypto';
+import type { Finalizable } from '@solid/community-server';
+import { getLoggerFor, Initializer } from '@solid/community-server';
+import type { JobQueue, QueuedJob } from '../../queue/JobQueue';
+import type { JobQueueFactory } from '../../queue/JobQueueFactory';
+import { PermanentJobError } from '../../queue/PermanentJobError';
+import type { Json } from '../ActivityJson';
+import { idOf, isObject } from '../ActivityJson';
+import type { ActivityRepository } from '../ActivityRepository';
+import { ActorUrls } from '../ActorDocument';
+import type { ActorKeyStore } from '../ActorKeyStore';
+import type { RemoteActorCache } from '../fetch/RemoteActorCache';
+import type { RemoteFetcher } from '../fetch/RemoteFetcher';
+import type { InboxService } from '../InboxService';
+import { HttpSigner } from '../signatures/HttpSigner';
+import { PRIVATE_ADDRESS_FIELDS } from '../Vocabulary';
+import type { DeliveryJob, FanOutJob, InboxJob, LocalDeliveryJob } from './DeliveryJobs';
+import { QUEUES } from './DeliveryJobs';
+
+/**
+ * Runs the federation queues (started at server start-up, closed at shutdown):
+ * - fan-out: an outbox activity's addressees become local jobs and one delivery job per remote inbox
+ *   (shared inboxes preferred, so a host with many followers gets one POST);
+ * - delivery: read the activity, drop bto/bcc, sign it afresh (every attempt), POST it. 2xx is done;
+ *   410 and other 4xx (but 408, 429) are permanent (dead letter); anything else is retried with backoff;
+ * - local: an activity between local actors, processed without HTTP;
+ * - inbox: activities that arrived with a valid signature.
+ */
+export class FederationWorkers extends Initializer implements Finalizable {
+  protected readonly logger = getLoggerFor(this);
+  private readonly urls: ActorUrls;
+  private readonly signer = new HttpSigner();
+  private readonly keys = new Map<string, KeyObject>();
+
+  /**
+   * @param signatureScheme - `cavage`, or `rfc9421` (RFC 9421 first, cavage again when refused with 400/401).
+   */
+  public constructor(
+    baseUrl: string,
+    private readonly queues: JobQueueFactory,
+    private readonly activities: ActivityRepository,
+    private readonly inbox: InboxService,
+    private readonly actors: RemoteActorCache,
+    private readonly fetcher: RemoteFetcher,
+    private readonly keyStore: ActorKeyStore,
+    private readonly deliveryConcurrency = 32,
+    private readonly signatureScheme = 'cavage',
+  ) {
+    super();
+    this.urls = new ActorUrls(baseUrl);
+  }
+
+  public async handle(): Promise<void> {
+    this.queues.create<FanOutJob>(QUEUES.fanOut).process(async(job): Promise<void> => this.fanOut(job), 4);
+    this.queues.create<DeliveryJob>(QUEUES.delivery).process(async(job): Promise<void> => this.deliver(job),
+      this.deliveryConcurrency);
+    this.queues.create<LocalDeliveryJob>(QUEUES.local).process(async(job): Promise<void> => this.deliverLocally(job), 4);
+    this.queues.create<InboxJob>(QUEUES.inbox).process(async(job): Promise<void> =>
+      this.inbox.receive(job.data.activity, job.data.inboxOwner), 8);
+  }
+
+  public async finalize(): Promise<void> {
+    await this.queues.closeAll();
+    this.fetcher.close();
+  }
+
+  private async fanOut({ data }: QueuedJob<FanOutJob>): Promise<void> {
+    const localQueue: JobQueue<LocalDeliveryJob> = this.queues.create(QUEUES.local);
+    const deliveryQueue: JobQueue<DeliveryJob> = this.queues.create(QUEUES.delivery);
+    const inboxes = new Set<string>();
+    const unresolved: string[] = [];
+    for (const recipient of data.recipients) {
+      const username = this.urls.usernameOf(recipient);
+      if (username) {
+        await localQueue.add({ activity: data.activity, recipient: username }, { jobId: `local:${data.activity}:${username}` });
+        continue;
+      }
+      if (recipient.startsWith(this.urls.base)) {
+        // A local collection or object that is not an actor: nothing to deliver to.
+        continue;
+      }
+      try {
+        const inbox = this.inboxOf(await this.actors.getActor(recipient));
+        if (inbox) {
+          inboxes.add(inbox);
+        }
+      } catch (error: unknown) {
+        this.logger.warn(`Could not resolve ${recipient} now (${(error as Error).message}); its delivery job will retry`);
+        unresolved.push(recipient);
+      }
+    }
+    for (const inbox of inboxes) {
+      await deliveryQueue.add({ activity: data.activity, sender: data.sender, inbox }, { jobId: `deliver:${data.activity}:${inbox}` });
+    }
+    for (const recipient of unresolved) {
+      await deliveryQueue.add({ activity: data.activity, sender: data.sender, inbox: '', recipient } as DeliveryJob & { recipient: string },
+        { jobId: `deliver:${data.activity}:actor:${recipient}` });
+    }
+  }
+
+  private async deliver({ data, attempt }: QueuedJob<DeliveryJob & { recipient?: string }>): Promise<void> {
+    let inbox = data.inbox;
+    if (!inbox && data.recipient) {
+      inbox = this.inboxOf(await this.actors.getActor(data.recipient)) ?? '';
+      if (!inbox) {
+        throw new PermanentJobError(`${data.recipient} has no inbox`);
+      }
+    }
+    const activity = await this.activities.read(data.activity);
+    if (!activity) {
+      throw new PermanentJobError(`Activity ${data.activity} is gone`);
+    }
+    for (const field of PRIVATE_ADDRESS_FIELDS) {
+      delete activity[field];
+      if (isObject(activity.object)) {
+        delete activity.object[field];
+      }
+    }
+    const body = JSON.stringify(activity);
+    const schemes = this.signatureScheme === 'rfc9421' ? [ 'rfc9421', 'cavage' ] as const : [ 'cavage' ] as const;
+    let status = 0;
+    for (const scheme of schemes) {
+      const headers: Record<string, string> = { 'content-type': 'application/activity+json', host: new URL(inbox).host };
+      Object.assign(headers, this.signer.sign({ method: 'POST', url: inbox, headers, body },
+        { keyId: `${this.urls.actor(data.sender)}#main-key`, privateKey: await this.privateKey(data.sender) }, scheme));
+      ({ status } = await this.fetcher.post(inbox, body, headers));
+      if (status !== 401 && status !== 400) {
+        break;
+      }
+    }
+    if (status >= 200 && status < 300) {
+      this.logger.debug(`Delivered ${data.activity} to ${inbox} (attempt ${attempt})`);
+      return;
+    }
+    if (status === 410 || (status >= 400 && status < 500 && status !== 408 && status !== 429)) {
+      throw new PermanentJobError(`${inbox} answered ${status}`);
+    }
+    throw new Error(`${inbox} answered ${status}`);
+  }
+
+  private async deliverLocally({ data }: QueuedJob<LocalDeliveryJob>): Promise<void> {
+    const activity = await this.activities.read(data.activity);
+    if (activity) {
+      await this.inbox.receiveLocal(activity, data.recipient);
+    }
+  }
+
+  private inboxOf(actor: Json): string | undefined {
+    const endpoints = actor.endpoints;
+    const shared = isObject(endpoints) ? idOf(endpoints.sharedInbox) : undefined;
+    return shared ?? idOf(actor.inbox);
+  }
+
+  private async privateKey(username: string): Promise<KeyObject> {
+    let key = this.keys.get(username);
+    if (!key) {
+      const pem = await this.keyStore.privateKeyPem(username);
+      if (!pem) {
+        throw new PermanentJobError(`No private key for ${username}`);
+      }
+      key = createPrivateKey(pem);
+      this.keys.set(username, key);
+    }
+    return key;
+  }
+}

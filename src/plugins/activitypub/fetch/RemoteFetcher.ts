@@ -1,0 +1,342 @@
+import http from 'node:http';
+import https from 'node:https';
+import { HttpSigner } from '../signatures/HttpSigner';
+import type { SigningKey } from '../signatures/SignatureCommon';
+import { RemoteFetchError, SsrfBlockedError } from './FetchErrors';
+import { SsrfGuard } from './SsrfGuard';
+
+export interface GetJsonOptions {
+  /** The Accept header; `application/activity+json` by default. */
+  accept?: string;
+  /** Sign the GET (draft-cavage) with this key, for servers with authorized fetch. */
+  signWith?: SigningKey;
+}
+
+export interface GetJsonResult {
+  status: number;
+  /** The parsed body: only for a 2xx answer with a JSON media type (`application/json`, `…+json`). */
+  json?: unknown;
+  /** The URL that answered, after redirects (without fragment). */
+  finalUrl: string;
+  contentType?: string;
+}
+
+export interface PostResult {
+  status: number;
+  /** Retry-After of a 429/503 (or any) answer, in seconds from now. */
+  retryAfter?: number;
+}
+
+interface Exchange {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  /** Only for 2xx answers when asked for. */
+  body?: Buffer;
+}
+
+const REDIRECTS = new Set([ 301, 302, 303, 307, 308 ]);
+const MAX_REDIRECTS = 3;
+const JSON_TYPE = /^application\/(?:[a-z0-9.+-]+\+)?json$/u;
+/** Idle keep-alive sockets are closed before the usual 5 s server-side timeout. */
+const FREE_SOCKET_TIMEOUT_MS = 4_000;
+
+/**
+ * Server-to-server HTTP client for federation: actor/key fetches (`getJson`) and deliveries
+ * (`post`). node:http(s) with keep-alive agents whose DNS lookup goes through `SsrfGuard`, an
+ * overall timeout per request, a response size limit, up to 3 redirects for GETs (each re-checked,
+ * never https → http), optional signed GETs, and at most `maxPerHost` requests in flight per host
+ * (the rest wait in order).
+ *
+ * Errors: HTTP statuses are results, never exceptions. Network failures and timeouts throw
+ * `RemoteFetchError` with `retryable: true`; refused URLs/addresses (`SsrfBlockedError`), too many
+ * redirects and oversized bodies throw with `retryable: false`.
+ */
+export class RemoteFetcher {
+  private readonly guard: SsrfGuard;
+  private readonly signer = new HttpSigner();
+  private readonly httpAgent: http.Agent;
+  private readonly httpsAgent: https.Agent;
+  private readonly slots = new Map<string, { active: number; waiting: (() => void)[] }>();
+
+  public constructor(
+    allowPrivateNetwork: boolean,
+    private readonly timeoutMs = 10_000,
+    private readonly userAgent = 'Fedpod',
+    private readonly maxPerHost = 8,
+    private readonly maxResponseBytes = 1_048_576,
+  ) {
+    this.guard = new SsrfGuard(allowPrivateNetwork);
+    const agentOptions = {
+      keepAlive: true,
+      maxSockets: maxPerHost,
+      timeout: FREE_SOCKET_TIMEOUT_MS,
+      lookup: this.guard.lookup,
+    };
+    this.httpAgent = new http.Agent(agentOptions);
+    this.httpsAgent = new https.Agent(agentOptions);
+  }
+
+  /** GETs a JSON document, following redirects. Throws `RemoteFetchError` (see the class). */
+  public async getJson(url: string, options: GetJsonOptions = {}): Promise<GetJsonResult> {
+    let current = this.guard.checkUrl(url);
+    for (let redirects = 0; ; redirects += 1) {
+      current = stripFragment(current);
+      const headers: Record<string, string> = {
+        accept: options.accept ?? 'application/activity+json',
+        'user-agent': this.userAgent,
+        host: current.host,
+      };
+      if (options.signWith !== undefined) {
+        Object.assign(headers, this.signer.sign({ method: 'GET', url: current.href, headers }, options.signWith, 'cavage'));
+      }
+      const answer = await this.exchange(current, 'GET', headers, undefined, true);
+      const location = answer.headers.location;
+      if (REDIRECTS.has(answer.status) && typeof location === 'string' && location !== '') {
+        if (redirects >= MAX_REDIRECTS) {
+          throw new RemoteFetchError(`More than ${MAX_REDIRECTS} redirects from ${url}`, false, 'TOO_MANY_REDIRECTS');
+        }
+        let next: URL;
+        try {
+          next = new URL(location, current);
+        } catch {
+          throw new RemoteFetchError(`Invalid redirect location from ${current.href}`, false, 'BAD_REDIRECT');
+        }
+        if (current.protocol === 'https:' && next.protocol !== 'https:') {
+          throw new SsrfBlockedError(`Refusing a redirect from https to ${next.protocol}`);
+        }
+        current = this.guard.checkUrl(next);
+        continue;
+      }
+      const contentType = answer.headers['content-type']?.split(';')[0].trim().toLowerCase();
+      const result: GetJsonResult = { status: answer.status, finalUrl: current.href };
+      if (contentType !== undefined) {
+        result.contentType = contentType;
+      }
+      if (answer.body !== undefined && contentType !== undefined && JSON_TYPE.test(contentType)) {
+        try {
+          result.json = JSON.parse(answer.body.toString('utf8'));
+        } catch {
+          // Not JSON after all: no `json`.
+        }
+      }
+      return result;
+    }
+  }
+
+  /**
+   * POSTs a delivery. `headers` are sent as given (sign them with `HttpSigner` first); `Host`,
+   * `User-Agent` and `Content-Type: application/activity+json` are added when missing.
+   */
+  public async post(url: string, body: Buffer | string, headers: Record<string, string>): Promise<PostResult> {
+    const target = stripFragment(this.guard.checkUrl(url));
+    const sent: Record<string, string> = { ...headers };
+    const has = (name: string): boolean => Object.keys(sent).some((key) => key.toLowerCase() === name);
+    if (!has('host')) {
+      sent.host = target.host;
+    }
+    if (!has('user-agent')) {
+      sent['user-agent'] = this.userAgent;
+    }
+    if (!has('content-type')) {
+      sent['content-type'] = 'application/activity+json';
+    }
+    const answer = await this.exchange(target, 'POST', sent, typeof body === 'string' ? Buffer.from(body) : body, false);
+    const result: PostResult = { status: answer.status };
+    const retryAfter = parseRetryAfter(answer.headers['retry-after']);
+    if (retryAfter !== undefined) {
+      result.retryAfter = retryAfter;
+    }
+    return result;
+  }
+
+  /** Closes idle keep-alive connections. */
+  public close(): void {
+    this.httpAgent.destroy();
+    this.httpsAgent.destroy();
+  }
+
+  private async exchange(
+    url: URL,
+    method: 'GET' | 'POST',
+    headers: Record<string, string>,
+    body: Buffer | undefined,
+    keepBody: boolean,
+  ): Promise<Exchange> {
+    const release = await this.acquire(url.host);
+    try {
+      try {
+        return await this.once(url, method, headers, body, keepBody);
+      } catch (error: unknown) {
+        // A keep-alive socket the server closed meanwhile: one more try on a fresh one.
+        if ((error as { reusedSocket?: boolean }).reusedSocket === true) {
+          return await this.once(url, method, headers, body, keepBody);
+        }
+        throw error;
+      }
+    } finally {
+      release();
+    }
+  }
+
+  private once(
+    url: URL,
+    method: 'GET' | 'POST',
+    headers: Record<string, string>,
+    body: Buffer | undefined,
+    keepBody: boolean,
+  ): Promise<Exchange> {
+    const isHttps = url.protocol === 'https:';
+    const sent: Record<string, string | number> = { ...headers };
+    if (body !== undefined) {
+      sent['content-length'] = body.length;
+    }
+    const options: http.RequestOptions = {
+      method,
+      protocol: url.protocol,
+      hostname: url.hostname.replace(/^\[|\]$/gu, ''),
+      port: url.port || (isHttps ? 443 : 80),
+      path: `${url.pathname}${url.search}`,
+      headers: sent,
+      agent: isHttps ? this.httpsAgent : this.httpAgent,
+    };
+    return new Promise<Exchange>((resolve, reject): void => {
+      let settled = false;
+      const finish = (error: Error | undefined, exchange?: Exchange): void => {
+        if (!settled) {
+          settled = true;
+          clearTimeout(timer);
+          if (error === undefined) {
+            resolve(exchange!);
+          } else {
+            reject(error);
+          }
+        }
+      };
+      let req: http.ClientRequest;
+      try {
+        req = (isHttps ? https : http).request(options, (res): void => {
+          this.readResponse(res, url, keepBody, finish, req.reusedSocket);
+        });
+      } catch (error: unknown) {
+        // E.g. a header value with a line break.
+        reject(new RemoteFetchError(`Invalid request to ${url.origin}: ${(error as Error).message}`, false, 'EINVALID'));
+        return;
+      }
+      const timer = setTimeout((): void => {
+        const error = new RemoteFetchError(`Request to ${url.origin} timed out after ${this.timeoutMs} ms`, true, 'ETIMEDOUT');
+        finish(error);
+        req.destroy(error);
+      }, this.timeoutMs);
+      req.on('error', (error: Error): void => finish(networkError(error, url, req.reusedSocket)));
+      req.end(body);
+    });
+  }
+
+  private readResponse(
+    res: http.IncomingMessage,
+    url: URL,
+    keepBody: boolean,
+    finish: (error: Error | undefined, exchange?: Exchange) => void,
+    reusedSocket: boolean,
+  ): void {
+    const status = res.statusCode ?? 0;
+    const collect = keepBody && status >= 200 && status < 300;
+    if (collect && Number(res.headers['content-length']) > this.maxResponseBytes) {
+      res.destroy();
+      finish(tooLarge(url, this.maxResponseBytes));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    res.on('data', (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > this.maxResponseBytes) {
+        res.destroy();
+        // The status is all a delivery or a non-2xx fetch needs.
+        finish(collect ? tooLarge(url, this.maxResponseBytes) : undefined, { status, headers: res.headers });
+      } else if (collect) {
+        chunks.push(chunk);
+      }
+    });
+    res.on('end', (): void => {
+      finish(undefined, { status, headers: res.headers, ...collect ? { body: Buffer.concat(chunks) } : {} });
+    });
+    res.on('error', (error: Error): void => finish(networkError(error, url, reusedSocket)));
+    res.on('close', (): void => {
+      if (!res.complete) {
+        finish(networkError(new Error('connection closed before the response ended'), url, reusedSocket));
+      }
+    });
+  }
+
+  private async acquire(host: string): Promise<() => void> {
+    let slot = this.slots.get(host);
+    if (slot === undefined) {
+      slot = { active: 0, waiting: [] };
+      this.slots.set(host, slot);
+    }
+    const entry = slot;
+    if (entry.active >= this.maxPerHost) {
+      await new Promise<void>((resolve): void => {
+        entry.waiting.push(resolve);
+      });
+    } else {
+      entry.active += 1;
+    }
+    let released = false;
+    return (): void => {
+      if (released) {
+        return;
+      }
+      released = true;
+      const next = entry.waiting.shift();
+      if (next !== undefined) {
+        next(); // The slot passes straight to the next waiter.
+      } else {
+        entry.active -= 1;
+        if (entry.active === 0) {
+          this.slots.delete(host);
+        }
+      }
+    };
+  }
+}
+
+function stripFragment(url: URL): URL {
+  if (url.hash === '') {
+    return url;
+  }
+  const copy = new URL(url.href);
+  copy.hash = '';
+  return copy;
+}
+
+function tooLarge(url: URL, limit: number): RemoteFetchError {
+  return new RemoteFetchError(`The response from ${url.origin} is larger than ${limit} bytes`, false, 'TOO_LARGE');
+}
+
+function networkError(error: Error, url: URL, reusedSocket: boolean): RemoteFetchError {
+  if (error instanceof RemoteFetchError) {
+    return error;
+  }
+  const code = (error as NodeJS.ErrnoException).code ?? 'ENETWORK';
+  const wrapped = new RemoteFetchError(`Request to ${url.origin} failed: ${error.message}`, true, code);
+  // Only a reset of a reused keep-alive socket is worth an immediate second try.
+  if (reusedSocket && (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ENETWORK')) {
+    Object.defineProperty(wrapped, 'reusedSocket', { value: true });
+  }
+  return wrapped;
+}
+
+/** Retry-After as seconds from now: delta-seconds or an HTTP-date. */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+  if (value === undefined) {
+    return undefined;
+  }
+  const text = value.trim();
+  if (/^\d+$/u.test(text)) {
+    return Number(text);
+  }
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
+}

@@ -1,0 +1,240 @@
+import { getLoggerFor } from '@solid/community-server';
+import { type Job, type JobsOptions, Queue, UnrecoverableError, Worker } from 'bullmq';
+import type { DeadLetter, JobHandler, JobOptions, JobQueue, JobQueueCounts } from './JobQueue';
+import { PermanentJobError } from './PermanentJobError';
+import { RetryPolicy } from './RetryPolicy';
+
+export interface BullMqJobQueueOptions {
+  /** redis://[user:password@]host:port[/db] */
+  redisUrl: string;
+  retry?: RetryPolicy;
+  /** First part of every Redis key of the queue: `<prefix>:<name>:...`. */
+  prefix?: string;
+  /**
+   * How long a worker's claim on a running job lasts without renewal (it renews at
+   * half of it). A worker that dies loses its jobs to the stalled check after this.
+   */
+  lockDurationMs?: number;
+  /** How often a worker looks for jobs whose worker died (stalled), and requeues them. */
+  stalledIntervalMs?: number;
+  /** A job found stalled more than this many times fails for good (it may be what kills workers). */
+  maxStalledCount?: number;
+  /** close() waits this long for running jobs; those still running then run again (stalled recovery). */
+  closeTimeoutMs?: number;
+  /** Failed jobs (dead letters) kept in Redis, the oldest dropped first. */
+  maxDeadLetters?: number;
+}
+
+/** What a job holds in Redis: the caller's id (when given) and data. */
+interface Envelope<T> {
+  id?: string;
+  d: T;
+}
+
+const MAX_ERROR_LENGTH = 2000;
+
+/**
+ * The queue with REDIS_URL: a BullMQ Queue (producer) and, once process() is called,
+ * a Worker, both under `<prefix>:<name>` keys.
+ *
+ * - add() resolves once Redis has answered BullMQ's add script. Durability then is
+ *   Redis's: with `appendonly yes`, a killed redis-server keeps every answered write
+ *   (it is in the kernel before the reply); surviving a power cut needs
+ *   `appendfsync always` (`everysec` may lose the last second).
+ * - Retries: `attempts` from the RetryPolicy, waits from its delay() (a custom backoff
+ *   strategy, so jitter included). A PermanentJobError becomes BullMQ's
+ *   UnrecoverableError: no retry.
+ * - Dead letters: jobs failed after their last attempt stay in BullMQ's failed set
+ *   (newest `maxDeadLetters`); completed jobs are removed.
+ * - `jobId` deduplicates through BullMQ's deduplication (simple mode): a second add
+ *   while the first is waiting, delayed or active is dropped; once it completed or
+ *   died the id can be added again (so several dead letters may share an id).
+ * - A worker that dies mid-job (kill -9) leaves the job locked; after lockDurationMs
+ *   a stalled check (every stalledIntervalMs, by any worker of the queue) puts it
+ *   back, and it runs again.
+ */
+export class BullMqJobQueue<T> implements JobQueue<T> {
+  protected readonly logger = getLoggerFor(this);
+
+  private readonly retry: RetryPolicy;
+  private readonly prefix: string;
+  private readonly queue: Queue<Envelope<T>>;
+  private worker: Worker<Envelope<T>> | undefined;
+  private active = 0;
+  private idleWaiters: (() => void)[] = [];
+  private closing = false;
+  private closed: Promise<void> | undefined;
+
+  public constructor(
+    public readonly name: string,
+    private readonly options: BullMqJobQueueOptions,
+  ) {
+    this.retry = options.retry ?? new RetryPolicy();
+    this.prefix = options.prefix ?? 'fedpod';
+    this.queue = new Queue<Envelope<T>>(name, {
+      connection: { url: options.redisUrl },
+      prefix: this.prefix,
+      defaultJobOptions: {
+        attempts: this.retry.attempts,
+        backoff: { type: 'fedpod' },
+        removeOnComplete: true,
+        removeOnFail: { count: options.maxDeadLetters ?? 10_000 },
+      },
+    });
+    this.queue.on('error', (error: Error): void => {
+      this.logger.error(`Queue ${name} (Redis): ${error.message}`);
+    });
+  }
+
+  public get isClosed(): boolean {
+    return this.closing;
+  }
+
+  public async add(data: T, options: JobOptions = {}): Promise<string> {
+    if (this.closing) {
+      throw new Error(`Queue ${this.name} is closed`);
+    }
+    const { jobId, delayMs = 0 } = options;
+    if (jobId !== undefined && (typeof jobId !== 'string' || jobId.length === 0)) {
+      throw new Error('jobId must be a non-empty string');
+    }
+    if (typeof delayMs !== 'number' || !Number.isFinite(delayMs) || delayMs < 0) {
+      throw new Error(`delayMs must be a finite number >= 0, not ${String(delayMs)}`);
+    }
+    const envelope: Envelope<T> = { d: data === undefined ? null as T : data };
+    const jobOptions: JobsOptions = { delay: Math.round(delayMs) };
+    if (jobId !== undefined) {
+      envelope.id = jobId;
+      jobOptions.deduplication = { id: jobId };
+    }
+    const job = await this.queue.add(this.name, envelope, jobOptions);
+    return jobId ?? (job.id as string);
+  }
+
+  public process(handler: JobHandler<T>, concurrency: number): void {
+    if (this.worker) {
+      throw new Error(`Queue ${this.name} already has a handler`);
+    }
+    if (this.closing) {
+      throw new Error(`Queue ${this.name} is closed`);
+    }
+    if (!Number.isInteger(concurrency) || concurrency < 1) {
+      throw new Error(`Concurrency must be an integer >= 1, not ${concurrency}`);
+    }
+    const worker = new Worker<Envelope<T>>(this.name, async(job: Job<Envelope<T>>): Promise<void> => {
+      await this.runJob(job, handler);
+    }, {
+      connection: { url: this.options.redisUrl },
+      prefix: this.prefix,
+      concurrency,
+      lockDuration: this.options.lockDurationMs ?? 30_000,
+      stalledInterval: this.options.stalledIntervalMs ?? 30_000,
+      maxStalledCount: this.options.maxStalledCount ?? 3,
+      settings: {
+        backoffStrategy: (attemptsMade: number): number => this.retry.delay(attemptsMade),
+      },
+    });
+    worker.on('error', (error: Error): void => {
+      this.logger.error(`Queue ${this.name} worker (Redis): ${error.message}`);
+    });
+    worker.on('failed', (job: Job<Envelope<T>> | undefined, error: Error): void => {
+      if (job && (error instanceof UnrecoverableError || job.attemptsMade >= this.retry.attempts)) {
+        this.logger.warn(`Queue ${this.name}: job ${job.data.id ?? job.id} is dead after ${
+          job.attemptsMade} attempt(s): ${error.message}`);
+      }
+    });
+    this.worker = worker;
+  }
+
+  public async deadLetters(limit = 100): Promise<DeadLetter<T>[]> {
+    if (limit <= 0) {
+      return [];
+    }
+    const jobs = await this.queue.getFailed(0, limit - 1);
+    return jobs.filter((job): boolean => Boolean(job)).map((job): DeadLetter<T> => ({
+      id: job.data.id ?? (job.id as string),
+      queue: this.name,
+      data: job.data.d,
+      attempts: job.attemptsMade,
+      error: job.failedReason,
+      failedAt: new Date(job.finishedOn ?? job.processedOn ?? job.timestamp).toISOString(),
+    }));
+  }
+
+  public async counts(): Promise<JobQueueCounts> {
+    const counts = await this.queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'failed');
+    return {
+      waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0),
+      active: counts.active ?? 0,
+      delayed: counts.delayed ?? 0,
+      dead: counts.failed ?? 0,
+    };
+  }
+
+  public close(): Promise<void> {
+    this.closed ??= this.shutDown();
+    return this.closed;
+  }
+
+  private async shutDown(): Promise<void> {
+    this.closing = true;
+    const worker = this.worker;
+    if (worker) {
+      // Fetch no more jobs, give the running ones closeTimeoutMs, then let go of the
+      // rest: their locks expire and the stalled check requeues them.
+      await worker.pause(true).catch((): void => undefined);
+      const timeoutMs = this.options.closeTimeoutMs ?? 10_000;
+      if (this.active > 0 && !await this.waitForIdle(timeoutMs)) {
+        this.logger.warn(`Queue ${this.name}: ${this.active} job(s) still running after ${
+          timeoutMs} ms; they run again once their lock expires`);
+      }
+      await worker.close(this.active > 0).catch((error: Error): void => {
+        this.logger.warn(`Queue ${this.name}: closing the worker: ${error.message}`);
+      });
+    }
+    await this.queue.close().catch((error: Error): void => {
+      this.logger.warn(`Queue ${this.name}: closing the queue: ${error.message}`);
+    });
+  }
+
+  private async runJob(job: Job<Envelope<T>>, handler: JobHandler<T>): Promise<void> {
+    this.active += 1;
+    try {
+      await handler({
+        id: job.data.id ?? (job.id as string),
+        queue: this.name,
+        data: job.data.d,
+        attempt: job.attemptsMade + 1,
+      });
+    } catch (error: unknown) {
+      if (PermanentJobError.is(error)) {
+        throw new UnrecoverableError(BullMqJobQueue.describe(error));
+      }
+      throw error instanceof Error ? error : new Error(BullMqJobQueue.describe(error));
+    } finally {
+      this.active -= 1;
+      if (this.active === 0) {
+        const waiters = this.idleWaiters;
+        this.idleWaiters = [];
+        for (const waiter of waiters) {
+          waiter();
+        }
+      }
+    }
+  }
+
+  private waitForIdle(timeoutMs: number): Promise<boolean> {
+    return new Promise<boolean>((resolve): void => {
+      const timer = setTimeout((): void => resolve(false), timeoutMs);
+      this.idleWaiters.push((): void => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+  }
+
+  private static describe(error: unknown): string {
+    const message = error instanceof Error ? error.message || error.name : String(error);
+    return message.length > MAX_ERROR_LENGTH ? `${message.slice(0, MAX_ERROR_LENGTH)}…` : message;
+  }
+}

@@ -1,0 +1,82 @@
+import { join } from 'node:path';
+import { BullMqJobQueue } from './BullMqJobQueue';
+import type { JobQueue } from './JobQueue';
+import { LocalJournalQueue } from './LocalJournalQueue';
+import { RetryPolicy } from './RetryPolicy';
+
+/** Queue names become directory names and Redis key parts. */
+const QUEUE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/u;
+
+type OwnedQueue = (LocalJournalQueue<unknown> | BullMqJobQueue<unknown>);
+
+/**
+ * Makes the server's job queues (delivery, inbox, webhooks, ...), all of one kind,
+ * chosen by configuration: with a Redis URL, BullMQ queues; with an empty one, local
+ * journalled queues under `<dataDir>/queues/<name>/` (one process per data dir).
+ *
+ * Retries: `attempts` runs in all, waits from `baseDelayMs` doubling up to
+ * `maxDelayMs` (with jitter); the defaults spread 15 runs over about 48 h.
+ *
+ * finalize() (CSS's Finalizable) closes every queue: wire it into the finalizers.
+ */
+export class JobQueueFactory {
+  private readonly retry: RetryPolicy;
+  private readonly queues = new Map<string, OwnedQueue>();
+
+  /**
+   * @param dataDir - data directory; local queues live in its `queues/` folder
+   * @param redisUrl - redis://host:port[/db] for BullMQ, or '' for local queues
+   * @param attempts - runs per job, the first included
+   * @param baseDelayMs - wait after the first failed run
+   * @param maxDelayMs - longest wait between two runs
+   */
+  public constructor(
+    private readonly dataDir: string,
+    private readonly redisUrl: string,
+    attempts = RetryPolicy.defaultAttempts,
+    baseDelayMs = RetryPolicy.defaultBaseDelayMs,
+    maxDelayMs = RetryPolicy.defaultMaxDelayMs,
+  ) {
+    this.retry = new RetryPolicy(attempts, baseDelayMs, maxDelayMs);
+  }
+
+  /** 'bullmq' with a Redis URL, else 'local'. */
+  public get kind(): 'bullmq' | 'local' {
+    return this.redisUrl.trim() === '' ? 'local' : 'bullmq';
+  }
+
+  public get retryPolicy(): RetryPolicy {
+    return this.retry;
+  }
+
+  /** The queue of this name; the same instance for the same name until it is closed. */
+  public create<T>(name: string): JobQueue<T> {
+    if (!QUEUE_NAME.test(name)) {
+      throw new Error(`Invalid queue name ${JSON.stringify(name)}: use letters, digits, '_', '.', '-'`);
+    }
+    let queue = this.queues.get(name);
+    if (!queue || queue.isClosed) {
+      queue = this.kind === 'local' ?
+        new LocalJournalQueue<unknown>(name, join(this.dataDir, 'queues', name), { retry: this.retry }) :
+        new BullMqJobQueue<unknown>(name, { redisUrl: this.redisUrl.trim(), retry: this.retry });
+      this.queues.set(name, queue);
+    }
+    return queue as JobQueue<T>;
+  }
+
+  /** Closes every queue made (each waits, bounded, for its running jobs). */
+  public async closeAll(): Promise<void> {
+    const queues = [ ...this.queues.values() ];
+    this.queues.clear();
+    const results = await Promise.allSettled(queues.map((queue): Promise<void> => queue.close()));
+    const failure = results.find((result): boolean => result.status === 'rejected') as PromiseRejectedResult | undefined;
+    if (failure) {
+      throw failure.reason;
+    }
+  }
+
+  /** CSS Finalizable. */
+  public async finalize(): Promise<void> {
+    await this.closeAll();
+  }
+}

@@ -1,0 +1,465 @@
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { QueuedJob } from '../../../../src/plugins/queue/JobQueue';
+import { JournalCodec } from '../../../../src/plugins/queue/JournalCodec';
+import { LocalJournalQueue, type LocalJournalQueueOptions } from '../../../../src/plugins/queue/LocalJournalQueue';
+import { PermanentJobError } from '../../../../src/plugins/queue/PermanentJobError';
+import { RetryPolicy } from '../../../../src/plugins/queue/RetryPolicy';
+import { sleep, waitFor } from './support/waitFor';
+
+interface Payload {
+  n: number;
+}
+
+/** Retries quickly: 3 runs, waits of 30 ms then 60 ms, no jitter. */
+const FAST_RETRY = new RetryPolicy(3, 30, 1000, 0);
+
+describe('LocalJournalQueue', (): void => {
+  let root: string;
+  let dir: string;
+  const open: LocalJournalQueue<Payload>[] = [];
+
+  function makeQueue(options: LocalJournalQueueOptions = {}, directory = dir): LocalJournalQueue<Payload> {
+    const queue = new LocalJournalQueue<Payload>('test', directory, { retry: FAST_RETRY, ...options });
+    open.push(queue);
+    return queue;
+  }
+
+  function journalFile(): string {
+    const name = readdirSync(dir).filter((file): boolean => file.endsWith('.log')).sort().at(-1) as string;
+    return join(dir, name);
+  }
+
+  beforeEach((): void => {
+    root = mkdtempSync(join(tmpdir(), 'fedpod-queue-'));
+    dir = join(root, 'queues', 'test');
+  });
+
+  afterEach(async(): Promise<void> => {
+    await Promise.all(open.splice(0).map(async(queue): Promise<void> => queue.close().catch((): void => undefined)));
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('runs added jobs with their data, id and attempt number', async(): Promise<void> => {
+    const queue = makeQueue();
+    const seen: QueuedJob<Payload>[] = [];
+    queue.process(async(job): Promise<void> => {
+      seen.push(job);
+    }, 2);
+    const first = await queue.add({ n: 1 });
+    const second = await queue.add({ n: 2 }, { jobId: 'job-2' });
+    expect(second).toBe('job-2');
+    await waitFor((): boolean => seen.length === 2);
+    expect(seen).toEqual(expect.arrayContaining([
+      { id: first, queue: 'test', data: { n: 1 }, attempt: 1 },
+      { id: 'job-2', queue: 'test', data: { n: 2 }, attempt: 1 },
+    ]));
+    await waitFor(async(): Promise<boolean> => (await queue.counts()).waiting === 0);
+    expect(await queue.counts()).toEqual({ waiting: 0, active: 0, delayed: 0, dead: 0 });
+  });
+
+  it('hands the handler a JSON round trip of the data', async(): Promise<void> => {
+    const queue = new LocalJournalQueue<unknown>('test', dir);
+    const seen: unknown[] = [];
+    queue.process(async(job): Promise<void> => {
+      seen.push(job.data);
+    }, 1);
+    await queue.add({ when: new Date(0), skip: undefined });
+    await queue.add(undefined);
+    await waitFor((): boolean => seen.length === 2);
+    expect(seen).toEqual([{ when: '1970-01-01T00:00:00.000Z' }, null ]);
+    await queue.close();
+  });
+
+  it('keeps jobs added before process() and runs them once a handler comes', async(): Promise<void> => {
+    const queue = makeQueue();
+    await queue.add({ n: 1 });
+    await queue.add({ n: 2 });
+    expect(await queue.counts()).toEqual({ waiting: 2, active: 0, delayed: 0, dead: 0 });
+    const seen: number[] = [];
+    queue.process(async(job): Promise<void> => {
+      seen.push(job.data.n);
+    }, 1);
+    await waitFor((): boolean => seen.length === 2);
+    expect(seen).toEqual([ 1, 2 ]);
+  });
+
+  it('retries a failing job after the backoff, with increasing attempt numbers', async(): Promise<void> => {
+    const queue = makeQueue();
+    const runs: { attempt: number; at: number }[] = [];
+    queue.process(async(job): Promise<void> => {
+      runs.push({ attempt: job.attempt, at: Date.now() });
+      if (job.attempt < 3) {
+        throw new Error(`fail ${job.attempt}`);
+      }
+    }, 1);
+    await queue.add({ n: 1 });
+    await waitFor((): boolean => runs.length === 3);
+    expect(runs.map((run): number => run.attempt)).toEqual([ 1, 2, 3 ]);
+    // Waits of 30 ms and 60 ms (timers may fire a little early or late).
+    expect(runs[1].at - runs[0].at).toBeGreaterThanOrEqual(25);
+    expect(runs[2].at - runs[1].at).toBeGreaterThanOrEqual(55);
+    await waitFor(async(): Promise<boolean> => (await queue.counts()).waiting + (await queue.counts()).delayed === 0);
+    expect((await queue.counts()).dead).toBe(0);
+  });
+
+  it('shows a job waiting for its retry as delayed', async(): Promise<void> => {
+    const queue = makeQueue({ retry: new RetryPolicy(2, 60_000, 60_000, 0) });
+    let runs = 0;
+    queue.process(async(): Promise<void> => {
+      runs += 1;
+      throw new Error('later');
+    }, 1);
+    await queue.add({ n: 1 });
+    await waitFor((): boolean => runs === 1);
+    await waitFor(async(): Promise<boolean> => (await queue.counts()).delayed === 1);
+    expect(await queue.counts()).toEqual({ waiting: 0, active: 0, delayed: 1, dead: 0 });
+  });
+
+  it('makes a job a dead letter once its attempts are used up', async(): Promise<void> => {
+    const queue = makeQueue();
+    let runs = 0;
+    queue.process(async(): Promise<void> => {
+      runs += 1;
+      throw new Error(`boom ${runs}`);
+    }, 1);
+    await queue.add({ n: 7 }, { jobId: 'doomed' });
+    await waitFor(async(): Promise<boolean> => (await queue.counts()).dead === 1);
+    expect(runs).toBe(3);
+    const [ letter ] = await queue.deadLetters();
+    expect(letter).toEqual({
+      id: 'doomed', queue: 'test', data: { n: 7 }, attempts: 3, error: 'boom 3', failedAt: expect.any(String),
+    });
+    expect(Date.now() - Date.parse(letter.failedAt)).toBeLessThan(5000);
+    expect(await queue.counts()).toEqual({ waiting: 0, active: 0, delayed: 0, dead: 1 });
+  });
+
+  it('sends a job that throws PermanentJobError straight to the dead letters', async(): Promise<void> => {
+    const queue = makeQueue();
+    let runs = 0;
+    queue.process(async(): Promise<void> => {
+      runs += 1;
+      throw new PermanentJobError('410 Gone');
+    }, 1);
+    await queue.add({ n: 1 }, { jobId: 'gone' });
+    await waitFor(async(): Promise<boolean> => (await queue.counts()).dead === 1);
+    await sleep(100);
+    expect(runs).toBe(1);
+    expect(await queue.deadLetters()).toEqual([
+      expect.objectContaining({ id: 'gone', attempts: 1, error: '410 Gone' }),
+    ]);
+  });
+
+  it('lists dead letters newest first, up to the limit, and keeps them across a restart', async(): Promise<void> => {
+    const queue = makeQueue();
+    queue.process(async(job): Promise<void> => {
+      throw new PermanentJobError(`no ${job.data.n}`);
+    }, 1);
+    for (let n = 1; n <= 5; n += 1) {
+      await queue.add({ n });
+      await waitFor(async(): Promise<boolean> => (await queue.counts()).dead === n);
+    }
+    expect((await queue.deadLetters(2)).map((letter): number => letter.data.n)).toEqual([ 5, 4 ]);
+    await queue.close();
+    const reopened = makeQueue();
+    expect((await reopened.deadLetters()).map((letter): string => letter.error))
+      .toEqual([ 'no 5', 'no 4', 'no 3', 'no 2', 'no 1' ]);
+  });
+
+  it('keeps at most maxDeadLetters dead letters', async(): Promise<void> => {
+    const queue = makeQueue({ maxDeadLetters: 3 });
+    queue.process(async(): Promise<void> => {
+      throw new PermanentJobError('no');
+    }, 4);
+    await Promise.all(Array.from({ length: 6 }, async(_, n): Promise<string> => queue.add({ n })));
+    await waitFor(async(): Promise<boolean> => {
+      const counts = await queue.counts();
+      return counts.waiting + counts.active === 0;
+    });
+    expect((await queue.counts()).dead).toBe(3);
+  });
+
+  it('does not add a job twice while one with the same jobId is pending', async(): Promise<void> => {
+    const queue = makeQueue();
+    const ids = await Promise.all([
+      queue.add({ n: 1 }, { jobId: 'same' }),
+      queue.add({ n: 2 }, { jobId: 'same' }),
+    ]);
+    expect(ids).toEqual([ 'same', 'same' ]);
+    expect((await queue.counts()).waiting).toBe(1);
+    const seen: number[] = [];
+    let release!: () => void;
+    const blocked = new Promise<void>((resolve): void => {
+      release = resolve;
+    });
+    queue.process(async(job): Promise<void> => {
+      seen.push(job.data.n);
+      await blocked;
+    }, 1);
+    await waitFor((): boolean => seen.length === 1);
+    // Active counts as pending too.
+    expect(await queue.add({ n: 3 }, { jobId: 'same' })).toBe('same');
+    release();
+    await waitFor(async(): Promise<boolean> => (await queue.counts()).active === 0);
+    // Once done, the id may be used again.
+    await queue.add({ n: 4 }, { jobId: 'same' });
+    await waitFor((): boolean => seen.length === 2);
+    expect(seen).toEqual([ 1, 4 ]);
+  });
+
+  it('runs at most `concurrency` jobs at once', async(): Promise<void> => {
+    const queue = makeQueue();
+    let running = 0;
+    let peak = 0;
+    let done = 0;
+    queue.process(async(): Promise<void> => {
+      running += 1;
+      peak = Math.max(peak, running);
+      await sleep(10);
+      running -= 1;
+      done += 1;
+    }, 3);
+    await Promise.all(Array.from({ length: 20 }, async(_, n): Promise<string> => queue.add({ n })));
+    await waitFor((): boolean => done === 20);
+    expect(peak).toBe(3);
+  });
+
+  it('runs a delayed job no earlier than its delay', async(): Promise<void> => {
+    const queue = makeQueue();
+    const seen: { n: number; at: number }[] = [];
+    queue.process(async(job): Promise<void> => {
+      seen.push({ n: job.data.n, at: Date.now() });
+    }, 1);
+    const start = Date.now();
+    await queue.add({ n: 1 }, { delayMs: 150 });
+    await queue.add({ n: 2 }, { delayMs: 50 });
+    expect((await queue.counts()).delayed).toBeGreaterThanOrEqual(1);
+    await waitFor((): boolean => seen.length === 2);
+    expect(seen.map((entry): number => entry.n)).toEqual([ 2, 1 ]);
+    expect(seen[1].at - start).toBeGreaterThanOrEqual(145);
+  });
+
+  it('rejects bad options and use after close', async(): Promise<void> => {
+    const queue = makeQueue();
+    await expect(queue.add({ n: 1 }, { delayMs: -1 })).rejects.toThrow('delayMs');
+    await expect(queue.add({ n: 1 }, { jobId: '' })).rejects.toThrow('jobId');
+    expect((): void => queue.process(async(): Promise<void> => undefined, 0)).toThrow('Concurrency');
+    queue.process(async(): Promise<void> => undefined, 1);
+    expect((): void => queue.process(async(): Promise<void> => undefined, 1)).toThrow('already');
+    await queue.close();
+    await expect(queue.add({ n: 1 })).rejects.toThrow('closed');
+  });
+
+  it('keeps pending jobs across a restart, with their retry state', async(): Promise<void> => {
+    const queue = makeQueue({ retry: new RetryPolicy(5, 200, 200, 0) });
+    let runs = 0;
+    queue.process(async(): Promise<void> => {
+      runs += 1;
+      throw new Error('not yet');
+    }, 1);
+    await queue.add({ n: 1 }, { jobId: 'retrying' });
+    await waitFor(async(): Promise<boolean> => (await queue.counts()).delayed === 1);
+    await queue.add({ n: 2 }, { jobId: 'later', delayMs: 60_000 });
+    await queue.close();
+
+    const reopened = makeQueue({ retry: new RetryPolicy(5, 200, 200, 0) });
+    expect(await reopened.counts()).toEqual({ waiting: 0, active: 0, delayed: 2, dead: 0 });
+    const seen: QueuedJob<Payload>[] = [];
+    reopened.process(async(job): Promise<void> => {
+      seen.push(job);
+    }, 1);
+    await waitFor((): boolean => seen.length === 1);
+    expect(seen[0]).toEqual({ id: 'retrying', queue: 'test', data: { n: 1 }, attempt: 2 });
+    expect(runs).toBe(1);
+    expect((await reopened.counts()).delayed).toBe(1);
+  });
+
+  it('runs again a job whose run a crash cut short, and gives up after maxInterruptions', async(): Promise<void> => {
+    // Journal of a process that died during runs: `a` then `s` and no outcome.
+    const queue = makeQueue();
+    await queue.add({ n: 1 }, { jobId: 'crashy' });
+    await queue.close();
+    const started = JournalCodec.frame({ t: 's', id: 'crashy' });
+    for (let crash = 1; crash <= 2; crash += 1) {
+      appendFileSync(journalFile(), started);
+      const reopened = makeQueue({ maxInterruptions: 1 });
+      if (crash === 1) {
+        // One crash: it is due again.
+        expect(await reopened.counts()).toEqual({ waiting: 1, active: 0, delayed: 0, dead: 0 });
+        await reopened.close();
+      } else {
+        // A second crash is one too many.
+        expect(await reopened.counts()).toEqual({ waiting: 0, active: 0, delayed: 0, dead: 1 });
+        expect((await reopened.deadLetters())[0]).toEqual(expect.objectContaining({
+          id: 'crashy', attempts: 2, error: 'the process ended during 2 runs of this job',
+        }));
+        await reopened.close();
+      }
+    }
+    const last = makeQueue();
+    expect((await last.counts()).dead).toBe(1);
+  });
+
+  it('cuts a torn tail off the journal and keeps appending after the last whole record', async(): Promise<void> => {
+    const queue = makeQueue();
+    await queue.add({ n: 1 }, { jobId: 'one' });
+    await queue.add({ n: 2 }, { jobId: 'two' });
+    await queue.close();
+    const whole = statSync(journalFile()).size;
+    // Half of a third add, as a crash mid-write leaves it.
+    const frame = JournalCodec.frameAdded('three', '{"n":3}', Date.now(), 0, 0);
+    appendFileSync(journalFile(), frame.subarray(0, frame.length - 5));
+
+    const reopened = makeQueue();
+    expect((await reopened.counts()).waiting).toBe(2);
+    expect(statSync(journalFile()).size).toBe(whole);
+    await reopened.add({ n: 4 }, { jobId: 'four' });
+    await reopened.close();
+
+    const again = makeQueue();
+    const seen: string[] = [];
+    again.process(async(job): Promise<void> => {
+      seen.push(job.id);
+    }, 1);
+    await waitFor((): boolean => seen.length === 3);
+    expect(seen).toEqual([ 'one', 'two', 'four' ]);
+  });
+
+  it('treats a zero-filled tail (a crash after the file grew) as the end', async(): Promise<void> => {
+    const queue = makeQueue();
+    await queue.add({ n: 1 });
+    await queue.close();
+    appendFileSync(journalFile(), Buffer.alloc(4096));
+    const reopened = makeQueue();
+    expect((await reopened.counts()).waiting).toBe(1);
+  });
+
+  it('refuses a journal of another format', async(): Promise<void> => {
+    const queue = makeQueue();
+    await queue.add({ n: 1 });
+    await queue.close();
+    writeFileSync(journalFile(), JournalCodec.frame({ t: 'h', v: 99, queue: 'test' }));
+    const reopened = makeQueue();
+    await expect(reopened.counts()).rejects.toThrow('not a version 1 queue journal');
+    // The failed open released the lock.
+    await reopened.close();
+    rmSync(dir, { recursive: true });
+    const fresh = makeQueue();
+    expect((await fresh.counts()).waiting).toBe(0);
+  });
+
+  it('compacts the journal into live records only and loses nothing', async(): Promise<void> => {
+    const queue = makeQueue({ compactMinBytes: 16 * 1024, lazyFlushMs: 1 });
+    let done = 0;
+    queue.process(async(job): Promise<void> => {
+      if (job.data.n % 10 === 0) {
+        throw new PermanentJobError(`dead ${job.data.n}`);
+      }
+      done += 1;
+    }, 4);
+    // 300 jobs done, 30 dead; then 50 that stay pending (delayed).
+    for (let batch = 0; batch < 30; batch += 1) {
+      await Promise.all(Array.from({ length: 10 }, async(_, index): Promise<string> =>
+        queue.add({ n: batch * 10 + index })));
+    }
+    await waitFor(async(): Promise<boolean> => {
+      const counts = await queue.counts();
+      return counts.waiting + counts.active === 0 && counts.dead === 30;
+    });
+    expect(done).toBe(270);
+    await Promise.all(Array.from({ length: 50 }, async(_, index): Promise<string> =>
+      queue.add({ n: 1000 + index }, { jobId: `keep-${index}`, delayMs: 60_000 })));
+    expect(queue.journalStats().compactions).toBeGreaterThanOrEqual(1);
+    await queue.compact();
+    const compacted = queue.journalStats().bytes;
+    await queue.close();
+    expect(statSync(journalFile()).size).toBe(compacted);
+    // 50 pending + 30 dead letters, about 100 bytes each.
+    expect(compacted).toBeLessThan(12 * 1024);
+    expect(readdirSync(dir).filter((name): boolean => name.startsWith('journal-'))).toHaveLength(1);
+
+    const reopened = makeQueue();
+    expect(await reopened.counts()).toEqual({ waiting: 0, active: 0, delayed: 50, dead: 30 });
+    expect((await reopened.deadLetters(1))[0].error).toBe('dead 290');
+  });
+
+  it('recovers from a crash in the middle of a compaction', async(): Promise<void> => {
+    const queue = makeQueue();
+    await queue.add({ n: 1 }, { jobId: 'a' });
+    await queue.close();
+    const current = journalFile();
+    // A half-written next journal (never renamed) and a stray temp file.
+    writeFileSync(`${current.replace('000000000001', '000000000002')}.tmp`, 'garbage');
+    const reopened = makeQueue();
+    expect((await reopened.counts()).waiting).toBe(1);
+    await reopened.compact();
+    await reopened.close();
+    expect(readdirSync(dir).sort()).toEqual([ 'journal-000000000002.log' ]);
+    // A crash after the rename but before the old journal was deleted: the newer wins.
+    writeFileSync(current, readFileSync(join(dir, 'journal-000000000002.log')));
+    appendFileSync(current, JournalCodec.frame({ t: 'c', id: 'a' }));
+    const again = makeQueue();
+    expect((await again.counts()).waiting).toBe(1);
+    expect(readdirSync(dir).filter((name): boolean => name.endsWith('.log'))).toEqual([ 'journal-000000000002.log' ]);
+  });
+
+  it('lets one queue at a time use a directory', async(): Promise<void> => {
+    const queue = makeQueue();
+    await queue.counts();
+    const second = makeQueue();
+    await expect(second.counts()).rejects.toThrow('already open in this process');
+    await queue.close();
+    // Another live process holds it: pid 1 always exists.
+    writeFileSync(join(dir, 'lock'), '1 someone\n');
+    const third = makeQueue();
+    await expect(third.counts()).rejects.toThrow('in use by process 1');
+    // A dead process's lock is taken over.
+    writeFileSync(join(dir, 'lock'), '999999999 gone\n');
+    const fourth = makeQueue();
+    expect((await fourth.counts()).waiting).toBe(0);
+    await fourth.close();
+    expect(readdirSync(dir)).not.toContain('lock');
+  });
+
+  it('close() waits for running jobs, bounded, and leaves unfinished ones to run after restart', async(): Promise<void> => {
+    const queue = makeQueue({ closeTimeoutMs: 100 });
+    let finished = 0;
+    let release!: () => void;
+    const stuck = new Promise<void>((resolve): void => {
+      release = resolve;
+    });
+    queue.process(async(job): Promise<void> => {
+      await (job.id === 'slow' ? stuck : sleep(20));
+      finished += 1;
+    }, 2);
+    await queue.add({ n: 1 }, { jobId: 'quick' });
+    await queue.add({ n: 2 }, { jobId: 'slow' });
+    await waitFor(async(): Promise<boolean> => (await queue.counts()).active === 2);
+    const start = Date.now();
+    await queue.close();
+    expect(Date.now() - start).toBeLessThan(1000);
+    expect(finished).toBe(1);
+    // Finishing after close() is not recorded.
+    release();
+    await sleep(50);
+    expect(finished).toBe(2);
+
+    const reopened = makeQueue();
+    const seen: QueuedJob<Payload>[] = [];
+    reopened.process(async(job): Promise<void> => {
+      seen.push(job);
+    }, 1);
+    await waitFor((): boolean => seen.length === 1);
+    expect(seen[0]).toEqual(expect.objectContaining({ id: 'slow', attempt: 1 }));
+  });
+
+  it('acknowledges concurrent adds with shared fsyncs', async(): Promise<void> => {
+    const queue = makeQueue();
+    const ids = await Promise.all(Array.from({ length: 200 }, async(_, n): Promise<string> => queue.add({ n })));
+    expect(new Set(ids).size).toBe(200);
+    await queue.close();
+    const { records } = JournalCodec.decode(readFileSync(journalFile()));
+    expect(records.filter((record): boolean => record.t === 'a')).toHaveLength(200);
+  });
+});
