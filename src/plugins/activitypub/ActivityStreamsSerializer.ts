@@ -1,5 +1,4 @@
 import type { Quad } from '@rdfjs/types';
-import jsonld from 'jsonld';
 import type { JsonObject } from '../ldp/Contexts';
 import {
   ACTIVITYSTREAMS_CONTEXT_URL,
@@ -8,6 +7,7 @@ import {
   SECURITY_V1_CONTEXT_URL,
 } from '../ldp/Contexts';
 import type { DocumentLoader } from '../ldp/DocumentLoader';
+import { compactWithJsonLd } from '../ldp/JsonLdFallback';
 import { JsonLdCompactor, UnsupportedShapeError } from '../ldp/JsonLdCompactor';
 
 /** The `@context` of actor documents and of the objects Fedpod serves to ActivityPub peers. */
@@ -40,11 +40,7 @@ export class ActivityStreamsSerializer {
       if (!(error instanceof UnsupportedShapeError)) {
         throw error;
       }
-      const expanded = await jsonld.fromRDF(quads as never);
-      const framed = await jsonld.compact(expanded, ACTIVITYPUB_CONTEXT as never,
-        { documentLoader: this.documentLoader.load as never });
-      delete framed['@context'];
-      body = framed as JsonObject;
+      body = await compactWithJsonLd(quads, ACTIVITYPUB_CONTEXT, rootIri, this.documentLoader);
     }
     return { '@context': ACTIVITYPUB_CONTEXT, ...body };
   }

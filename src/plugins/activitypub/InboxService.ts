@@ -68,6 +68,9 @@ export class InboxService {
       this.logger.warn(`Ignored ${String(activity.type)} ${id}: ${sender} may not do that`);
       return;
     }
+    // Linked Data signatures and proofs are not checked here (the HTTP signature was): not kept.
+    delete activity.signature;
+    delete activity.proof;
     const now = new Date();
     const type = typeOf(activity);
     await this.activities.storeRemote(activity, now, type === 'Create' || type === 'Update');

@@ -130,7 +130,7 @@ export class OutboxService {
         // Answering a Follow this actor received: the follower is the Follow's actor.
         const follow = await this.readActivity(objectId);
         if (!follow || typeOf(follow) !== 'Follow' || idOf(follow.object) !== actor) {
-          throw badRequest('Accept and Reject answer a Follow of this actor that it received.', 'invalid_activity');
+          throw badRequest(`Accept and Reject answer a Follow of this actor that it received (${objectId} is ${follow ? `a ${String(typeOf(follow))} of ${String(idOf(follow.object))}` : 'unknown'}).`, 'invalid_activity');
         }
         const follower = idOf(follow.actor)!;
         if (activity.type === 'Accept') {

@@ -1,9 +1,9 @@
 import type { Quad } from '@rdfjs/types';
-import jsonld from 'jsonld';
 import { quadsToText } from '../../util/RdfText';
 import type { JsonObject } from './Contexts';
 import { contextUrlFor, fedpodContext } from './Contexts';
 import type { DocumentLoader } from './DocumentLoader';
+import { compactWithJsonLd } from './JsonLdFallback';
 import { JsonLdCompactor, UnsupportedShapeError } from './JsonLdCompactor';
 
 export const JSON_LD = 'application/ld+json';
@@ -58,7 +58,7 @@ export class RdfSerializer {
       if (!(error instanceof UnsupportedShapeError)) {
         throw error;
       }
-      return this.compactWithJsonLd(quads, rootIri);
+      return compactWithJsonLd(quads, this.context, rootIri, this.documentLoader);
     }
   }
 
@@ -70,20 +70,5 @@ export class RdfSerializer {
     // Grouped by subject so Turtle reads as one block per node.
     const sorted = [ ...quads ].sort((a, b): number => a.subject.value.localeCompare(b.subject.value));
     return quadsToText(sorted, contentType === TURTLE ? { prefixes: TURTLE_PREFIXES } : { format: 'N-Triples' });
-  }
-
-  private async compactWithJsonLd(quads: readonly Quad[], rootIri: string): Promise<JsonObject> {
-    const expanded = await jsonld.fromRDF(quads as never);
-    const compacted = await jsonld.compact(expanded, this.context as jsonld.ContextDefinition,
-      { documentLoader: this.documentLoader.load as never });
-    delete compacted['@context'];
-    const graph = compacted['@graph'] as JsonObject[] | undefined;
-    if (!graph) {
-      return compacted as JsonObject;
-    }
-    // Several top-level nodes: the root first, the rest kept alongside as @included.
-    const root = graph.find((node): boolean => node.id === rootIri);
-    const others = graph.filter((node): boolean => node !== root);
-    return { ...root ?? { id: rootIri }, ...others.length > 0 ? { '@included': others } : {}};
   }
 }

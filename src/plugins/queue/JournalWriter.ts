@@ -126,8 +126,13 @@ export class JournalWriter {
       const header = records[0];
       let position = consumed;
       if (header === undefined) {
-        // New, or a crash before the header was synced: nothing was ever acknowledged.
+        // New, or a crash before the header was synced: then the file holds at most a
+        // torn header (or zeros), and nothing was ever acknowledged from it.
         const headerFrame = JournalWriter.headerFrame(queueName);
+        if (buffer.length > headerFrame.length && buffer.some((byte): boolean => byte !== 0)) {
+          throw new Error(`${path} starts with an unreadable record: the journal is damaged. ` +
+            'Move it away to start the queue empty (its jobs are then lost)');
+        }
         await handle.truncate(0);
         await JournalWriter.writeFully(handle, headerFrame, 0);
         await handle.sync();
@@ -137,7 +142,15 @@ export class JournalWriter {
         throw new Error(`${path} is not a version ${JOURNAL_FORMAT_VERSION} queue journal (first record ${
           JSON.stringify(header).slice(0, 100)})`);
       } else if (consumed < buffer.length) {
-        warn(`Queue ${queueName}: cut ${buffer.length - consumed} bytes of torn or corrupt tail off ${path}`);
+        const tail = buffer.subarray(consumed);
+        let kept = '';
+        if (tail.some((byte): boolean => byte !== 0)) {
+          // Normally half an append cut by a crash; if it was damage in the middle of
+          // the journal, the records after it are in this file for an operator.
+          await fs.writeFile(`${path}.cut`, tail);
+          kept = ` (kept in ${path}.cut)`;
+        }
+        warn(`Queue ${queueName}: cut ${tail.length} bytes of torn or damaged tail off ${path}${kept}`);
         await handle.truncate(consumed);
         await handle.sync();
       }
@@ -174,10 +187,9 @@ export class JournalWriter {
       return Promise.reject(refusal);
     }
     return new Promise<void>((resolve, reject): void => {
-      this.queue.push({ record, reject });
+      this.queue.push({ record, resolve, reject });
       this.queuedBytes += record.length;
       this.startDraining();
-      resolve();
     });
   }
 

@@ -40,7 +40,7 @@ const DEFAULTS = {
 /** setTimeout takes at most 2^31-1 ms; longer waits re-check. */
 const MAX_TIMER_MS = 60 * 60 * 1000;
 const MAX_ERROR_LENGTH = 2000;
-const MAX_JOB_ID_LENGTH = 1024;
+const MAX_JOB_ID_LENGTH = 64 * 1024;
 
 interface PendingJob {
   readonly id: string;

@@ -52,12 +52,31 @@ export class FederationWorkers extends Initializer implements Finalizable {
   }
 
   public async handle(): Promise<void> {
-    this.queues.create<FanOutJob>(QUEUES.fanOut).process(async(job): Promise<void> => this.fanOut(job), 4);
-    this.queues.create<DeliveryJob>(QUEUES.delivery).process(async(job): Promise<void> => this.deliver(job),
+    this.queues.create<FanOutJob>(QUEUES.fanOut).process(this.logged(async(job): Promise<void> => this.fanOut(job)), 4);
+    this.queues.create<DeliveryJob>(QUEUES.delivery).process(this.logged(async(job): Promise<void> => this.deliver(job)),
       this.deliveryConcurrency);
-    this.queues.create<LocalDeliveryJob>(QUEUES.local).process(async(job): Promise<void> => this.deliverLocally(job), 4);
-    this.queues.create<InboxJob>(QUEUES.inbox).process(async(job): Promise<void> =>
-      this.inbox.receive(job.data.activity, job.data.inboxOwner), 8);
+    this.queues.create<LocalDeliveryJob>(QUEUES.local).process(this.logged(async(job): Promise<void> =>
+      this.deliverLocally(job)), 4);
+    this.queues.create<InboxJob>(QUEUES.inbox).process(this.logged(async(job): Promise<void> =>
+      this.inbox.receive(job.data.activity, job.data.inboxOwner)), 8);
+  }
+
+  /** Failed runs are logged here (the queue retries them or keeps them as dead letters). */
+  private logged<T>(handler: (job: QueuedJob<T>) => Promise<void>): (job: QueuedJob<T>) => Promise<void> {
+    return async(job: QueuedJob<T>): Promise<void> => {
+      try {
+        await handler(job);
+      } catch (error: unknown) {
+        const message = `${job.queue} job ${job.id} failed (attempt ${job.attempt}): ${(error as Error).message}`;
+        if (PermanentJobError.is(error)) {
+          this.logger.warn(`${message}; not retried`);
+        } else {
+          this.logger.warn(message);
+          this.logger.debug((error as Error).stack ?? '');
+        }
+        throw error;
+      }
+    };
   }
 
   public async finalize(): Promise<void> {

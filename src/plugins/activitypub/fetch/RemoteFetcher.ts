@@ -70,7 +70,7 @@ export class RemoteFetcher {
       keepAlive: true,
       maxSockets: maxPerHost,
       timeout: FREE_SOCKET_TIMEOUT_MS,
-      lookup: this.guard.lookup,
+      lookup: this.guard.lookupFunction(),
     };
     this.httpAgent = new http.Agent(agentOptions);
     this.httpsAgent = new https.Agent(agentOptions);

@@ -1,4 +1,4 @@
-import { promises as dns, type LookupAddress, type LookupOptions } from 'node:dns';
+import { promises as dns, type LookupAddress } from 'node:dns';
 import { isIP, isIPv4, isIPv6, type LookupFunction } from 'node:net';
 import { SsrfBlockedError } from './FetchErrors';
 
@@ -106,27 +106,39 @@ export function isPublicAddress(address: string): boolean {
  * credentials, and only to public unicast addresses unless `allowPrivateNetwork` (for tests and
  * closed federations on a LAN).
  *
- * Use `lookup` as the `lookup` option of the http(s) agents: node then connects to exactly the
+ * Use `lookupFunction()` as the `lookup` option of the http(s) agents: node then connects to exactly the
  * addresses checked here, so a DNS answer cannot change between the check and the connection
  * (no DNS-rebinding gap). IP-literal hosts never reach `lookup`, so `checkUrl` must be called
  * before each request (including after each redirect).
  */
 export class SsrfGuard {
-  public readonly lookup: LookupFunction;
+  public constructor(private readonly allowPrivateNetwork = false) {}
 
-  public constructor(private readonly allowPrivateNetwork = false) {
-    this.lookup = (hostname, options, callback): void => {
-      this.resolveChecked(hostname, options).then(
-        (addresses) => {
-          if (options.all) {
-            callback(null, addresses);
-          } else {
-            callback(null, addresses[0].address, addresses[0].family);
-          }
-        },
-        (error: NodeJS.ErrnoException) => callback(error, ''),
-      );
-    };
+  /**
+   * A `net.LookupFunction` for the `lookup` option of http(s) agents (bind it: `guard.lookup.bind(guard)`,
+   * or use `lookupFunction()`): resolves like `dns.lookup` and fails with `SsrfBlockedError` when
+   * any address of the host is not allowed.
+   */
+  public lookup(
+    hostname: string,
+    options: { family?: number | string; all?: boolean },
+    callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+  ): void {
+    this.resolveChecked(hostname, options.family).then(
+      (addresses) => {
+        if (options.all === true) {
+          callback(null, addresses);
+        } else {
+          callback(null, addresses[0].address, addresses[0].family);
+        }
+      },
+      (error: NodeJS.ErrnoException) => callback(error, ''),
+    );
+  }
+
+  /** `lookup` bound to this guard. */
+  public lookupFunction(): LookupFunction {
+    return (hostname, options, callback): void => this.lookup(hostname, options, callback);
   }
 
   /** Checks the scheme, the credentials and an IP-literal host, without DNS. Throws `SsrfBlockedError`. */
@@ -160,7 +172,7 @@ export class SsrfGuard {
     if (isIP(host) !== 0) {
       return { url, addresses: [ host ] };
     }
-    const addresses = await this.resolveChecked(host, {});
+    const addresses = await this.resolveChecked(host);
     return { url, addresses: addresses.map((entry) => entry.address) };
   }
 
@@ -173,8 +185,8 @@ export class SsrfGuard {
     return dns.lookup(hostname, { all: true, family, verbatim: true });
   }
 
-  private async resolveChecked(hostname: string, options: LookupOptions): Promise<LookupAddress[]> {
-    const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : (options.family ?? 0);
+  private async resolveChecked(hostname: string, requested?: number | string): Promise<LookupAddress[]> {
+    const family = requested === 'IPv4' || requested === 4 ? 4 : requested === 'IPv6' || requested === 6 ? 6 : 0;
     const addresses = await this.resolveHost(hostname, family);
     if (addresses.length === 0) {
       throw Object.assign(new Error(`No address for ${hostname}`), { code: 'ENOTFOUND' });

@@ -49,7 +49,7 @@ const KEY_CHAR = /^[a-z0-9_\-.*]$/u;
 const TOKEN_FIRST = /^[A-Za-z*]$/u;
 // tchar (RFC 9110) plus ":" and "/".
 const TOKEN_CHAR = /^[!#$%&'*+\-.^_`|~0-9A-Za-z:/]$/u;
-const BASE64_CHAR = /^[A-Za-z0-9+/=]$/u;
+const PLAIN_STRING = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/u;
 const TOKEN = /^[A-Za-z*][!#$%&'*+\-.^_`|~0-9A-Za-z:/]*$/u;
 const KEY = /^[a-z*][a-z0-9_\-.*]*$/u;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/u;
@@ -216,6 +216,15 @@ class Parser {
 
   private parseString(): BareItem {
     this.expect('"');
+    // Fast path: no escapes before the closing quote.
+    const end = this.input.indexOf('"', this.pos);
+    if (end >= 0) {
+      const text = this.input.slice(this.pos, end);
+      if (PLAIN_STRING.test(text)) {
+        this.pos = end + 1;
+        return { type: 'string', value: text };
+      }
+    }
     let out = '';
     for (;;) {
       if (this.atEnd()) {
@@ -253,15 +262,15 @@ class Parser {
 
   private parseBinary(): BareItem {
     this.expect(':');
-    const start = this.pos;
-    while (!this.atEnd() && BASE64_CHAR.test(this.peek())) {
-      this.pos += 1;
+    const end = this.input.indexOf(':', this.pos);
+    if (end < 0) {
+      throw new StructuredFieldError('Unterminated byte sequence');
     }
-    const text = this.input.slice(start, this.pos);
-    this.expect(':');
+    const text = this.input.slice(this.pos, end);
     if (!BASE64.test(text) || text.length % 4 === 1) {
       throw new StructuredFieldError('Invalid base64 in byte sequence');
     }
+    this.pos = end + 1;
     return { type: 'binary', value: Buffer.from(text, 'base64') };
   }
 

@@ -1,4 +1,5 @@
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { open as openFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { QueuedJob } from '../../../../src/plugins/queue/JobQueue';
@@ -314,6 +315,8 @@ describe('LocalJournalQueue', (): void => {
     const reopened = makeQueue();
     expect((await reopened.counts()).waiting).toBe(2);
     expect(statSync(journalFile()).size).toBe(whole);
+    // What was cut is kept aside for an operator.
+    expect(readFileSync(`${journalFile()}.cut`)).toEqual(frame.subarray(0, frame.length - 5));
     await reopened.add({ n: 4 }, { jobId: 'four' });
     await reopened.close();
 
@@ -332,6 +335,29 @@ describe('LocalJournalQueue', (): void => {
     await queue.close();
     appendFileSync(journalFile(), Buffer.alloc(4096));
     const reopened = makeQueue();
+    expect((await reopened.counts()).waiting).toBe(1);
+  });
+
+  it('refuses a journal whose first record is damaged rather than wiping it', async(): Promise<void> => {
+    const queue = makeQueue();
+    await queue.add({ n: 1 });
+    await queue.close();
+    const bytes = readFileSync(journalFile());
+    bytes[10] ^= 0xff;
+    writeFileSync(journalFile(), bytes);
+    const reopened = makeQueue();
+    await expect(reopened.counts()).rejects.toThrow('starts with an unreadable record');
+    expect(readFileSync(journalFile())).toEqual(bytes);
+  });
+
+  it('starts afresh from a journal holding only a torn header', async(): Promise<void> => {
+    const queue = makeQueue();
+    await queue.counts();
+    await queue.close();
+    const header = readFileSync(journalFile());
+    writeFileSync(journalFile(), header.subarray(0, 12));
+    const reopened = makeQueue();
+    await reopened.add({ n: 1 });
     expect((await reopened.counts()).waiting).toBe(1);
   });
 
@@ -454,10 +480,22 @@ describe('LocalJournalQueue', (): void => {
     expect(seen[0]).toEqual(expect.objectContaining({ id: 'slow', attempt: 1 }));
   });
 
-  it('acknowledges concurrent adds with shared fsyncs', async(): Promise<void> => {
+  it('acknowledges concurrent adds with shared fsyncs (group commit)', async(): Promise<void> => {
     const queue = makeQueue();
-    const ids = await Promise.all(Array.from({ length: 200 }, async(_, n): Promise<string> => queue.add({ n })));
-    expect(new Set(ids).size).toBe(200);
+    await queue.counts();
+    const probe = await openFile(__filename, 'r');
+    const fileHandlePrototype = Object.getPrototypeOf(probe) as { datasync: () => Promise<void> };
+    await probe.close();
+    const datasync = jest.spyOn(fileHandlePrototype, 'datasync');
+    try {
+      const ids = await Promise.all(Array.from({ length: 200 }, async(_, n): Promise<string> => queue.add({ n })));
+      expect(new Set(ids).size).toBe(200);
+      // The first add syncs alone, the other 199 wait and share the next sync or so.
+      expect(datasync.mock.calls.length).toBeGreaterThanOrEqual(1);
+      expect(datasync.mock.calls.length).toBeLessThanOrEqual(5);
+    } finally {
+      datasync.mockRestore();
+    }
     await queue.close();
     const { records } = JournalCodec.decode(readFileSync(journalFile()));
     expect(records.filter((record): boolean => record.t === 'a')).toHaveLength(200);

@@ -234,6 +234,40 @@ describe('HttpSignatureVerifier', () => {
     await expect(verifier.verify(request, resolverFor(rsa.publicKey))).resolves.toEqual({ ok: false, reason: 'no signature' });
   });
 
+  it('never throws on malformed input', async () => {
+    let seed = 42;
+    const random = (): number => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed / 2_147_483_648;
+    };
+    const alphabet = 'abc=:;,"()*?-1 \\\t@/#é\u0000';
+    const garbage = (length: number): string =>
+      Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+    const good = { cavage: signedRequest('cavage'), rfc9421: signedRequest('rfc9421') };
+    const throwing: KeyResolver = async () => {
+      throw new TypeError('boom');
+    };
+    for (let i = 0; i < 500; i += 1) {
+      const base = i % 2 === 0 ? good.cavage : good.rfc9421;
+      const names = Object.keys(base.headers);
+      const name = names[Math.floor(random() * names.length)];
+      const value = random() < 0.5
+        ? garbage(Math.floor(random() * 40))
+        : (base.headers[name] as string).slice(0, Math.floor(random() * (base.headers[name] as string).length));
+      const result = await verifier.verify(withHeader(base, name, value), i % 3 === 0 ? throwing : resolverFor(rsa.publicKey), { now: NOW });
+      expect(typeof result.ok).toBe('boolean');
+      if (!result.ok) {
+        expect(result.reason).toEqual(expect.any(String));
+      }
+    }
+    await expect(verifier.verify({ method: 'POST', url: 'not a url', headers: {} }, resolverFor(rsa.publicKey)))
+      .resolves.toEqual({ ok: false, reason: 'invalid request URL' });
+    const relative = { ...good.cavage, url: '/users/bob/inbox' };
+    await expect(verifier.verify(relative, resolverFor(rsa.publicKey), { now: NOW })).resolves.toMatchObject({ ok: true });
+    const arrays = { ...good.cavage, headers: { ...good.cavage.headers, 'x-multi': [ 'a', 'b' ] } };
+    await expect(verifier.verify(arrays, resolverFor(rsa.publicKey), { now: NOW })).resolves.toMatchObject({ ok: true });
+  });
+
   describe('cavage rules', () => {
     function resign(names: string, extra: Record<string, string> = {}, algorithm = 'rsa-sha256'): VerifiableRequest {
       const request = signedRequest('cavage');

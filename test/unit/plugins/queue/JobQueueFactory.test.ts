@@ -1,0 +1,69 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BullMqJobQueue } from '../../../../src/plugins/queue/BullMqJobQueue';
+import { JobQueueFactory } from '../../../../src/plugins/queue/JobQueueFactory';
+import { LocalJournalQueue } from '../../../../src/plugins/queue/LocalJournalQueue';
+import { waitFor } from './support/waitFor';
+
+describe('JobQueueFactory', (): void => {
+  let dataDir: string;
+
+  beforeEach((): void => {
+    dataDir = mkdtempSync(join(tmpdir(), 'fedpod-queue-factory-'));
+  });
+
+  afterEach((): void => {
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('makes local journalled queues under <dataDir>/queues/<name> without a Redis URL', async(): Promise<void> => {
+    const factory = new JobQueueFactory(dataDir, '');
+    expect(factory.kind).toBe('local');
+    const queue = factory.create<{ n: number }>('delivery');
+    expect(queue).toBeInstanceOf(LocalJournalQueue);
+    expect(queue.name).toBe('delivery');
+    expect(factory.create('delivery')).toBe(queue);
+    expect(factory.create('inbox')).not.toBe(queue);
+    await queue.add({ n: 1 });
+    expect(existsSync(join(dataDir, 'queues', 'delivery', 'journal-000000000001.log'))).toBe(true);
+    await factory.closeAll();
+    await expect(queue.add({ n: 2 })).rejects.toThrow('closed');
+    // A closed queue is replaced by a fresh one that sees the same journal.
+    const reopened = factory.create<{ n: number }>('delivery');
+    expect(reopened).not.toBe(queue);
+    expect((await reopened.counts()).waiting).toBe(1);
+    await factory.finalize();
+  });
+
+  it('passes the retry parameters to its queues', async(): Promise<void> => {
+    const factory = new JobQueueFactory(dataDir, '', 2, 10, 20);
+    expect(factory.retryPolicy).toEqual(expect.objectContaining({ attempts: 2, baseDelayMs: 10, maxDelayMs: 20 }));
+    const queue = factory.create<null>('retry');
+    let runs = 0;
+    queue.process(async(): Promise<void> => {
+      runs += 1;
+      throw new Error('no');
+    }, 1);
+    await queue.add(null);
+    await waitFor(async(): Promise<boolean> => (await queue.counts()).dead === 1);
+    expect(runs).toBe(2);
+    await factory.closeAll();
+  });
+
+  it('makes BullMQ queues with a Redis URL (connecting lazily)', async(): Promise<void> => {
+    const factory = new JobQueueFactory(dataDir, 'redis://127.0.0.1:1/0');
+    expect(factory.kind).toBe('bullmq');
+    const queue = factory.create('delivery');
+    expect(queue).toBeInstanceOf(BullMqJobQueue);
+    expect(factory.create('delivery')).toBe(queue);
+    await factory.closeAll();
+  });
+
+  it('refuses names that are not safe as a directory or key part', (): void => {
+    const factory = new JobQueueFactory(dataDir, '');
+    for (const name of [ '', '../x', 'a/b', 'a b', '.hidden', 'a:b' ]) {
+      expect((): unknown => factory.create(name)).toThrow('Invalid queue name');
+    }
+  });
+});
