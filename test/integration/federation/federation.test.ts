@@ -51,7 +51,8 @@ describe('federation with a Fedify peer and a second Fedpod', () => {
     tls = testTls();
     const started = await Promise.allSettled([
       startHttpsFedpod({ config: 'activitypub', tls }),
-      startHttpsFedpod({ config: 'activitypub', tls }),
+      // The second instance signs with RFC 9421 (falling back to draft-cavage when refused).
+      startHttpsFedpod({ config: 'activitypub', tls, extraArgs: [ '--signature-scheme', 'rfc9421' ] }),
       startFedifyPeer(tls),
     ]);
     [ fedpod, second, peer ] = started.map((result) => (result.status === 'fulfilled' ? result.value : undefined)) as
@@ -168,5 +169,12 @@ describe('federation with a Fedify peer and a second Fedpod', () => {
     const posted = await postOutbox(alice, { type: 'Note', content: 'to both servers', to: [ `${alice.webId}/followers` ] });
     await eventually(async() => (await collection(`${bob.webId}/inbox`)).includes(posted.location!) ? true : undefined);
     await peer.waitFor((activity: ReceivedActivity) => activity.id === posted.location);
+  });
+
+  it('signs with RFC 9421 when configured, and the peer verifies it', async() => {
+    const carol = await signup(second, 'carol');
+    const follow = await postOutbox(carol, { type: 'Follow', object: peer.actorUrl });
+    const received = await peer.waitFor((activity) => activity.id === follow.location);
+    expect(received).toMatchObject({ verified: true, signatureScheme: 'rfc9421' });
   });
 });

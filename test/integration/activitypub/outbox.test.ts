@@ -1,0 +1,112 @@
+/**
+ * Outbox side effects between local actors (no remote peer needed): Like, Undo, Update, Delete,
+ * validation, and delivery between local inboxes through the queue.
+ */
+import { startFedpod, type FedpodServer } from '../../support/fedpod';
+
+const AS = 'https://www.w3.org/ns/activitystreams';
+
+interface Session { token: string; webId: string }
+
+describe('outbox side effects', () => {
+  let server: FedpodServer;
+  let alice: Session;
+  let bob: Session;
+
+  async function signup(username: string): Promise<Session> {
+    const response = await fetch(`${server.baseUrl}auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username, email: `${username}@example.com`, password: 'correct horse' }) });
+    expect(response.status).toBe(201);
+    return await response.json() as Session;
+  }
+
+  async function post(session: Session, activity: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+    const response = await fetch(`${session.webId}/outbox`, { method: 'POST', body: JSON.stringify(activity),
+      headers: { 'content-type': 'application/activity+json', authorization: `Bearer ${session.token}` } });
+    return { status: response.status, body: await response.json() as Record<string, unknown> };
+  }
+
+  async function items(url: string): Promise<string[]> {
+    const response = await fetch(`${url}?page=true`, { headers: { accept: 'application/activity+json' } });
+    return (await response.json() as { orderedItems: string[] }).orderedItems;
+  }
+
+  async function eventually(check: () => Promise<boolean>): Promise<void> {
+    const until = Date.now() + 15_000;
+    while (!await check()) {
+      if (Date.now() > until) throw new Error('condition not met in time');
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    }
+  }
+
+  beforeAll(async() => {
+    server = await startFedpod({ config: 'activitypub' });
+    alice = await signup('alice');
+    bob = await signup('bob');
+  });
+
+  afterAll(async() => {
+    await server?.stop();
+  });
+
+  it('wraps a bare Note in a Create with minted ids, published and attributedTo', async() => {
+    const { status, body } = await post(alice, { '@context': AS, type: 'Note', content: 'hello', to: [ `${AS}#Public` ] });
+    expect(status).toBe(201);
+    expect(body).toMatchObject({ type: 'Create', actor: alice.webId, to: [ `${AS}#Public` ] });
+    expect(String(body.id)).toMatch(new RegExp(`^${server.baseUrl}activities/`, 'u'));
+    const object = body.object as Record<string, string>;
+    expect(object.id).toMatch(new RegExp(`^${server.baseUrl}objects/`, 'u'));
+    expect(object).toMatchObject({ type: 'Note', content: 'hello', attributedTo: alice.webId });
+    expect(Date.parse(object.published)).not.toBeNaN();
+    expect(await items(`${alice.webId}/outbox`)).toContain(body.id);
+  });
+
+  it('Like adds to liked, Undo of the Like removes it', async() => {
+    const note = (await post(bob, { type: 'Note', content: 'like me', to: [ alice.webId ] })).body.object as { id: string };
+    const like = await post(alice, { type: 'Like', object: note.id });
+    expect(like.status).toBe(201);
+    expect(await items(`${alice.webId}/liked`)).toContain(note.id);
+    expect((await post(alice, { type: 'Undo', object: like.body.id })).status).toBe(201);
+    expect(await items(`${alice.webId}/liked`)).not.toContain(note.id);
+  });
+
+  it('delivers between local actors: a Note to bob lands in his inbox', async() => {
+    const { body } = await post(alice, { type: 'Note', content: 'for bob', to: [ bob.webId ] });
+    await eventually(async() => (await items(`${bob.webId}/inbox`)).includes(body.id as string));
+  });
+
+  it('Follow, Accept and Undo between local actors update followers and following', async() => {
+    const follow = await post(bob, { type: 'Follow', object: alice.webId });
+    expect(follow.status).toBe(201);
+    await eventually(async() => (await items(`${bob.webId}/following`)).includes(alice.webId));
+    expect(await items(`${alice.webId}/followers`)).toContain(bob.webId);
+    expect((await post(bob, { type: 'Undo', object: follow.body.id })).status).toBe(201);
+    expect(await items(`${bob.webId}/following`)).not.toContain(alice.webId);
+    await eventually(async() => !(await items(`${alice.webId}/followers`)).includes(bob.webId));
+  });
+
+  it('Update changes the owner\'s object; others get 403; Delete leaves a 410 Tombstone', async() => {
+    const object = (await post(alice, { type: 'Note', content: 'first draft' })).body.object as { id: string };
+    expect((await post(bob, { type: 'Update', object: { id: object.id, type: 'Note', content: 'hijacked' } })).status).toBe(403);
+    expect((await post(alice, { type: 'Update', object: { id: object.id, type: 'Note', content: 'second draft' } })).status).toBe(201);
+    const read = await fetch(object.id, { headers: { accept: 'application/activity+json' } });
+    expect(await read.json()).toMatchObject({ id: object.id, content: 'second draft', attributedTo: alice.webId });
+    expect((await post(bob, { type: 'Delete', object: object.id })).status).toBe(403);
+    expect((await post(alice, { type: 'Delete', object: object.id })).status).toBe(201);
+    expect((await fetch(object.id, { headers: { accept: 'application/activity+json' } })).status).toBe(410);
+  });
+
+  it('refuses invalid activities with 400 and writes nothing', async() => {
+    const before = (await items(`${alice.webId}/outbox`)).length;
+    for (const body of [ { content: 'no type' }, [ 1, 2 ], { type: 'Like' }, { type: 'Follow' },
+      { type: 'Create', object: 'not an object' } ]) {
+      const answer = await post(alice, body);
+      expect(answer.status).toBe(400);
+      expect(typeof answer.body.error).toBe('string');
+    }
+    const malformed = await fetch(`${alice.webId}/outbox`, { method: 'POST', body: '{"type":',
+      headers: { 'content-type': 'application/activity+json', authorization: `Bearer ${alice.token}` } });
+    expect(malformed.status).toBe(400);
+    expect((await items(`${alice.webId}/outbox`)).length).toBe(before);
+  });
+});
