@@ -36,6 +36,7 @@ export * from './plugins/activitypub/fetch/RemoteActorCache';
 export * from './plugins/activitypub/fetch/RemoteFetcher';
 export * from './plugins/activitypub/fetch/SsrfGuard';
 export * from './plugins/activitypub/InboxService';
+export * from './plugins/activitypub/InstanceActorInitializer';
 export * from './plugins/activitypub/OutboxService';
 export * from './plugins/activitypub/signatures/HttpSignatureVerifier';
 export * from './plugins/activitypub/signatures/HttpSigner';

@@ -2,6 +2,8 @@
  * Outbox side effects between local actors (no remote peer needed): Like, Undo, Update, Delete,
  * validation, and delivery between local inboxes through the queue.
  */
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startFedpod, type FedpodServer } from '../../support/fedpod';
 
 const AS = 'https://www.w3.org/ns/activitystreams';
@@ -40,7 +42,7 @@ describe('outbox side effects', () => {
   }
 
   beforeAll(async() => {
-    server = await startFedpod({ config: 'activitypub' });
+    server = await startFedpod({ config: 'activitypub', allowPrivateNetwork: true });
     alice = await signup('alice');
     bob = await signup('bob');
   });
@@ -108,5 +110,39 @@ describe('outbox side effects', () => {
       headers: { 'content-type': 'application/activity+json', authorization: `Bearer ${alice.token}` } });
     expect(malformed.status).toBe(400);
     expect((await items(`${alice.webId}/outbox`)).length).toBe(before);
+  });
+
+  it('fetches remote actors with GETs signed by the instance actor, which it serves', async() => {
+    const instance = await (await fetch(`${server.baseUrl}actors/instance`, { headers: { accept: 'application/activity+json' } })).json() as
+      { type: string; publicKey: { id: string } };
+    expect(instance).toMatchObject({ type: 'Application', publicKey: { id: `${server.baseUrl}actors/instance#main-key` } });
+    const seen: http.IncomingHttpHeaders[] = [];
+    const remote = http.createServer((request, response) => {
+      seen.push(request.headers);
+      const port = (remote.address() as AddressInfo).port;
+      const id = `http://127.0.0.1:${port}/users/zed`;
+      if (request.method === 'GET') {
+        response.writeHead(200, { 'content-type': 'application/activity+json' });
+        response.end(JSON.stringify({ '@context': AS, id, type: 'Person', inbox: `${id}/inbox` }));
+      } else {
+        request.resume();
+        response.writeHead(202);
+        response.end();
+      }
+    });
+    await new Promise<void>((resolve) => remote.listen(0, '127.0.0.1', resolve));
+    try {
+      const target = `http://127.0.0.1:${(remote.address() as AddressInfo).port}/users/zed`;
+      expect((await post(alice, { type: 'Follow', object: target })).status).toBe(201);
+      await eventually(async() => seen.some((headers) => headers['content-type']?.includes('activity+json') && Boolean(headers.signature)));
+      const get = seen.find((headers) => headers.accept?.includes('activity+json'));
+      expect(get?.signature).toContain(`keyId="${server.baseUrl}actors/instance#main-key"`);
+      const delivery = seen.find((headers) => headers['content-type']?.includes('activity+json'))!;
+      expect(delivery.signature).toContain(`keyId="${alice.webId}#main-key"`);
+      expect(delivery.digest).toMatch(/^SHA-256=/u);
+    } finally {
+      remote.close();
+      remote.closeAllConnections();
+    }
   });
 });

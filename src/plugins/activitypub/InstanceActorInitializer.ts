@@ -1,0 +1,56 @@
+import { createPrivateKey } from 'node:crypto';
+import { getLoggerFor, Initializer } from '@solid/community-server';
+import type { Quad } from '@rdfjs/types';
+import { DataFactory } from 'n3';
+import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
+import { DC_MODIFIED, LDP_RESOURCE, RDF_TYPE, XSD_DATETIME } from '../../storage/Vocabulary';
+import type { JsonLdParser } from '../ldp/JsonLdParser';
+import { actorDocument, ActorUrls } from './ActorDocument';
+import type { ActorKeyStore } from './ActorKeyStore';
+import type { RemoteActorCache } from './fetch/RemoteActorCache';
+
+const { namedNode, literal, quad } = DataFactory;
+
+/** The instance actor's name: a reserved username, so no account can take it. */
+export const INSTANCE_ACTOR = 'instance';
+
+/**
+ * The server's own actor (`{base}actors/instance`, type Application), created at first start with its
+ * key pair, and used to sign Fedpod's GETs of remote actors and keys: servers with authorized fetch
+ * (Mastodon's secure mode) answer only signed GETs.
+ */
+export class InstanceActorInitializer extends Initializer {
+  protected readonly logger = getLoggerFor(this);
+  private readonly urls: ActorUrls;
+
+  public constructor(
+    baseUrl: string,
+    private readonly keys: ActorKeyStore,
+    private readonly store: ResourceGraphStore,
+    private readonly parser: JsonLdParser,
+    private readonly actors: RemoteActorCache,
+  ) {
+    super();
+    this.urls = new ActorUrls(baseUrl);
+  }
+
+  public async handle(): Promise<void> {
+    const iri = this.urls.actor(INSTANCE_ACTOR);
+    let privateKeyPem = await this.keys.privateKeyPem(INSTANCE_ACTOR);
+    if (!privateKeyPem || !await this.store.exists(iri)) {
+      await this.keys.remove(INSTANCE_ACTOR);
+      const created = await this.keys.create(INSTANCE_ACTOR);
+      privateKeyPem = created.privateKeyPem;
+      const now = new Date();
+      const document = { ...actorDocument(this.urls, INSTANCE_ACTOR, created.publicKeyPem, now.toISOString()),
+        type: 'Application', name: 'Fedpod instance actor', manuallyApprovesFollowers: true };
+      const metadata: Quad[] = [
+        quad(namedNode(iri), namedNode(RDF_TYPE), namedNode(LDP_RESOURCE)),
+        quad(namedNode(iri), namedNode(DC_MODIFIED), literal(now.toISOString(), namedNode(XSD_DATETIME))),
+      ];
+      await this.store.write(iri, `${this.urls.base}actors/`, metadata, await this.parser.toQuads(document, iri));
+      this.logger.info(`Created the instance actor ${iri}`);
+    }
+    this.actors.useInstanceKey({ keyId: `${iri}#main-key`, privateKey: createPrivateKey(privateKeyPem) });
+  }
+}

@@ -1,0 +1,278 @@
+import { getLoggerFor } from '@solid/community-server';
+import { v7 as uuidv7 } from 'uuid';
+import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
+import type { SparqlClient } from '../../storage/SparqlClient';
+import { FedpodHttpError, forbidden, notFound } from '../../util/HttpErrors';
+import type { AccountStore } from '../accounts/AccountStore';
+import { ActorUrls } from '../activitypub/ActorDocument';
+import type { DeadLetter, JobQueue } from '../queue/JobQueue';
+import type { JobQueueFactory } from '../queue/JobQueueFactory';
+import type { WebhookActionRegistry } from './WebhookActionRegistry';
+import type { WebhookRecord } from './WebhookStore';
+import { WebhookStore } from './WebhookStore';
+import { DEFAULT_WEBHOOK_CONTEXT, newWebhookSecret, WEBHOOK_SEGMENT, webhookKeyOf } from './WebhookVocabulary';
+
+/** Name of the durable queue of accepted webhook POSTs. */
+export const WEBHOOK_QUEUE = 'webhooks';
+
+/** One accepted POST, as queued. */
+export interface WebhookJob {
+  /** Key of the webhook record. */
+  hook: string;
+  user: string;
+  username: string;
+  action: string;
+  data: unknown;
+  receivedAt: string;
+}
+
+/** A generated webhook, as answered to its creator (the only time its URI is shown). */
+export interface GeneratedWebhook {
+  /** The webhook URI (holds the secret). */
+  id: string;
+  user: string;
+  action: string;
+  created: string;
+}
+
+interface CacheEntry {
+  record: WebhookRecord | undefined;
+  /** Epoch ms until which the entry is used without asking the store. */
+  fresh: number;
+}
+
+/** The 400 for an action that cannot be bound: its body lists the allowed actions. */
+export class UnknownActionError extends FedpodHttpError {
+  public constructor(action: unknown, public readonly allowedActions: string[]) {
+    super(400, 'unknown_action', `${typeof action === 'string' && action !== '' ?
+      `Unknown webhook action ${JSON.stringify(action)}` : 'The body must name an action'}; allowed actions: ${
+      allowedActions.join(', ')}.`);
+    this.name = 'UnknownActionError';
+  }
+}
+
+/**
+ * Incoming webhooks: generation (over HTTP by a logged-in user, or by an operator with the CLI),
+ * lookup of a webhook URI (the hot path: records are cached in memory and revalidated against the
+ * store after `cacheTtlMs`, so a webhook revoked on another node stops working within that time and
+ * one revoked here stops at once), acceptance of a POST into the durable `webhooks` queue, listing
+ * and revocation.
+ *
+ * A webhook URI is `<containerUri><secret>`, the secret being 32 random bytes (base64url). Only
+ * SHA-256 of the secret is stored (as the record's name), so nothing in the store, a container
+ * listing or a SPARQL query reveals a URI that works.
+ */
+export class WebhookService {
+  protected readonly logger = getLoggerFor(this);
+  public readonly containerUri: string;
+  public readonly context: unknown;
+  public readonly allowedActions: string[];
+  private readonly store: WebhookStore;
+  private readonly urls: ActorUrls;
+  private readonly cache = new Map<string, CacheEntry>();
+  private readonly inFlight = new Map<string, Promise<WebhookRecord | undefined>>();
+  private queueInstance?: JobQueue<WebhookJob>;
+
+  /**
+   * @param baseUrl - Public base URL.
+   * @param resources - The resource graphs (records are resources of the webhooks container).
+   * @param client - SPARQL client (listing in one query).
+   * @param accounts - Accounts, to resolve users named by the CLI.
+   * @param queues - The server's queue factory (queue `webhooks`).
+   * @param registry - The configured actions.
+   * @param allowedActions - Names of the actions a webhook may be generated for (each must be registered).
+   * @param containerUri - Container of the webhooks: an absolute URL, or a path relative to the base URL.
+   * @param context - JSON-LD context of the webhook information returned (default: `@vocab` urn:fedpod:ns:).
+   * @range {json}
+   * @param cacheTtlMs - How long a looked-up record is used before it is read again.
+   * @param cacheSize - Most records kept in memory.
+   */
+  public constructor(
+    baseUrl: string,
+    resources: ResourceGraphStore,
+    client: SparqlClient,
+    private readonly accounts: AccountStore,
+    private readonly queues: JobQueueFactory,
+    private readonly registry: WebhookActionRegistry,
+    allowedActions: string[],
+    containerUri = 'webhooks/',
+    context: unknown = DEFAULT_WEBHOOK_CONTEXT,
+    private readonly cacheTtlMs = 2000,
+    private readonly cacheSize = 10_000,
+  ) {
+    this.urls = new ActorUrls(baseUrl);
+    const resolved = new URL(containerUri, this.urls.base).href;
+    this.containerUri = resolved.endsWith('/') ? resolved : `${resolved}/`;
+    this.context = context ?? DEFAULT_WEBHOOK_CONTEXT;
+    const missing = allowedActions.filter((name): boolean => !registry.has(name));
+    if (missing.length > 0) {
+      throw new Error(`Webhook allowedActions names actions that are not configured: ${missing.join(', ')} (configured: ${
+        registry.names.join(', ') || 'none'})`);
+    }
+    this.allowedActions = [ ...new Set(allowedActions) ];
+    this.store = new WebhookStore(resources, client, this.containerUri);
+  }
+
+  /** The queue of accepted POSTs (opened on first use). */
+  public get queue(): JobQueue<WebhookJob> {
+    this.queueInstance ??= this.queues.create<WebhookJob>(WEBHOOK_QUEUE);
+    return this.queueInstance;
+  }
+
+  /** The username of a user given as a username or a WebID of this server; 404 when there is no such account. */
+  public async resolveUser(user: string): Promise<{ webId: string; username: string }> {
+    const username = user.includes('/') ? this.urls.usernameOf(user) : user.trim().toLowerCase();
+    const account = username ? await this.accounts.findByUsername(username) : undefined;
+    if (!account) {
+      throw notFound(`No user ${JSON.stringify(user)} on this server.`, 'unknown_user');
+    }
+    return { webId: account.webId, username: account.username };
+  }
+
+  /** Checks that `action` may be bound; a 400 listing the allowed actions otherwise. */
+  public checkAction(action: unknown): string {
+    if (typeof action !== 'string' || !this.allowedActions.includes(action)) {
+      throw new UnknownActionError(action, this.allowedActions);
+    }
+    return action;
+  }
+
+  /** Generates a webhook; the answer holds the only copy of its URI. */
+  public async generate(user: { webId: string; username: string }, action: unknown): Promise<GeneratedWebhook> {
+    const name = this.checkAction(action);
+    const secret = newWebhookSecret();
+    const key = webhookKeyOf(secret);
+    const created = new Date().toISOString();
+    const record = await this.store.create({ key, user: user.webId, username: user.username, action: name, created });
+    this.remember(key, record);
+    return { id: `${this.containerUri}${secret}`, user: user.webId, action: name, created };
+  }
+
+  /** The JSON-LD answer for a generated webhook. */
+  public describe(webhook: GeneratedWebhook): Record<string, unknown> {
+    return { '@context': this.context, ...webhook };
+  }
+
+  /** The JSON-LD listing entry of a stored webhook (its record IRI, never its URI). */
+  public describeRecord(record: WebhookRecord): Record<string, unknown> {
+    return { id: record.iri, type: 'Webhook', user: record.user, action: record.action, created: record.created };
+  }
+
+  /** The secret segment of a URL under the container, or undefined. */
+  public segmentOf(iri: string): string | undefined {
+    if (!iri.startsWith(this.containerUri)) {
+      return undefined;
+    }
+    const segment = iri.slice(this.containerUri.length);
+    return WEBHOOK_SEGMENT.test(segment) ? segment : undefined;
+  }
+
+  /** The record a webhook secret opens, or undefined (unknown or revoked). Cached. */
+  public async lookup(secret: string): Promise<WebhookRecord | undefined> {
+    if (!WEBHOOK_SEGMENT.test(secret)) {
+      return undefined;
+    }
+    return this.byKey(webhookKeyOf(secret));
+  }
+
+  /** Queues a POST to a webhook; resolves with the job id once the job is durable. 404 for an unknown URI. */
+  public async accept(secret: string, data: unknown): Promise<string> {
+    const record = await this.lookup(secret);
+    if (!record) {
+      throw notFound('No such webhook (unknown or revoked).', 'unknown_webhook');
+    }
+    const jobId = `wh-${uuidv7()}`;
+    const job: WebhookJob = { hook: record.key, user: record.user, username: record.username, action: record.action,
+      data, receivedAt: new Date().toISOString() };
+    return this.queue.add(job, { jobId });
+  }
+
+  /** Webhooks of a user, or of everyone when `user` is undefined. */
+  public async list(user?: string): Promise<WebhookRecord[]> {
+    return this.store.list(user);
+  }
+
+  /**
+   * Revokes a webhook given by its URI or its record IRI (both under the container). With
+   * `requester`, only that user's webhook may be revoked (403 otherwise); without, the operator
+   * may revoke any. 404 when there is no such webhook.
+   */
+  public async revoke(iri: string, requester?: string): Promise<WebhookRecord> {
+    const segment = this.segmentOf(iri);
+    if (!segment) {
+      throw notFound(`${iri} is not a webhook of this server.`, 'unknown_webhook');
+    }
+    // A webhook URI's segment is the secret (stored under its hash); a record IRI's is the key itself.
+    let record = await this.freshByKey(webhookKeyOf(segment));
+    if (!record) {
+      record = await this.freshByKey(segment);
+    }
+    if (!record) {
+      throw notFound('No such webhook (unknown or already revoked).', 'unknown_webhook');
+    }
+    if (requester !== undefined && record.user !== requester) {
+      throw forbidden('This webhook belongs to another user.', 'not_owner');
+    }
+    await this.store.delete(record.key);
+    this.inFlight.delete(record.key);
+    this.remember(record.key, undefined);
+    return record;
+  }
+
+  public async deadLetters(limit = 100): Promise<DeadLetter<WebhookJob>[]> {
+    return this.queue.deadLetters(limit);
+  }
+
+  /** Reads the record, bypassing the cache (and refreshing it). */
+  private async freshByKey(key: string): Promise<WebhookRecord | undefined> {
+    const record = await this.store.find(key);
+    this.remember(key, record);
+    return record;
+  }
+
+  private async byKey(key: string): Promise<WebhookRecord | undefined> {
+    const cached = this.cache.get(key);
+    if (cached && cached.fresh > Date.now()) {
+      return cached.record;
+    }
+    let pending = this.inFlight.get(key);
+    if (!pending) {
+      const read: Promise<WebhookRecord | undefined> = this.store.find(key).then((record): WebhookRecord | undefined => {
+        // A revocation meanwhile dropped this read: its answer must not refill the cache.
+        if (this.inFlight.get(key) === read) {
+          this.inFlight.delete(key);
+          this.remember(key, record);
+        }
+        return record;
+      }, (error: unknown): never => {
+        if (this.inFlight.get(key) === read) {
+          this.inFlight.delete(key);
+        }
+        throw error;
+      });
+      pending = read;
+      this.inFlight.set(key, pending);
+    }
+    return pending;
+  }
+
+  /** Unknown keys are remembered for a shorter time than known ones: a new webhook made on another node works soon. */
+  private remember(key: string, record: WebhookRecord | undefined): void {
+    this.cache.delete(key);
+    if (this.cache.size >= this.cacheSize) {
+      // Oldest insertion first (Map order): a plain bounded cache.
+      const oldest = this.cache.keys().next().value;
+      if (oldest !== undefined) {
+        this.cache.delete(oldest);
+      }
+    }
+    const ttl = record ? this.cacheTtlMs : Math.min(this.cacheTtlMs, 1000);
+    this.cache.set(key, { record, fresh: Date.now() + ttl });
+  }
+
+  /** Used by tests: whether a request for `secret` is answered from memory. */
+  public isCached(secret: string): boolean {
+    const entry = this.cache.get(webhookKeyOf(secret));
+    return entry !== undefined && entry.fresh > Date.now();
+  }
+}
