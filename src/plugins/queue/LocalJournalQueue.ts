@@ -6,7 +6,7 @@ import { JournalCodec } from './JournalCodec';
 import type { JournalRecord } from './JournalRecord';
 import { JournalWriter } from './JournalWriter';
 import { PermanentJobError } from './PermanentJobError';
-import { QueueDirLock } from './QueueDirLock';
+import { DirectoryLock } from '../../util/DirectoryLock';
 import { RetryPolicy } from './RetryPolicy';
 
 export interface LocalJournalQueueOptions {
@@ -88,7 +88,7 @@ interface StoredDeadLetter {
  * - The journal is compacted (live records rewritten to a new file, fsync, rename,
  *   directory fsync) once it is both compactMinBytes and compactRatio times the live size.
  *
- * ONE process per data dir: the directory is locked (QueueDirLock); a second process
+ * ONE process per data dir: the directory is locked (DirectoryLock); a second process
  * (or a second queue of the same name in this process) fails to open it.
  * Job data must be JSON-serializable; handlers see it after a JSON round trip.
  */
@@ -98,7 +98,7 @@ export class LocalJournalQueue<T> implements JobQueue<T> {
   private readonly retry: RetryPolicy;
   private readonly settings: typeof DEFAULTS;
   private readonly opened: Promise<void>;
-  private lock: QueueDirLock | undefined;
+  private lock: DirectoryLock | undefined;
   private writer: JournalWriter | undefined;
 
   private readonly pending = new Map<string, PendingJob>();
@@ -284,7 +284,7 @@ export class LocalJournalQueue<T> implements JobQueue<T> {
   }
 
   private async open(): Promise<void> {
-    this.lock = await QueueDirLock.acquire(this.directory);
+    this.lock = await DirectoryLock.acquire(this.directory, { fileName: 'lock', label: 'Queue directory', exclusiveInProcess: true });
     try {
       const { writer, records } = await JournalWriter.open(this.directory, this.name, {
         compactMinBytes: this.settings.compactMinBytes,

@@ -1,6 +1,6 @@
 import { AcceptNegotiator } from './AcceptNegotiator';
 import { BasicAuthGuard } from './BasicAuthGuard';
-import { DataDirLock } from './DataDirLock';
+import { DirectoryLock } from '../../util/DirectoryLock';
 import { DatasetRegistry } from './DatasetRegistry';
 import { DatasetServiceRouter } from './DatasetServiceRouter';
 import { EmbeddedDatasetFactory } from './EmbeddedDatasetFactory';
@@ -83,9 +83,9 @@ export async function runEmbeddedStore(
 
   // Port first: a second instance on the same port fails before touching the data.
   const url = await server.listen(settings.port, settings.host);
-  let lock: DataDirLock | undefined;
+  let lock: DirectoryLock | undefined;
   try {
-    lock = await DataDirLock.acquire(settings.dataDir);
+    lock = await DirectoryLock.acquire(settings.dataDir, { fileName: 'store.lock', label: 'Data directory' });
     await registry.open();
   } catch (error: unknown) {
     await server.close();
