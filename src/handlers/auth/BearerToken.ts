@@ -6,6 +6,7 @@ export function bearerToken(request: IncomingMessage): string | undefined {
   if (!header) {
     return undefined;
   }
-  const match = /^Bearer\s+([A-Za-z0-9._~+/=-]+)\s*$/u.exec(header);
+  // The scheme name is case-insensitive (RFC 7235 §2.1).
+  const match = /^Bearer\s+([A-Za-z0-9._~+/=-]+)\s*$/iu.exec(header);
   return match?.[1];
 }

@@ -25,12 +25,14 @@ export class FileAccountStore implements AccountStore {
   }
 
   public async create(account: Account): Promise<{ created: true } | { created: false; taken: 'username' | 'email' }> {
+    // Checked first, so a refused name leaves no email file behind.
+    const userFile = this.userFile(account.username);
     await this.ensureDirs();
     const emailFile = this.emailFile(account.email);
     if (!await this.linkNew(emailFile, account.username)) {
       return { created: false, taken: 'email' };
     }
-    if (!await this.linkNew(this.userFile(account.username), JSON.stringify(account))) {
+    if (!await this.linkNew(userFile, JSON.stringify(account))) {
       await fs.rm(emailFile, { force: true });
       return { created: false, taken: 'username' };
     }

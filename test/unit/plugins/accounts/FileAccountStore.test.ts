@@ -148,14 +148,16 @@ describe('FileAccountStore', (): void => {
   it('refuses to create an account with an unsafe username, writing no user file', async(): Promise<void> => {
     await expect(store.create(account('../x', 'x@example.org'))).rejects.toThrow();
     expect(existsSync(join(dataDir, 'accounts', 'x.json'))).toBe(false);
-    expect(readdirSync(join(dataDir, 'accounts', 'users'))).toEqual([]);
+    const users = join(dataDir, 'accounts', 'users');
+    // Refused before anything is written: the directory may not even exist.
+    expect(existsSync(users) ? readdirSync(users) : []).toEqual([]);
   });
 
   // BUG: FileAccountStore.create (src/plugins/accounts/FileAccountStore.ts:32-35) links the email file before
   // userFile() checks the username; userFile throws for an unsafe one and nothing removes the email file, so the
   // email stays taken by a non-existent account ("changes nothing" in AccountStore's contract). AccountService
   // validates usernames first, so signup does not reach it today; other callers of the store would.
-  it.failing('leaves the email free after refusing an unsafe username', async(): Promise<void> => {
+  it('leaves the email free after refusing an unsafe username', async(): Promise<void> => {
     await expect(store.create(account('../x', 'x@example.org'))).rejects.toThrow();
     await expect(store.create(account('xavier', 'x@example.org'))).resolves.toEqual({ created: true });
   });

@@ -1,0 +1,81 @@
+import { idOf, idsOf, isObject, typeOf } from '../../../../src/plugins/activitypub/ActivityJson';
+
+const NOTE = 'https://pod.example/objects/1';
+
+describe('ActivityJson', (): void => {
+  describe('idOf', (): void => {
+    it('returns a string as is and the id of an object', (): void => {
+      expect(idOf(NOTE)).toBe(NOTE);
+      expect(idOf({ id: NOTE, type: 'Note' })).toBe(NOTE);
+      expect(idOf('')).toBe('');
+    });
+
+    it.each([
+      [ 'undefined', undefined ],
+      [ 'null', null ],
+      [ 'a number', 42 ],
+      [ 'a boolean', true ],
+      [ 'an object without id', { type: 'Note' }],
+      [ 'an object with a non-string id', { id: 42 }],
+      [ 'an object with an object id', { id: { id: NOTE }}],
+      [ 'an object with @id only', { '@id': NOTE }],
+      [ 'an array', [ NOTE ]],
+      [ 'an array with an id property', Object.assign([ NOTE ], { id: NOTE }) ],
+    ])('is undefined for %s', (_, value): void => {
+      expect(idOf(value)).toBeUndefined();
+    });
+  });
+
+  describe('idsOf', (): void => {
+    it('reads one value or an array of values, in order', (): void => {
+      expect(idsOf(NOTE)).toEqual([ NOTE ]);
+      expect(idsOf({ id: NOTE })).toEqual([ NOTE ]);
+      expect(idsOf([ 'https://a.example/1', { id: 'https://a.example/2' }, 'https://a.example/3' ]))
+        .toEqual([ 'https://a.example/1', 'https://a.example/2', 'https://a.example/3' ]);
+    });
+
+    it('drops values without an id', (): void => {
+      expect(idsOf([ NOTE, null, 42, { type: 'Note' }, { id: 7 }, [ 'nested' ], { id: 'https://a.example/2' }]))
+        .toEqual([ NOTE, 'https://a.example/2' ]);
+    });
+
+    it('is empty for nothing', (): void => {
+      expect(idsOf(undefined)).toEqual([]);
+      expect(idsOf(null)).toEqual([]);
+      expect(idsOf([])).toEqual([]);
+      expect(idsOf({ type: 'Note' })).toEqual([]);
+      expect(idsOf(42)).toEqual([]);
+    });
+  });
+
+  describe('typeOf', (): void => {
+    it('reads a string type, or the first of an array of types', (): void => {
+      expect(typeOf({ type: 'Create' })).toBe('Create');
+      expect(typeOf({ type: [ 'Note', 'Article' ]})).toBe('Note');
+    });
+
+    it.each([
+      [ 'undefined', undefined ],
+      [ 'null', null ],
+      [ 'a string', 'Create' ],
+      [ 'an array', [ 'Create' ]],
+      [ 'an object without type', { id: NOTE }],
+      [ 'a numeric type', { type: 3 }],
+      [ 'an empty array of types', { type: []}],
+      [ 'an array whose first type is not a string', { type: [ 3, 'Note' ]}],
+      [ 'an object type', { type: { id: 'Note' }}],
+    ])('is undefined for %s', (_, value): void => {
+      expect(typeOf(value)).toBeUndefined();
+    });
+  });
+
+  describe('isObject', (): void => {
+    it('is true for plain objects only', (): void => {
+      expect(isObject({})).toBe(true);
+      expect(isObject({ id: NOTE })).toBe(true);
+      for (const value of [ undefined, null, 0, 1, '', 'x', true, false, [], [ {} ]]) {
+        expect(isObject(value)).toBe(false);
+      }
+    });
+  });
+});
