@@ -187,13 +187,17 @@ export class ResourceGraphStore {
     await this.client.update(operations.join(' ;\n'));
   }
 
-  /** The update operations that set a container's dc:modified to `modified`. */
+  /**
+   * The update operation that moves an existing container's dc:modified to `modified`. A container
+   * that does not exist (yet) is left alone: a lone dc:modified would make it look created.
+   */
   private touch(container: string, modified: Date): string[] {
     const containerMeta = sparqlIri(metadataGraphOf(container));
+    const subject = sparqlIri(container);
+    const predicate = sparqlIri(DC_MODIFIED);
     const value = sparqlLiteral(literal(modified.toISOString(), namedNode(XSD_DATETIME)));
     return [
-      `DELETE WHERE { GRAPH ${containerMeta} { ${sparqlIri(container)} ${sparqlIri(DC_MODIFIED)} ?old } }`,
-      `INSERT DATA { GRAPH ${containerMeta} { ${sparqlIri(container)} ${sparqlIri(DC_MODIFIED)} ${value} } }`,
+      `DELETE { GRAPH ${containerMeta} { ${subject} ${predicate} ?old } } INSERT { GRAPH ${containerMeta} { ${subject} ${predicate} ${value} } } WHERE { GRAPH ${containerMeta} { ${subject} ${predicate} ?old } }`,
     ];
   }
 

@@ -29,8 +29,15 @@ export class ContainerInitializer extends Initializer {
       if (await this.store.hasResource({ path })) {
         continue;
       }
-      await this.store.setRepresentation({ path }, new BasicRepresentation([], { path }, INTERNAL_QUADS));
-      this.logger.info(`Created container ${path}`);
+      try {
+        await this.store.setRepresentation({ path }, new BasicRepresentation([], { path }, INTERNAL_QUADS));
+        this.logger.info(`Created container ${path}`);
+      } catch (error: unknown) {
+        // Another initializer (or node) may have created it meanwhile: fine if it exists now.
+        if (!await this.store.hasResource({ path })) {
+          throw error;
+        }
+      }
     }
   }
 }
