@@ -150,6 +150,49 @@ async function runStore(argv) {
   say(`embedded store listening on ${running && running.url ? running.url : `http://${argv.host}:${argv['store-port']}/`} (data in ${path.join(dataDir, 'store')})`);
 }
 
+/** `fedpod webhooks <command>`: the operator's console for incoming webhooks (src/plugins/webhooks/WebhookCli.ts). */
+function runWebhooks(command, argv) {
+  const port = argv.port;
+  const { runWebhookCommand } = require(path.join(ROOT, 'dist', 'plugins', 'webhooks', 'WebhookCli'));
+  return runWebhookCommand({
+    command,
+    user: argv.user,
+    action: argv.action,
+    uri: argv.uri,
+    limit: argv.limit,
+    root: ROOT,
+    configFile: resolveConfig(argv.config),
+    baseUrl: argv['base-url'] || `http://localhost:${port}/`,
+    dataDir: path.resolve(argv['data-dir']),
+    sparqlEndpoint: argv['sparql-endpoint'],
+    dataset: argv.dataset,
+    storePort: argv['store-port'],
+    sparqlUser: argv['sparql-user'],
+    sparqlPassword: argv['sparql-password'],
+    redisUrl: argv['redis-url'],
+    tokenLifetime: argv['token-lifetime'],
+  }).then((code) => process.exit(code));
+}
+
+function webhookCommands(y) {
+  return y
+    .command('generate', 'Generate a webhook for a user and an action; prints its URI',
+      (c) => serverOptions(c)
+        .option('user', { type: 'string', demandOption: true, describe: 'Username or WebID' })
+        .option('action', { type: 'string', demandOption: true, describe: 'One of the allowed actions' }),
+      (argv) => runWebhooks('generate', argv).catch(fail))
+    .command('list', 'List webhooks (record IRIs: the URIs themselves are never stored)',
+      (c) => serverOptions(c).option('user', { type: 'string', describe: 'Only this user\'s (username or WebID)' }),
+      (argv) => runWebhooks('list', argv).catch(fail))
+    .command('revoke <uri>', 'Revoke a webhook, given by its URI or its record IRI',
+      (c) => serverOptions(c).positional('uri', { type: 'string' }),
+      (argv) => runWebhooks('revoke', argv).catch(fail))
+    .command('dead-letters', 'Show webhook jobs that failed for good (JSON lines, newest first)',
+      (c) => serverOptions(c).option('limit', { type: 'number', default: 100 }),
+      (argv) => runWebhooks('dead-letters', argv).catch(fail))
+    .demandCommand(1, 'Name a webhooks command: generate, list, revoke or dead-letters');
+}
+
 function fail(error) {
   process.stderr.write(`[fedpod] error: ${error && error.stack ? error.stack : error}\n`);
   process.exit(1);
@@ -164,6 +207,7 @@ yargs(hideBin(process.argv))
       .option('anonymous-access', { type: 'string', default: 'none', choices: [ 'none', 'read', 'all' ],
         describe: 'What requests without credentials may do (all: for clients that send no basic auth, such as stock CSS)' }),
     (argv) => runStore(argv).catch(fail))
+  .command('webhooks', 'Incoming webhooks: generate, list, revoke, dead-letters (works while the server runs)', webhookCommands)
   .strict()
   .help()
   .parse();

@@ -7,6 +7,7 @@
 //
 // Loads the TypeScript sources directly (transpiled in memory with the project's typescript),
 // so it measures the current src/ without a build. Nothing touches the network.
+// bench/federation/run.js requires it for `ceiling()` (its "ceiling" rows).
 
 const crypto = require('node:crypto');
 const fs = require('node:fs');
@@ -50,15 +51,15 @@ function inbox(i) {
   return `https://server${i % 997}.example/users/u${i}/inbox`;
 }
 
-/** Runs fn repeatedly for SECONDS (after a short warm-up); returns operations per second. */
-async function measure(fn) {
+/** Runs fn repeatedly for `seconds` (after a short warm-up); returns operations per second. */
+async function measure(fn, seconds = SECONDS) {
   const warmUntil = performance.now() + 200;
   let i = 0;
   while (performance.now() < warmUntil) {
     await fn(i++);
   }
   const start = performance.now();
-  const end = start + SECONDS * 1000;
+  const end = start + seconds * 1000;
   let count = 0;
   while (performance.now() < end) {
     for (let k = 0; k < 50; k += 1) {
@@ -79,12 +80,10 @@ function signedRequest(scheme, i) {
   return { method: 'POST', url, headers: received, body: BODY };
 }
 
-async function main() {
-  const cpu = os.cpus()[0];
-  console.log(`node ${process.version}, ${cpu ? cpu.model : 'unknown cpu'}, ${os.cpus().length} cores; RSA-2048; ${SECONDS} s per row; body ${BODY.length} B`);
+/** The cavage signing string, its raw signature and pre-signed requests for the verify rows. */
+async function fixtures() {
   const cavageText = Buffer.from(`(request-target): post /users/u1/inbox\nhost: server1.example\ndate: ${new Date().toUTCString()}\ndigest: SHA-256=${crypto.createHash('sha256').update(BODY).digest('base64')}`);
   const rawSignature = crypto.sign('sha256', cavageText, privateKey);
-
   // Pre-signed requests for the verify rows (signing them is not what is measured).
   const pool = { cavage: [], rfc9421: [] };
   for (let i = 0; i < 200; i += 1) {
@@ -97,6 +96,29 @@ async function main() {
       throw new Error(`self-check failed for ${scheme}: ${check.reason}`);
     }
   }
+  return { cavageText, rawSignature, pool };
+}
+
+/**
+ * The ceiling bench/federation/run.js reports: RSA-2048 operations per second on one core,
+ * raw node:crypto and through Fedpod's HttpSigner / HttpSignatureVerifier (draft-cavage).
+ */
+async function ceiling(seconds = 1) {
+  const { cavageText, rawSignature, pool } = await fixtures();
+  return {
+    rawSign: await measure(() => crypto.sign('sha256', cavageText, privateKey), seconds),
+    rawVerify: await measure(() => crypto.verify('sha256', cavageText, publicKey, rawSignature), seconds),
+    httpSignerCavage: await measure((i) => signer.sign({ method: 'POST', url: inbox(i), headers: {}, body: BODY }, key, 'cavage'), seconds),
+    httpVerifierCavage: await measure((i) => verifier.verify(pool.cavage[i % 200], resolveKey), seconds),
+    seconds,
+    bodyBytes: BODY.length,
+  };
+}
+
+async function main() {
+  const cpu = os.cpus()[0];
+  console.log(`node ${process.version}, ${cpu ? cpu.model : 'unknown cpu'}, ${os.cpus().length} cores; RSA-2048; ${SECONDS} s per row; body ${BODY.length} B`);
+  const { cavageText, rawSignature, pool } = await fixtures();
 
   const rows = [
     [ 'sign   raw crypto.sign (KeyObject)', () => crypto.sign('sha256', cavageText, privateKey) ],
@@ -133,7 +155,11 @@ async function main() {
   console.log(`Verifying 1,000 incoming activities (cavage, cached key): ${(performance.now() - verifyStarted).toFixed(0)} ms (target: <= 1,000 ms)`);
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+module.exports = { measure, ceiling };
+
+if (require.main === module) {
+  main().catch((error) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
+}

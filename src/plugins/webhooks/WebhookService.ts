@@ -2,12 +2,13 @@ import { getLoggerFor } from '@solid/community-server';
 import { v7 as uuidv7 } from 'uuid';
 import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
 import type { SparqlClient } from '../../storage/SparqlClient';
-import { FedpodHttpError, forbidden, notFound } from '../../util/HttpErrors';
+import { forbidden, notFound } from '../../util/HttpErrors';
 import type { AccountStore } from '../accounts/AccountStore';
 import { ActorUrls } from '../activitypub/ActorDocument';
 import type { DeadLetter, JobQueue } from '../queue/JobQueue';
 import type { JobQueueFactory } from '../queue/JobQueueFactory';
 import type { WebhookActionRegistry } from './WebhookActionRegistry';
+import { UnknownActionError } from './WebhookErrors';
 import type { WebhookRecord } from './WebhookStore';
 import { WebhookStore } from './WebhookStore';
 import { DEFAULT_WEBHOOK_CONTEXT, newWebhookSecret, WEBHOOK_SEGMENT, webhookKeyOf } from './WebhookVocabulary';
@@ -17,6 +18,11 @@ export const WEBHOOK_QUEUE = 'webhooks';
 
 /** One accepted POST, as queued. */
 export interface WebhookJob {
+  /**
+   * The job's own id (`wh-<UUIDv7>`), unique for ever: given to actions as jobId. Kept in the data
+   * rather than as the queue's jobId, which would make the queue deduplicate (a costlier add).
+   */
+  id: string;
   /** Key of the webhook record. */
   hook: string;
   user: string;
@@ -39,16 +45,6 @@ interface CacheEntry {
   record: WebhookRecord | undefined;
   /** Epoch ms until which the entry is used without asking the store. */
   fresh: number;
-}
-
-/** The 400 for an action that cannot be bound: its body lists the allowed actions. */
-export class UnknownActionError extends FedpodHttpError {
-  public constructor(action: unknown, public readonly allowedActions: string[]) {
-    super(400, 'unknown_action', `${typeof action === 'string' && action !== '' ?
-      `Unknown webhook action ${JSON.stringify(action)}` : 'The body must name an action'}; allowed actions: ${
-      allowedActions.join(', ')}.`);
-    this.name = 'UnknownActionError';
-  }
 }
 
 /**
@@ -81,9 +77,9 @@ export class WebhookService {
    * @param queues - The server's queue factory (queue `webhooks`).
    * @param registry - The configured actions.
    * @param allowedActions - Names of the actions a webhook may be generated for (each must be registered).
+   * @param context - JSON-LD context of the webhook information returned (the config's default, as
+   * DEFAULT_WEBHOOK_CONTEXT: `@vocab` urn:fedpod:ns: with id/type aliases). @range {json}
    * @param containerUri - Container of the webhooks: an absolute URL, or a path relative to the base URL.
-   * @param context - JSON-LD context of the webhook information returned (default: `@vocab` urn:fedpod:ns:).
-   * @range {json}
    * @param cacheTtlMs - How long a looked-up record is used before it is read again.
    * @param cacheSize - Most records kept in memory.
    */
@@ -95,8 +91,8 @@ export class WebhookService {
     private readonly queues: JobQueueFactory,
     private readonly registry: WebhookActionRegistry,
     allowedActions: string[],
+    context: Record<string, unknown>,
     containerUri = 'webhooks/',
-    context: unknown = DEFAULT_WEBHOOK_CONTEXT,
     private readonly cacheTtlMs = 2000,
     private readonly cacheSize = 10_000,
   ) {
@@ -182,9 +178,10 @@ export class WebhookService {
       throw notFound('No such webhook (unknown or revoked).', 'unknown_webhook');
     }
     const jobId = `wh-${uuidv7()}`;
-    const job: WebhookJob = { hook: record.key, user: record.user, username: record.username, action: record.action,
+    const job: WebhookJob = { id: jobId, hook: record.key, user: record.user, username: record.username, action: record.action,
       data, receivedAt: new Date().toISOString() };
-    return this.queue.add(job, { jobId });
+    await this.queue.add(job);
+    return jobId;
   }
 
   /** Webhooks of a user, or of everyone when `user` is undefined. */

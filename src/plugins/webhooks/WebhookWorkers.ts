@@ -38,9 +38,9 @@ export class WebhookWorkers extends Initializer implements Finalizable {
       if (!action) {
         throw new PermanentJobError(`Webhook action ${name} is not configured`);
       }
-      await action.run({ user, username, data, jobId: job.id, receivedAt });
+      await action.run({ user, username, data, jobId: job.data.id ?? job.id, receivedAt });
     } catch (error: unknown) {
-      const message = `webhook job ${job.id} (${name} for ${username}) failed (attempt ${job.attempt}): ${(error as Error).message}`;
+      const message = `webhook job ${job.data.id ?? job.id} (${name} for ${username}) failed (attempt ${job.attempt}): ${(error as Error).message}`;
       if (PermanentJobError.is(error)) {
         this.logger.warn(`${message}; not retried`);
       } else {

@@ -1,0 +1,611 @@
+#!/usr/bin/env node
+'use strict';
+
+// Federation benchmark: Fedpod against a Fedify app, both delivering to and
+// receiving from the bench's own HTTPS "sink" servers on loopback.
+//   1. fan-out of one Note to N followers (default 1,000): (a) on H hosts (default 10)
+//      with shared inboxes, (b) with N distinct inboxes; time from the outbox POST's
+//      answer until every inbox has accepted (2xx) its copy;
+//   2. the same fan-out by Fedify (followers in its KV, ctx.sendActivity(..., 'followers'));
+//   3. inbox ingest: precomputed signed Creates POSTed by a bounded load generator;
+//   4. the ceiling: RSA-2048 signs/s and verifies/s on this machine.
+//   node bench/federation/run.js          (knobs: see bench/README.md)
+
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { loadConfig, readList } = require('../lib/config');
+const { getLogDir, stopAll, sleep } = require('../lib/process');
+const { formatTable, formatNumber, formatRatio, writeResults, busyMachineWarning, machineInfo } = require('../lib/report');
+const { makeDataDir } = require('../lib/fedpod');
+const { log, firstLine, selectTargets, installGuards, cleanUpFiles } = require('../lib/runner');
+const { ceiling } = require('./signatures');
+const { makeTls, destroyAgents } = require('./lib/tls');
+const { startSinks } = require('./lib/sinks');
+const { buildRequests, runLoad } = require('./lib/ingest');
+const { TARGETS, FEDIFY_VERSION } = require('./lib/targets');
+const { loadProfile, summarize, formatEntries } = require('./lib/profile-summary');
+
+const FLAG = '!';
+const DEFAULT_MAX_SECONDS = 600;
+const PARTS = ['ceiling', 'fanout', 'ingest'];
+
+// Knobs of this benchmark, bounded like bench/lib/config.js's.
+const LIMITS = {
+  followers: { env: 'BENCH_FED_FOLLOWERS', fallback: 1000, min: 10, max: 5000 },
+  hosts: { env: 'BENCH_FED_HOSTS', fallback: 10, min: 1, max: 50 },
+  sinkProcesses: { env: 'BENCH_FED_SINK_PROCESSES', fallback: 2, min: 1, max: 10 },
+  sinkVerify: { env: 'BENCH_FED_SINK_VERIFY', fallback: 1, min: 0, max: 1 },
+  posts: { env: 'BENCH_FED_POSTS', fallback: 2, min: 1, max: 5 },
+  deliveryTimeout: { env: 'BENCH_FED_DELIVERY_TIMEOUT', fallback: 60, min: 5, max: 300 },
+  ingest: { env: 'BENCH_FED_INGEST', fallback: 2000, min: 50, max: 20000 },
+  ingestWarmup: { env: 'BENCH_FED_INGEST_WARMUP', fallback: 100, min: 1, max: 2000 },
+  ingestConnections: { env: 'BENCH_FED_INGEST_CONNECTIONS', fallback: 32, min: 1, max: 200 },
+  ingestSeconds: { env: 'BENCH_FED_INGEST_SECONDS', fallback: 30, min: 1, max: 120 },
+  drainSeconds: { env: 'BENCH_FED_DRAIN_SECONDS', fallback: 60, min: 1, max: 300 },
+  ceilingSeconds: { env: 'BENCH_FED_CEILING_SECONDS', fallback: 1, min: 0.2, max: 10 },
+};
+
+const GOALS = {
+  distinctInboxesMs: 1000,
+  vsFedify: 5,
+  ingestPerSec: 1000,
+};
+
+function loadFederationConfig() {
+  if (!process.env.BENCH_MAX_SECONDS) {
+    process.env.BENCH_MAX_SECONDS = String(DEFAULT_MAX_SECONDS);
+  }
+  const config = loadConfig();
+  for (const [key, { env, fallback, min, max }] of Object.entries(LIMITS)) {
+    const raw = process.env[env];
+    const value = raw === undefined || raw === '' ? fallback : Number(raw);
+    if (!Number.isFinite(value)) {
+      throw new Error(`${env} must be a number, got "${raw}"`);
+    }
+    config[key] = Math.min(max, Math.max(min, value));
+    if (key !== 'ceilingSeconds') {
+      config[key] = Math.round(config[key]);
+    }
+  }
+  config.sinkVerify = config.sinkVerify === 1;
+  config.parts = readList('BENCH_FED_PARTS') || PARTS;
+  const unknown = config.parts.filter((part) => !PARTS.includes(part));
+  if (unknown.length > 0) {
+    throw new Error(`unknown BENCH_FED_PARTS ${unknown.join(',')}; known: ${PARTS.join(',')}`);
+  }
+  return config;
+}
+
+const SHAPES = [
+  { id: 's', label: (config) => `(a) ${config.hosts} shared inboxes`, inboxes: (config) => config.hosts },
+  { id: 'd', label: (config) => `(b) ${config.followers} inboxes`, inboxes: (config) => config.followers },
+];
+
+const ordinal = (n) => ['1st', '2nd', '3rd', '4th', '5th'][n - 1];
+// CLOCK_MONOTONIC in microseconds: the clock of CPU profiles, in every process.
+const monoUs = () => Number(process.hrtime.bigint() / 1000n);
+
+/** Follower actors on the sinks: i-th on host i mod H; shape 's' has shared inboxes, 'd' not. */
+function followersOf(shape, sinks, count) {
+  return Array.from({ length: count }, (_, i) => {
+    const { origin } = sinks.hosts[i % sinks.hosts.length];
+    const id = `${origin}/${shape}/users/u${i}`;
+    return { id, inbox: `${id}/inbox`, sharedInbox: shape === 's' ? `${origin}/inbox` : null };
+  });
+}
+
+function rejectedSince(before, after) {
+  const delta = {};
+  for (const [reason, count] of Object.entries(after.rejected)) {
+    const added = count - (before.rejected[reason] || 0);
+    if (added > 0) {
+      delta[reason] = added;
+    }
+  }
+  return delta;
+}
+
+// ---------- 1 + 2: fan-out ----------
+
+async function measureFanOut(session, sinks, shape, postIndex, config, runTag) {
+  const expected = shape.inboxes(config);
+  const tag = `fedbench ${runTag} ${shape.id}${postIndex}`;
+  const before = await sinks.totals();
+  const fromUs = monoUs();
+  const answer = await session.post(shape.id, tag);
+  const outcome = await sinks.waitFor(tag, expected, config.deliveryTimeout * 1000);
+  const toUs = monoUs();
+  // A moment for duplicates (retried deliveries) to show up in the counts.
+  await sleep(300);
+  const after = await sinks.totals();
+  const stats = await sinks.stats(tag, true);
+  // When the inboxes got their copy, from the answer: a steady rate (p50 near half the
+  // total) means something feeds deliveries one at a time.
+  const quantile = (q) => (stats.times.length > 0 ?
+    stats.times[Math.min(stats.times.length - 1, Math.floor(q * stats.times.length))] - answer.at : null);
+  const result = {
+    tag,
+    expectedInboxes: expected,
+    distinctInboxes: stats.distinctInboxes,
+    posts: stats.posts,
+    complete: outcome.complete,
+    postMs: answer.ms,
+    deliveredMs: outcome.complete ? outcome.lastAt - answer.at : null,
+    firstDeliveryMs: outcome.firstAt ? outcome.firstAt - answer.at : null,
+    sincePostSentMs: outcome.complete ? outcome.lastAt - (answer.at - answer.ms) : null,
+    arrivalMs: { p10: quantile(0.1), p50: quantile(0.5), p90: quantile(0.9) },
+    actorGets: after.actorGets - before.actorGets,
+    rejected: rejectedSince(before, after),
+    window: { fromUs, toUs },
+  };
+  result.deliveriesPerSec = result.deliveredMs > 0 ? expected / (result.deliveredMs / 1000) : null;
+  result.problems = [];
+  if (!outcome.complete) {
+    result.problems.push(`only ${outcome.distinctInboxes} of ${expected} inboxes within ${config.deliveryTimeout} s`);
+  }
+  const rejected = Object.values(result.rejected).reduce((sum, n) => sum + n, 0);
+  if (rejected > 0) {
+    result.problems.push(`sinks refused ${rejected} POSTs (${Object.entries(result.rejected).map(([r, n]) => `${n}x ${r}`).join('; ')})`);
+  }
+  result.flagged = result.problems.length > 0;
+  const duplicates = stats.posts - stats.distinctInboxes;
+  log(`  ${`${shape.label(config)}, ${ordinal(postIndex)} post`.padEnd(34)} ` +
+    `${result.deliveredMs === null ? 'incomplete' : `${formatNumber(result.deliveredMs, 0)} ms`.padStart(8)} after the answer` +
+    ` (answer ${formatNumber(result.postMs, 0)} ms; deliveries at ${formatNumber(result.firstDeliveryMs, 0)} (1st), ` +
+    `${formatNumber(result.arrivalMs.p50, 0)} (50%), ${formatNumber(result.arrivalMs.p90, 0)} (90%) ms; ` +
+    `${result.actorGets} actor GETs${duplicates > 0 ? `, ${duplicates} duplicate POSTs` : ''})` +
+    `${result.flagged ? `  INVALID: ${result.problems.join('; ')}` : ''}`);
+  return result;
+}
+
+// ---------- 3: inbox ingest ----------
+
+async function waitProcessed(session, target, seconds) {
+  const deadline = Date.now() + seconds * 1000;
+  let count = await session.processed();
+  while (count < target && Date.now() < deadline) {
+    await sleep(100);
+    count = await session.processed();
+  }
+  return { count, at: performance.timeOrigin + performance.now(), complete: count >= target };
+}
+
+async function measureIngest(session, sender, config, runTag) {
+  const { inboxUrl, recipient, port, extraHeaders } = session.ingest;
+  const common = { inboxUrl, sender: sender.actor, keyId: sender.keyId, privateKey: sender.privateKey, recipient, extraHeaders };
+  const signStarted = performance.now();
+  const warm = buildRequests({ ...common, count: config.ingestWarmup, runTag: `${runTag}-warm` });
+  const measured = buildRequests({ ...common, count: config.ingest, runTag });
+  const signMs = performance.now() - signStarted;
+
+  // Warm-up: the first request makes the server fetch the sender's key; wait
+  // until the warm-up has been processed so the measured run starts clean.
+  const base = await session.processed();
+  const warmLoad = await runLoad({ requests: warm, port, connections: Math.min(4, config.ingestConnections), maxSeconds: 30 });
+  await waitProcessed(session, base + warmLoad.accepted, config.drainSeconds);
+
+  const before = await session.processed();
+  const fromUs = monoUs();
+  const load = await runLoad({ requests: measured, port, connections: config.ingestConnections, maxSeconds: config.ingestSeconds });
+  const loadEndUs = monoUs();
+  const drain = await waitProcessed(session, before + load.accepted, config.drainSeconds);
+  const toUs = monoUs();
+  const processed = drain.count - before;
+  const result = {
+    ...load,
+    requests: measured.length,
+    warmup: { sent: warmLoad.sent, accepted: warmLoad.accepted, statusCodes: warmLoad.statusCodes, firstProblem: warmLoad.firstProblem },
+    precomputeSignMs: signMs,
+    processed,
+    processedComplete: drain.complete,
+    processedPerSec: processed / ((drain.at - load.startedAt) / 1000),
+    window: { fromUs, toUs: loadEndUs },
+    drainWindow: { fromUs: loadEndUs, toUs },
+  };
+  result.problems = [];
+  if (load.sent === 0) {
+    result.problems.push('no responses');
+  }
+  if (load.accepted < load.sent) {
+    const codes = Object.keys(load.statusCodes).filter((code) => code !== '202');
+    result.problems.push(`${load.sent - load.accepted} not 202 (${[...codes, ...(load.errors ? [`${load.errors} errors`] : [])].join(', ')}): ${load.firstProblem}`);
+  }
+  if (load.stoppedByTime) {
+    result.problems.push(`stopped after ${config.ingestSeconds} s with ${load.sent} of ${measured.length} sent`);
+  }
+  result.flagged = result.problems.length > 0;
+  log(`  inbox ingest: ${formatNumber(load.acceptedPerSec)} accepted/s (${load.accepted}/${measured.length} answered 202 in ` +
+    `${formatNumber(load.elapsedMs, 0)} ms, p50 ${formatNumber(load.latencyP50Ms, 0)} ms, p99 ${formatNumber(load.latencyP99Ms, 0)} ms); ` +
+    `processed ${processed} (${formatNumber(result.processedPerSec)}/s${drain.complete ? '' : `, NOT all within ${config.drainSeconds} s`})` +
+    `${result.flagged ? `  INVALID: ${result.problems.join('; ')}` : ''}`);
+  return result;
+}
+
+// ---------- one target ----------
+
+async function benchmarkTarget(target, context) {
+  const { config, sinks, sender, runId } = context;
+  const outcome = { info: {}, fanout: {}, ingest: null };
+  log(`\n== ${target.label}: ${target.description}`);
+  let session;
+  try {
+    session = await target.start({ tls: context.tls, startTimeout: config.startTimeout, followers: config.followers });
+    outcome.info = session.info;
+    log(`  up in ${session.info.startMs} ms; log ${session.info.log}`);
+    for (const shape of config.parts.includes('fanout') ? SHAPES : []) {
+      const followers = followersOf(shape.id, sinks, config.followers);
+      await session.prepareFanOut(shape.id, followers);
+      await sinks.registerKeys(session.senderKeys(shape.id));
+      for (let post = 1; post <= config.posts; post++) {
+        try {
+          outcome.fanout[`${shape.id}-${post}`] = await measureFanOut(session, sinks, shape, post, config, `${runId} ${target.id}`);
+        } catch (error) {
+          outcome.fanout[`${shape.id}-${post}`] = { skipped: firstLine(error) };
+          log(`  ${shape.label(config)}, ${ordinal(post)} post: skipped: ${firstLine(error)}`);
+        }
+        await sleep(500);
+      }
+    }
+    if (!config.parts.includes('ingest')) {
+      return outcome;
+    }
+    try {
+      outcome.ingest = await measureIngest(session, sender, config, `${runId}-${target.id}`);
+    } catch (error) {
+      outcome.ingest = { skipped: firstLine(error) };
+      log(`  inbox ingest: skipped: ${firstLine(error)}`);
+    }
+  } catch (error) {
+    outcome.unavailable = firstLine(error);
+    outcome.detail = String(error.message || error);
+    log(`  not available: ${outcome.unavailable}`);
+  } finally {
+    if (session) {
+      await session.stop();
+    }
+  }
+  if (session && session.info.profileDir) {
+    outcome.profile = profilePhases(session.info, outcome, config);
+  }
+  return outcome;
+}
+
+// ---------- optional: where Fedpod's time went (BENCH_FED_FEDPOD_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR") ----------
+
+const PROFILE_TOP = 8;
+
+function profilePhases(info, outcome, config) {
+  let file;
+  try {
+    // CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile; thread 0 is the main thread.
+    file = fs.readdirSync(info.profileDir)
+      .filter((name) => name.includes(`.${info.pid}.0.`) && name.endsWith('.cpuprofile'))
+      .map((name) => path.join(info.profileDir, name))[0];
+  } catch (error) {
+    log(`  profile: ${firstLine(error)}`);
+    return { error: firstLine(error) };
+  }
+  if (!file) {
+    log(`  profile: no main-thread profile of pid ${info.pid} in ${info.profileDir}`);
+    return { error: 'no profile written' };
+  }
+  const loaded = loadProfile(file);
+  const phases = {};
+  const windows = Object.entries(outcome.fanout).filter(([, result]) => result.window)
+    .map(([id, result]) => [`${SHAPES.find((shape) => shape.id === id[0]).label(config)}, ${ordinal(Number(id.slice(2)))} post`, result.window]);
+  if (outcome.ingest && outcome.ingest.window) {
+    windows.push(['inbox ingest, load', outcome.ingest.window], ['inbox ingest, draining the queue', outcome.ingest.drainWindow]);
+  }
+  log(`\n  Fedpod main-thread CPU profile ${file}, by phase (time charged to the innermost Fedpod function):`);
+  for (const [label, window] of windows) {
+    const summary = summarize(loaded, window);
+    phases[label] = { window, sampledMs: summary.sampledMs, byArea: summary.byArea.slice(0, 15),
+      byFedpodFunction: summary.byFedpodFunction.slice(0, 15), byFunction: summary.byFunction.slice(0, 15) };
+    log(`  -- ${label}: ${summary.sampledMs.toFixed(0)} ms`);
+    log(formatEntries(summary.byFedpodFunction, PROFILE_TOP, '    '));
+  }
+  return { file, phases };
+}
+
+// ---------- report ----------
+
+function cell(value, digits, flagged) {
+  if (value === null || value === undefined) {
+    return '-';
+  }
+  return `${formatNumber(value, digits)}${flagged ? ` ${FLAG}` : ''}`;
+}
+
+function fanOutRows(config, targets, outcomes) {
+  const rows = [];
+  for (const shape of SHAPES) {
+    for (let post = 1; post <= config.posts; post++) {
+      const id = `${shape.id}-${post}`;
+      const row = [`${shape.label(config)}, ${ordinal(post)} post`];
+      for (const target of targets) {
+        const outcome = outcomes[target.id];
+        const result = outcome.fanout[id];
+        if (outcome.unavailable) {
+          row.push('n/a', 'n/a', 'n/a');
+        } else if (!result || result.skipped) {
+          row.push('-', '-', '-');
+        } else {
+          row.push(cell(result.deliveredMs, 0, result.flagged), cell(result.firstDeliveryMs, 0), cell(result.postMs, 0));
+        }
+      }
+      for (const other of targets.filter((target) => target.id !== 'fedpod')) {
+        row.push(timeRatio(outcomes, 'fedpod', other.id, id));
+      }
+      rows.push(row);
+    }
+  }
+  return rows;
+}
+
+// Throughput ratio = other's time / Fedpod's time; '!' when either is invalid.
+function fanOutRatio(outcomes, topId, bottomId, id) {
+  const top = outcomes[topId] && outcomes[topId].fanout[id];
+  const bottom = outcomes[bottomId] && outcomes[bottomId].fanout[id];
+  if (!top || !bottom || top.skipped || bottom.skipped || !(top.deliveredMs > 0) || !(bottom.deliveredMs > 0)) {
+    return { ratio: null, flagged: false };
+  }
+  return { ratio: bottom.deliveredMs / top.deliveredMs, flagged: top.flagged || bottom.flagged };
+}
+
+function timeRatio(outcomes, topId, bottomId, id) {
+  const { ratio, flagged } = fanOutRatio(outcomes, topId, bottomId, id);
+  return `${formatRatio(ratio)}${flagged && ratio !== null ? ` ${FLAG}` : ''}`;
+}
+
+function ingestRatio(outcomes, topId, bottomId, field) {
+  const top = outcomes[topId] && outcomes[topId].ingest;
+  const bottom = outcomes[bottomId] && outcomes[bottomId].ingest;
+  if (!top || !bottom || top.skipped || bottom.skipped || !bottom[field]) {
+    return '-';
+  }
+  return `${formatRatio(top[field] / bottom[field])}${top.flagged || bottom.flagged ? ` ${FLAG}` : ''}`;
+}
+
+function ingestRows(targets, outcomes) {
+  const others = targets.filter((target) => target.id !== 'fedpod');
+  const line = (label, render, field) => {
+    const row = [label];
+    for (const target of targets) {
+      const outcome = outcomes[target.id];
+      const result = outcome.ingest;
+      row.push(outcome.unavailable ? 'n/a' : !result || result.skipped ? '-' : render(result));
+    }
+    for (const other of others) {
+      row.push(field ? ingestRatio(outcomes, 'fedpod', other.id, field) : '');
+    }
+    return row;
+  };
+  return [
+    line('accepted (202) activities/s', (r) => cell(r.acceptedPerSec, 1, r.flagged), 'acceptedPerSec'),
+    line('p50 / p99 ms', (r) => `${formatNumber(r.latencyP50Ms, 0)} / ${formatNumber(r.latencyP99Ms, 0)}`),
+    line('processed activities/s', (r) => `${formatNumber(r.processedPerSec)}${r.processedComplete ? '' : ' (partial)'}`, 'processedPerSec'),
+  ];
+}
+
+function notes(targets, outcomes, config) {
+  const lines = [];
+  for (const target of targets) {
+    const outcome = outcomes[target.id];
+    if (outcome.unavailable) {
+      lines.push(`  ${target.label}: not available: ${outcome.unavailable}`);
+      continue;
+    }
+    for (const [id, result] of Object.entries(outcome.fanout)) {
+      const shape = SHAPES.find((candidate) => candidate.id === id[0]);
+      const label = `${shape.label(config)}, ${ordinal(Number(id.slice(2)))} post`;
+      if (result.skipped) {
+        lines.push(`  ${target.label} / ${label}: skipped: ${result.skipped}`);
+      } else if (result.flagged) {
+        lines.push(`  ${FLAG} ${target.label} / ${label}: INVALID, ${result.problems.join('; ')}`);
+      }
+    }
+    if (outcome.ingest && outcome.ingest.skipped) {
+      lines.push(`  ${target.label} / inbox ingest: skipped: ${outcome.ingest.skipped}`);
+    } else if (outcome.ingest && outcome.ingest.flagged) {
+      lines.push(`  ${FLAG} ${target.label} / inbox ingest: INVALID, ${outcome.ingest.problems.join('; ')}`);
+    }
+  }
+  if (lines.some((line) => line.includes(`${FLAG} `))) {
+    lines.unshift(`${FLAG} = incomplete, refused or non-202 results: NOT a valid measurement`);
+  }
+  return lines;
+}
+
+function evaluateGoals(config, outcomes) {
+  const fedpod = outcomes.fedpod;
+  const checks = [];
+  for (let post = 1; post <= config.posts; post++) {
+    const id = `d-${post}`;
+    const which = post === 1 ? '1st post, no follower cached' : `${ordinal(post)} post, followers cached`;
+    const result = fedpod && fedpod.fanout[id];
+    const check = { id: `distinct-${post}`, label: `Fedpod delivers one Note to ${config.followers} distinct inboxes (${which})`,
+      goal: `<= ${GOALS.distinctInboxesMs} ms`, measured: null, met: null, reason: '' };
+    if (!result || result.skipped) {
+      check.reason = result ? result.skipped : 'no result for fedpod';
+    } else if (result.flagged) {
+      check.met = false;
+      check.reason = result.problems.join('; ');
+    } else {
+      check.measured = `${formatNumber(result.deliveredMs, 0)} ms`;
+      check.value = result.deliveredMs;
+      check.met = result.deliveredMs <= GOALS.distinctInboxesMs;
+    }
+    checks.push(check);
+    const ratioCheck = { id: `vs-fedify-${post}`, label: `... and at least ${GOALS.vsFedify}x Fedify (default queue) (${which})`,
+      goal: `>= ${GOALS.vsFedify}x`, measured: null, met: null, reason: '' };
+    const { ratio } = fanOutRatio(outcomes, 'fedpod', 'fedify', id);
+    const other = outcomes.fedify && outcomes.fedify.fanout[id];
+    if (ratio === null) {
+      ratioCheck.reason = 'no valid result for both Fedpod and Fedify';
+    } else if (result.flagged) {
+      ratioCheck.met = false;
+      ratioCheck.reason = result.problems.join('; ');
+    } else if (other.flagged) {
+      ratioCheck.reason = `Fedify: ${other.problems.join('; ')}`;
+    } else {
+      ratioCheck.measured = formatRatio(ratio);
+      ratioCheck.value = ratio;
+      ratioCheck.met = ratio >= GOALS.vsFedify;
+    }
+    checks.push(ratioCheck);
+  }
+  const ingest = fedpod && fedpod.ingest;
+  const ingestCheck = { id: 'ingest', label: 'Fedpod inbox ingest, verified activities accepted per second',
+    goal: `>= ${GOALS.ingestPerSec}/s`, measured: null, met: null, reason: '' };
+  if (!ingest || ingest.skipped) {
+    ingestCheck.reason = ingest ? ingest.skipped : 'no result for fedpod';
+  } else if (ingest.flagged) {
+    ingestCheck.met = false;
+    ingestCheck.reason = ingest.problems.join('; ');
+  } else {
+    ingestCheck.measured = `${formatNumber(ingest.acceptedPerSec)}/s`;
+    ingestCheck.value = ingest.acceptedPerSec;
+    ingestCheck.met = ingest.acceptedPerSec >= GOALS.ingestPerSec;
+  }
+  checks.push(ingestCheck);
+  return checks;
+}
+
+function formatGoals(checks) {
+  return checks.map((check) => {
+    const verdict = check.met === null ? 'UNKNOWN' : check.met ? 'MET' : 'NOT MET';
+    const measured = check.measured ? `, measured ${check.measured}` : '';
+    const reason = check.reason ? ` (${check.reason})` : '';
+    return `  [${verdict}] ${check.label}: goal ${check.goal}${measured}${reason}`;
+  }).join('\n');
+}
+
+function ceilingTable(result, config) {
+  const rows = [
+    ['RSA-2048 sign, raw crypto.sign', result.rawSign],
+    ['RSA-2048 sign, Fedpod HttpSigner (cavage)', result.httpSignerCavage],
+    ['RSA-2048 verify, raw crypto.verify', result.rawVerify],
+    ['RSA-2048 verify, Fedpod HttpSignatureVerifier', result.httpVerifierCavage],
+  ].map(([label, perSec]) => [label, formatNumber(perSec), `${formatNumber(config.followers / perSec * 1000, 0)} ms`]);
+  return formatTable([['ceiling (one core)', 'ops/s', `${config.followers} ops take`]], rows);
+}
+
+function report(context, targets, outcomes, ceilingResult) {
+  const { config } = context;
+  const others = targets.filter((target) => target.id !== 'fedpod');
+  log(`\nFederation benchmark: ${config.followers} followers; sinks: ${config.hosts} HTTPS hosts in ` +
+    `${context.sinks.processes} processes, signatures ${config.sinkVerify ? 'verified (draft-cavage + Digest)' : 'only required'}; ` +
+    `Fedify ${FEDIFY_VERSION}\n`);
+  const fanHeader = [
+    ['fan-out of one Note', ...targets.flatMap((target) => [target.label, '', '']), ...others.map(() => 'Fedpod/')],
+    ['', ...targets.flatMap(() => ['all ms', '1st ms', 'answer ms']), ...others.map((other) => other.label)],
+  ];
+  log(formatTable(fanHeader, fanOutRows(config, targets, outcomes)));
+  log('  all ms: from the answer to the outbox POST (Fedpod 201, Fedify sendActivity() returned) until the last');
+  log('  inbox accepted its copy; 1st ms: until the first did; ratios: Fedify ms / Fedpod ms (throughput).');
+  if (outcomes.fedpod && !outcomes.fedpod.unavailable) {
+    log('  Fedpod\'s followers were seeded directly into its store: on the 1st post none of their actor documents is');
+    log('  in its cache (fetched during the fan-out), on later posts all are.');
+  }
+  log(`\n${formatTable(
+    [[`inbox ingest (${config.ingest} signed Creates, ${config.ingestConnections} connections)`, ...targets.map((t) => t.label),
+      ...others.map(() => 'Fedpod/')], ['', ...targets.map(() => ''), ...others.map((other) => other.label)]],
+    ingestRows(targets, outcomes),
+  )}`);
+  log('  accepted: 202 answers per second of load (signature verified, activity queued); processed: until the');
+  log('  activity was stored and in the recipient\'s inbox (Fedpod) / the inbox listener ran (Fedify), from load start.');
+  log('  Plain HTTP to both servers\' ports (TLS termination excluded for both, as behind a proxy).');
+  const tableNotes = notes(targets, outcomes, config);
+  if (tableNotes.length > 0) {
+    log(tableNotes.join('\n'));
+  }
+  if (ceilingResult) {
+    log(`\n${ceilingTable(ceilingResult, config)}`);
+  }
+  const checks = evaluateGoals(config, outcomes);
+  log(`\nIssue targets:\n${formatGoals(checks)}`);
+  const busy = busyMachineWarning();
+  if (busy) {
+    log(`\n${busy}`);
+  }
+  const file = writeResults('federation', {
+    settings: { ...config, fedify: FEDIFY_VERSION, goals: GOALS },
+    machineAtStart: context.machineAtStart,
+    sinks: { hosts: context.sinks.hosts, processes: context.sinks.processes, signatures: config.sinkVerify ? 'verified' : 'required only', logs: context.sinks.logFiles },
+    ceiling: ceilingResult,
+    targets: targets.map(({ id, label, description }) => ({ id, label, description, ...outcomes[id] })),
+    checks,
+  });
+  log(`\nJSON results: ${file}\nserver logs: ${getLogDir()}`);
+  return checks;
+}
+
+// ---------- main ----------
+
+async function main() {
+  const config = loadFederationConfig();
+  installGuards(config, 'bench/federation');
+  const targets = selectTargets(TARGETS, config);
+  const machineAtStart = machineInfo();
+  const busy = busyMachineWarning();
+  if (busy) {
+    log(busy);
+  }
+  const cores = os.cpus().length;
+  log(`bench/federation: ${config.followers} followers, ${config.hosts} sink hosts, ${config.posts} posts per shape, ` +
+    `ingest ${config.ingest} (+${config.ingestWarmup} warm-up) over ${config.ingestConnections} connections; ${cores} cores`);
+
+  let ceilingResult = null;
+  if (config.parts.includes('ceiling')) {
+    log(`\n== ceiling: RSA-2048 on one core (bench/federation/signatures.js, ${config.ceilingSeconds} s per row)`);
+    ceilingResult = await ceiling(config.ceilingSeconds);
+    log(`  sign ${formatNumber(ceilingResult.rawSign)}/s (HttpSigner ${formatNumber(ceilingResult.httpSignerCavage)}/s), ` +
+      `verify ${formatNumber(ceilingResult.rawVerify)}/s (HttpSignatureVerifier ${formatNumber(ceilingResult.httpVerifierCavage)}/s)`);
+  }
+
+  const workDir = makeDataDir('federation-tls');
+  const tls = makeTls(path.join(workDir, 'tls'));
+  const { privateKey, publicKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const publicKeyFile = path.join(workDir, 'actors.pub.pem');
+  fs.writeFileSync(publicKeyFile, publicKey.export({ type: 'spki', format: 'pem' }));
+
+  log(`\n== sinks: ${config.hosts} HTTPS hosts in ${Math.min(config.sinkProcesses, config.hosts)} processes`);
+  const sinks = await startSinks({
+    tls, hosts: config.hosts, processes: config.sinkProcesses, publicKeyFile, verify: config.sinkVerify,
+    timeoutMs: config.startTimeout * 1000,
+  });
+  log(`  ${sinks.hosts.map((host) => host.port).join(', ')}`);
+  const senderActor = `${sinks.hosts[0].origin}/x/users/loadgen`;
+  const context = {
+    config, tls, sinks, machineAtStart,
+    runId: crypto.randomUUID().slice(0, 8),
+    sender: { actor: senderActor, keyId: `${senderActor}#main-key`, privateKey },
+  };
+
+  const outcomes = {};
+  try {
+    for (const target of targets) {
+      outcomes[target.id] = await benchmarkTarget(target, context);
+    }
+  } finally {
+    await sinks.stop();
+    destroyAgents();
+  }
+  const checks = report(context, targets, outcomes, ceilingResult);
+  const strictFailure = process.env.BENCH_STRICT === '1' && checks.some((check) => check.met !== true);
+  return strictFailure ? 1 : 0;
+}
+
+main()
+  .then((code) => {
+    cleanUpFiles();
+    process.exitCode = code;
+  })
+  .catch(async (error) => {
+    process.stderr.write(`bench/federation failed: ${error.stack || error}\n`);
+    await stopAll();
+    cleanUpFiles();
+    process.exitCode = 1;
+  });

@@ -1,0 +1,225 @@
+#!/usr/bin/env node
+'use strict';
+
+// Webhook benchmark: accepted webhook POSTs per second (202 once the job is durable) and time from
+// POST to the action having run, for Fedpod with BullMQ on a local redis-server (appendonly yes),
+// Fedpod with the journalled local queue, and a bare Node server (in-memory, no durability) as the
+// baseline. Fedpod's action is store-in-container: every payload is written to the triple store,
+// so "zero loss" is checked by counting the stored payloads against the 202 answers.
+//   node bench/webhooks/run.js            (knobs: see bench/README.md; BENCH_TARGETS=bare,local,redis)
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+const { loadConfig } = require('../lib/config');
+const { freePort } = require('../lib/ports');
+const { request, expectStatus, basicAuth } = require('../lib/http');
+const { startServer, stopAll, getLogDir, sleep } = require('../lib/process');
+const { startFedpod } = require('../lib/fedpod');
+const { measure } = require('../lib/load');
+const { formatTable, formatNumber, writeResults, busyMachineWarning, machineInfo } = require('../lib/report');
+const { log, firstLine, installGuards, cleanUpFiles } = require('../lib/runner');
+
+const DRAIN_TIMEOUT_MS = 180_000;
+const PROBES = 40;
+const GOAL = 0.2;
+
+function percentile(values, p) {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+async function startRedis() {
+  const port = await freePort();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fedpod-bench-redis-'));
+  const logFd = fs.openSync(path.join(getLogDir(), 'redis.log'), 'a');
+  const child = spawn('redis-server', [ '--port', String(port), '--bind', '127.0.0.1', '--dir', dir,
+    '--appendonly', 'yes', '--save', '' ], { stdio: [ 'ignore', logFd, logFd ] });
+  fs.closeSync(logFd);
+  const kill = () => child.kill('SIGKILL');
+  process.on('exit', kill);
+  const until = Date.now() + 10_000;
+  for (;;) {
+    const up = await new Promise((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => {
+        socket.end();
+        resolve(true);
+      });
+      socket.on('error', () => resolve(false));
+    });
+    if (up) break;
+    if (Date.now() > until || child.exitCode !== null) throw new Error('redis-server did not start (is it installed?)');
+    await sleep(100);
+  }
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    stop: async() => {
+      process.off('exit', kill);
+      child.kill('SIGTERM');
+      await new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', resolve)));
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Counts and POST-to-action times of the payloads stored by store-in-container, from the store itself. */
+async function storedPayloads(session, since) {
+  const query = `SELECT ?r ?m WHERE { GRAPH ?g { ?g a <urn:fedpod:ns:WebhookPayload> ; <urn:fedpod:ns:received> ?r }
+    GRAPH ?mg { ?g <http://purl.org/dc/terms/modified> ?m } }`;
+  const res = await expectStatus(`${session.storeUrl}localData/query`, { method: 'POST',
+    headers: { 'content-type': 'application/sparql-query', accept: 'application/sparql-results+json',
+      authorization: basicAuth('admin', 'admin') }, body: query, timeoutMs: 60_000 }, [ 200 ]);
+  const rows = JSON.parse(res.body).results.bindings;
+  const latencies = [];
+  for (const row of rows) {
+    const received = Date.parse(row.r.value);
+    if (since === undefined || received >= since) {
+      latencies.push(Date.parse(row.m.value) - received);
+    }
+  }
+  return { count: rows.length, latencies };
+}
+
+async function startTarget(id, config) {
+  if (id === 'bare') {
+    const port = await freePort();
+    const handle = await startServer({ name: 'bare-webhooks', args: [ path.join(__dirname, 'bare-webhook-server.js'), String(port) ],
+      readyUrl: `http://127.0.0.1:${port}/stats`, timeoutMs: config.startTimeout * 1000 });
+    const url = `http://127.0.0.1:${port}/hook`;
+    return {
+      id, handle, url,
+      processed: async() => JSON.parse((await request(`http://127.0.0.1:${port}/stats`)).body).processed,
+      latencies: async() => JSON.parse((await request(`http://127.0.0.1:${port}/stats?latencies`)).body).latencies,
+      stop: async() => handle.stop(),
+    };
+  }
+  const redis = id === 'redis' ? await startRedis() : undefined;
+  const port = await freePort();
+  const storePort = await freePort();
+  const handle = await startFedpod({ name: `fedpod-${id}`, config: 'activitypub', port, storePort,
+    timeoutMs: config.startTimeout * 1000, extraArgs: redis ? [ '--redis-url', redis.url ] : [] });
+  const base = handle.baseUrl;
+  const signup = await expectStatus(`${base}auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'bench', email: 'bench@example.com', password: 'correct horse battery' }) }, [ 201 ]);
+  const { token } = JSON.parse(signup.body);
+  const generated = await expectStatus(`${base}webhooks`, { method: 'POST', headers: { 'content-type': 'application/json',
+    authorization: `Bearer ${token}` }, body: JSON.stringify({ action: 'store-in-container' }) }, [ 201 ]);
+  const url = generated.headers.location;
+  const session = { storeUrl: `http://127.0.0.1:${storePort}/` };
+  return {
+    id, handle, url, redis,
+    processed: async() => (await storedPayloads(session)).count,
+    latencies: async(since) => (await storedPayloads(session, since)).latencies,
+    stop: async() => {
+      await handle.stop();
+      if (redis) {
+        await redis.stop();
+      }
+    },
+  };
+}
+
+async function waitForDrain(target, expected) {
+  const until = Date.now() + DRAIN_TIMEOUT_MS;
+  let processed = 0;
+  const started = Date.now();
+  while (Date.now() < until) {
+    processed = await target.processed();
+    if (processed >= expected) return { processed, drainMs: Date.now() - started };
+    await sleep(500);
+  }
+  return { processed, drainMs: Date.now() - started, timedOut: true };
+}
+
+async function benchmark(id, config) {
+  const outcome = { id };
+  let target;
+  try {
+    log(`\n== ${id}`);
+    target = await startTarget(id, config);
+    let counter = 0;
+    const run = Date.now().toString(36);
+    const spec = { url: target.url, method: 'POST', headers: { 'content-type': 'application/json' },
+      makeBody: () => JSON.stringify({ event: 'push', marker: `${run}-${counter++}`, payload: { ref: 'refs/heads/main', commits: 3 } }) };
+    let accepted = 0;
+    if (config.warmup > 0) {
+      const warm = await measure(spec, { ...config, duration: config.warmup, warmup: 0 });
+      accepted += warm.ok2xx + 1;
+    }
+    const summary = await measure(spec, { ...config, warmup: 0 });
+    accepted += summary.ok2xx + 1;
+    outcome.load = summary;
+    log(`  accepted ${formatNumber(summary.reqPerSec)} POST/s (p50 ${summary.latencyP50Ms} ms, p99 ${summary.latencyP99Ms} ms)` +
+      `${summary.flagged ? `  INVALID: ${summary.problems.join('; ')}` : ''}`);
+    const drained = await waitForDrain(target, accepted);
+    outcome.accepted = accepted;
+    outcome.processed = drained.processed;
+    outcome.drainMs = drained.drainMs;
+    outcome.lost = Math.max(0, accepted - drained.processed);
+    const underLoad = await target.latencies();
+    outcome.actionUnderLoad = { p50: percentile(underLoad, 50), p99: percentile(underLoad, 99) };
+    // Idle: one POST at a time.
+    const since = Date.now();
+    for (let index = 0; index < PROBES; index += 1) {
+      await expectStatus(target.url, { method: 'POST', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ probe: index }) }, [ 202 ]);
+      await sleep(25);
+    }
+    await waitForDrain(target, drained.processed + PROBES);
+    const idle = id === 'bare' ? (await target.latencies()).slice(-PROBES) : await target.latencies(since - 5);
+    outcome.actionIdle = { p50: percentile(idle, 50), p99: percentile(idle, 99) };
+    log(`  ${accepted} accepted, ${drained.processed} ran (${outcome.lost} lost), queue drained ${drained.drainMs} ms after the load;` +
+      ` POST to action: idle p50 ${formatNumber(outcome.actionIdle.p50)} ms p99 ${formatNumber(outcome.actionIdle.p99)} ms,` +
+      ` under load p50 ${formatNumber(outcome.actionUnderLoad.p50)} ms p99 ${formatNumber(outcome.actionUnderLoad.p99)} ms`);
+  } catch (error) {
+    outcome.unavailable = firstLine(error);
+    log(`  not available: ${outcome.unavailable}`);
+  } finally {
+    if (target) await target.stop();
+  }
+  return outcome;
+}
+
+async function main() {
+  const config = loadConfig();
+  installGuards(config, 'bench/webhooks');
+  const wanted = config.targets || [ 'bare', 'local', 'redis' ];
+  const machineAtStart = machineInfo();
+  const busy = busyMachineWarning();
+  if (busy) log(busy);
+  const outcomes = {};
+  for (const id of [ 'bare', 'local', 'redis' ].filter((name) => wanted.includes(name))) {
+    outcomes[id] = await benchmark(id, config);
+  }
+  const bare = outcomes.bare && outcomes.bare.load ? outcomes.bare.load.reqPerSec : undefined;
+  const header = [[ 'target', 'POST/s', 'vs bare', 'p99 ms', 'accepted', 'ran', 'lost', 'action p50 idle', 'p99 idle', 'p50 load', 'p99 load' ]];
+  const rows = Object.values(outcomes).map((o) => o.unavailable ? [ o.id, 'n/a', '', '', '', '', '', '', '', '', '' ] : [
+    o.id, formatNumber(o.load.reqPerSec) + (o.load.flagged ? ' !' : ''), bare ? `${formatNumber(100 * o.load.reqPerSec / bare)}%` : '-',
+    String(o.load.latencyP99Ms), String(o.accepted), String(o.processed), String(o.lost),
+    formatNumber(o.actionIdle.p50), formatNumber(o.actionIdle.p99), formatNumber(o.actionUnderLoad.p50), formatNumber(o.actionUnderLoad.p99),
+  ]);
+  log(`\nWebhook benchmark: ${config.connections} connections, ${config.duration} s (after ${config.warmup} s warm-up)\n`);
+  log(formatTable(header, rows));
+  const redis = outcomes.redis;
+  const met = Boolean(redis && redis.load && bare && !redis.load.flagged && redis.lost === 0 &&
+    redis.load.reqPerSec >= GOAL * bare);
+  log(`\nGoal: Redis >= ${GOAL * 100}% of bare Node with zero loss: ${redis && redis.load && bare ?
+    `${formatNumber(100 * redis.load.reqPerSec / bare)}%, ${redis.lost} lost: ${met ? 'MET' : 'NOT MET'}` : 'not measured'}`);
+  const file = writeResults('webhooks', { settings: config, machineAtStart, outcomes, goal: { ratio: GOAL, met } });
+  log(`\nJSON results: ${file}\nserver logs: ${getLogDir()}`);
+  return process.env.BENCH_STRICT === '1' && !met ? 1 : 0;
+}
+
+main()
+  .then((code) => {
+    cleanUpFiles();
+    process.exitCode = code;
+  })
+  .catch(async(error) => {
+    process.stderr.write(`bench/webhooks failed: ${error.stack || error}\n`);
+    await stopAll();
+    cleanUpFiles();
+    process.exitCode = 1;
+  });

@@ -1,0 +1,171 @@
+import type { IncomingMessage } from 'node:http';
+import type { HttpHandlerInput } from '@solid/community-server';
+import type { TokenClaims, TokenService } from '../../plugins/accounts/TokenService';
+import type { WebhookService } from '../../plugins/webhooks/WebhookService';
+import { UnknownActionError } from '../../plugins/webhooks/WebhookErrors';
+import { WEBHOOK_SEGMENT } from '../../plugins/webhooks/WebhookVocabulary';
+import { badRequest, methodNotAllowed, notFound, unauthorized, unsupportedMediaType } from '../../util/HttpErrors';
+import { bearerToken } from '../auth/BearerToken';
+import { mediaTypeOf, readBody, sendJson } from '../HttpUtil';
+import { JsonHttpHandler } from '../JsonHttpHandler';
+import { NOT_HANDLED } from '../NotHandled';
+import { WebhookPaths } from './WebhookPaths';
+
+const JSON_LD = 'application/ld+json';
+const JSON_TYPE = /^application\/(?:json|[a-z0-9!#$&^_.-]+\+json)$/u;
+
+/**
+ * Owns every path of the webhooks container, so no other handler (LDP fast paths, CSS) ever serves
+ * it and no webhook URI can be discovered:
+ * - POST /webhooks {action} with a Bearer token: 201, Location: the new webhook URI, JSON-LD body
+ *   {@context, id, user, action, created}. Unknown or missing action: 400 listing the allowed ones;
+ *   missing or invalid token: 401.
+ * - GET /webhooks with a token: the caller's own webhooks (record IRIs, never URIs); 401 without.
+ * - POST <webhook URI> with JSON of any shape and no credentials: 202 {status: "accepted", job}
+ *   once the job is durable. Not JSON: 415; invalid JSON: 400; too large: 413; unknown or revoked: 404.
+ * - DELETE <webhook URI or record IRI> by its owner: 204 (revoked); another user: 403; no token: 401.
+ * - Anything else under the container: 405 (GET of a webhook URI included, known or not) or 404.
+ */
+export class WebhookHandler extends JsonHttpHandler {
+  private readonly paths: WebhookPaths;
+
+  /**
+   * @param baseUrl - Public base URL.
+   * @param service - The webhook service.
+   * @param tokens - Access tokens.
+   * @param maxBodyBytes - Largest body accepted by a webhook (413 above).
+   */
+  public constructor(
+    baseUrl: string,
+    private readonly service: WebhookService,
+    private readonly tokens: TokenService,
+    private readonly maxBodyBytes = 1_048_576,
+  ) {
+    super();
+    this.paths = new WebhookPaths(baseUrl);
+  }
+
+  public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
+    if (this.paths.match(request, this.service.containerUri) === undefined) {
+      throw NOT_HANDLED;
+    }
+  }
+
+  protected async serve({ request, response }: HttpHandlerInput): Promise<void> {
+    const iri = this.paths.match(request, this.service.containerUri);
+    const container = this.service.containerUri;
+    if (!iri) {
+      request.resume();
+      throw notFound('No such resource.');
+    }
+    if (iri === container || iri === container.slice(0, -1)) {
+      await this.serveContainer(request, response);
+      return;
+    }
+    const segment = iri.slice(container.length);
+    if (!WEBHOOK_SEGMENT.test(segment)) {
+      request.resume();
+      throw notFound('No such webhook.', 'unknown_webhook');
+    }
+    switch (request.method) {
+      case 'POST': {
+        const job = await this.receive(request, segment);
+        sendJson(response, 202, { status: 'accepted', job });
+        return;
+      }
+      case 'DELETE': {
+        request.resume();
+        const claims = await this.claims(request);
+        await this.service.revoke(iri, claims.webId);
+        response.writeHead(204).end();
+        return;
+      }
+      default:
+        request.resume();
+        throw methodNotAllowed('A webhook takes POST (and DELETE by its owner); it cannot be read.', 'POST, DELETE');
+    }
+  }
+
+  private async serveContainer(request: IncomingMessage, response: HttpHandlerInput['response']): Promise<void> {
+    switch (request.method) {
+      case 'POST': {
+        const claims = await this.claims(request);
+        if (!JSON_TYPE.test(mediaTypeOf(request.headers['content-type']))) {
+          request.resume();
+          throw unsupportedMediaType('Send {"action": "<name>"} as application/json.');
+        }
+        const body = this.parse(await readBody(request, 64 * 1024));
+        const action = typeof body === 'object' && body !== null && !Array.isArray(body) ?
+          (body as Record<string, unknown>).action :
+          undefined;
+        try {
+          const webhook = await this.service.generate({ webId: claims.webId, username: claims.username }, action);
+          sendJson(response, 201, this.service.describe(webhook), { location: webhook.id }, JSON_LD);
+        } catch (error: unknown) {
+          if (error instanceof UnknownActionError) {
+            sendJson(response, 400, { error: error.errorCode, message: error.message, allowedActions: error.allowedActions });
+            return;
+          }
+          throw error;
+        }
+        return;
+      }
+      case 'GET':
+      case 'HEAD': {
+        const claims = await this.claims(request);
+        const records = await this.service.list(claims.webId);
+        const body = { '@context': this.service.context, id: this.service.containerUri,
+          items: records.map((record): Record<string, unknown> => this.service.describeRecord(record)) };
+        if (request.method === 'HEAD') {
+          response.writeHead(200, { 'content-type': `${JSON_LD}; charset=utf-8` }).end();
+          return;
+        }
+        sendJson(response, 200, body, { 'cache-control': 'private, no-store' }, JSON_LD);
+        return;
+      }
+      default:
+        request.resume();
+        throw methodNotAllowed('The webhooks container takes POST (generate) and GET (your webhooks).', 'GET, HEAD, POST');
+    }
+  }
+
+  private async receive(request: IncomingMessage, secret: string): Promise<string> {
+    if (!JSON_TYPE.test(mediaTypeOf(request.headers['content-type']))) {
+      request.resume();
+      throw unsupportedMediaType('A webhook takes JSON: send it as application/json.');
+    }
+    const record = await this.service.lookup(secret);
+    if (!record) {
+      request.resume();
+      throw notFound('No such webhook (unknown or revoked).', 'unknown_webhook');
+    }
+    const data = this.parse(await readBody(request, this.maxBodyBytes));
+    return this.service.accept(secret, data);
+  }
+
+  private parse(body: Buffer): unknown {
+    if (body.length === 0) {
+      throw badRequest('The body is empty: send JSON.', 'invalid_json');
+    }
+    try {
+      return JSON.parse(body.toString('utf8')) as unknown;
+    } catch {
+      throw badRequest('The body is not valid JSON.', 'invalid_json');
+    }
+  }
+
+  private async claims(request: IncomingMessage): Promise<TokenClaims> {
+    const token = bearerToken(request);
+    if (!token) {
+      request.resume();
+      throw unauthorized('Send the token from signup or login as "Authorization: Bearer <token>".',
+        request.headers.authorization ? 'invalid_token' : 'authorization_required');
+    }
+    try {
+      return await this.tokens.verify(token);
+    } catch (error: unknown) {
+      request.resume();
+      throw error;
+    }
+  }
+}
