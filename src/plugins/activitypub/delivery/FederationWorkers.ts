@@ -18,6 +18,22 @@ import { PRIVATE_ADDRESS_FIELDS } from '../Vocabulary';
 import type { DeliveryJob, FanOutJob, InboxJob, LocalDeliveryJob } from './DeliveryJobs';
 import { QUEUES } from './DeliveryJobs';
 
+const FAN_OUT_CONCURRENCY = 32;
+const BODY_CACHE_ENTRIES = 256;
+
+/** Runs `work` over `items` with at most `limit` at once. */
+async function forEachConcurrently<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async(): Promise<void> => {
+    while (next < items.length) {
+      const item = items[next];
+      next += 1;
+      await work(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+}
+
 /**
  * Runs the federation queues (started at server start-up, closed at shutdown):
  * - fan-out: an outbox activity's addressees become local jobs and one delivery job per remote inbox
@@ -32,6 +48,7 @@ export class FederationWorkers extends Initializer implements Finalizable {
   private readonly urls: ActorUrls;
   private readonly signer = new HttpSigner();
   private readonly keys = new Map<string, KeyObject>();
+  private readonly bodies = new Map<string, string>();
 
   /**
    * @param signatureScheme - `cavage`, or `rfc9421` (RFC 9421 first, cavage again when refused with 400/401).
@@ -89,16 +106,19 @@ export class FederationWorkers extends Initializer implements Finalizable {
     const deliveryQueue: JobQueue<DeliveryJob> = this.queues.create(QUEUES.delivery);
     const inboxes = new Set<string>();
     const unresolved: string[] = [];
+    const adds: Promise<string>[] = [];
+    const remote: string[] = [];
     for (const recipient of data.recipients) {
       const username = this.urls.usernameOf(recipient);
       if (username) {
-        await localQueue.add({ activity: data.activity, recipient: username }, { jobId: `local:${data.activity}:${username}` });
-        continue;
+        adds.push(localQueue.add({ activity: data.activity, recipient: username }, { jobId: `local:${data.activity}:${username}` }));
+      } else if (!recipient.startsWith(this.urls.base)) {
+        // (A local collection or object that is not an actor has nothing to deliver to.)
+        remote.push(recipient);
       }
-      if (recipient.startsWith(this.urls.base)) {
-        // A local collection or object that is not an actor: nothing to deliver to.
-        continue;
-      }
+    }
+    // Recipients are resolved concurrently (cached actors answer at once, the rest in parallel fetches).
+    await forEachConcurrently(remote, FAN_OUT_CONCURRENCY, async(recipient): Promise<void> => {
       try {
         const inbox = this.inboxOf(await this.actors.getActor(recipient));
         if (inbox) {
@@ -108,14 +128,16 @@ export class FederationWorkers extends Initializer implements Finalizable {
         this.logger.warn(`Could not resolve ${recipient} now (${(error as Error).message}); its delivery job will retry`);
         unresolved.push(recipient);
       }
-    }
+    });
     for (const inbox of inboxes) {
-      await deliveryQueue.add({ activity: data.activity, sender: data.sender, inbox }, { jobId: `deliver:${data.activity}:${inbox}` });
+      adds.push(deliveryQueue.add({ activity: data.activity, sender: data.sender, inbox }, { jobId: `deliver:${data.activity}:${inbox}` }));
     }
     for (const recipient of unresolved) {
-      await deliveryQueue.add({ activity: data.activity, sender: data.sender, inbox: '', recipient } as DeliveryJob & { recipient: string },
-        { jobId: `deliver:${data.activity}:actor:${recipient}` });
+      adds.push(deliveryQueue.add({ activity: data.activity, sender: data.sender, inbox: '', recipient } as DeliveryJob & { recipient: string },
+        { jobId: `deliver:${data.activity}:actor:${recipient}` }));
     }
+    // Added together so the queue's group commit makes them durable in a few syncs, not one each.
+    await Promise.all(adds);
   }
 
   private async deliver({ data, attempt }: QueuedJob<DeliveryJob & { recipient?: string }>): Promise<void> {
@@ -126,17 +148,7 @@ export class FederationWorkers extends Initializer implements Finalizable {
         throw new PermanentJobError(`${data.recipient} has no inbox`);
       }
     }
-    const activity = await this.activities.read(data.activity);
-    if (!activity) {
-      throw new PermanentJobError(`Activity ${data.activity} is gone`);
-    }
-    for (const field of PRIVATE_ADDRESS_FIELDS) {
-      delete activity[field];
-      if (isObject(activity.object)) {
-        delete activity.object[field];
-      }
-    }
-    const body = JSON.stringify(activity);
+    const body = await this.deliveryBody(data.activity);
     const schemes = this.signatureScheme === 'rfc9421' ? [ 'rfc9421', 'cavage' ] as const : [ 'cavage' ] as const;
     let status = 0;
     for (const scheme of schemes) {
@@ -156,6 +168,34 @@ export class FederationWorkers extends Initializer implements Finalizable {
       throw new PermanentJobError(`${inbox} answered ${status}`);
     }
     throw new Error(`${inbox} answered ${status}`);
+  }
+
+  /**
+   * The JSON delivered for an activity, without bto/bcc. Kept for a while: a fan-out to many inboxes
+   * delivers the same activity many times, and an activity does not change once posted (an edit is
+   * a new Update activity).
+   */
+  private async deliveryBody(iri: string): Promise<string> {
+    const cached = this.bodies.get(iri);
+    if (cached) {
+      return cached;
+    }
+    const activity = await this.activities.read(iri);
+    if (!activity) {
+      throw new PermanentJobError(`Activity ${iri} is gone`);
+    }
+    for (const field of PRIVATE_ADDRESS_FIELDS) {
+      delete activity[field];
+      if (isObject(activity.object)) {
+        delete activity.object[field];
+      }
+    }
+    const body = JSON.stringify(activity);
+    this.bodies.set(iri, body);
+    if (this.bodies.size > BODY_CACHE_ENTRIES) {
+      this.bodies.delete(this.bodies.keys().next().value as string);
+    }
+    return body;
   }
 
   private async deliverLocally({ data }: QueuedJob<LocalDeliveryJob>): Promise<void> {
