@@ -16,12 +16,26 @@ const path = require('node:path');
 const { freePort } = require('../../lib/ports');
 const { request } = require('../../lib/http');
 const { startServer } = require('../../lib/process');
-const { fedpodCommand } = require('../../lib/fedpod');
+const { fedpodCommand, FEDPOD_BIN } = require('../../lib/fedpod');
 const { httpsRequest, tlsEnv } = require('./tls');
 const fedpod = require('./fedpod-https');
 const { withPortRetry } = require('./sinks');
 
 const FEDIFY_APP = path.join(__dirname, 'fedify-app.js');
+const FALLBACK_CONCURRENCY = 32;
+
+// Fedpod's deliveries in flight, as its activitypub config sets them (the Fedify
+// reference target gets as many workers).
+const DELIVERY_CONCURRENCY = (() => {
+  try {
+    const root = path.resolve(path.dirname(FEDPOD_BIN), '..');
+    const text = fs.readFileSync(path.join(root, 'config', 'parts', 'activitypub', 'federation.json'), 'utf8');
+    const match = /"deliveryConcurrency"\s*:\s*(\d+)/.exec(text);
+    return match ? Number(match[1]) : FALLBACK_CONCURRENCY;
+  } catch {
+    return FALLBACK_CONCURRENCY;
+  }
+})();
 const FEDIFY_VERSION = (() => {
   try {
     // Not require(): the package's exports map does not list package.json.
@@ -164,7 +178,8 @@ function fedifyStarter(queue) {
 const TARGETS = [
   {
     id: 'fedpod', label: 'Fedpod',
-    description: 'fedpod start --config activitypub (embedded store, local durable queue, 32 deliveries at a time) behind the HTTPS proxy',
+    description: `fedpod start --config activitypub (embedded store, local durable queue, ${DELIVERY_CONCURRENCY} deliveries ` +
+      'in flight) behind the HTTPS proxy',
     start: startFedpod,
   },
   {
@@ -173,10 +188,11 @@ const TARGETS = [
     start: fedifyStarter('default'),
   },
   {
-    id: 'fedify-par', label: 'Fedify-par32',
-    description: `Fedify ${FEDIFY_VERSION} app, ParallelMessageQueue(InProcessMessageQueue, 32): as many deliveries in flight as Fedpod`,
-    start: fedifyStarter('parallel:32'),
+    id: 'fedify-par', label: `Fedify-par${DELIVERY_CONCURRENCY}`,
+    description: `Fedify ${FEDIFY_VERSION} app, ParallelMessageQueue(InProcessMessageQueue, ${DELIVERY_CONCURRENCY}): ` +
+      'as many deliveries in flight as Fedpod',
+    start: fedifyStarter(`parallel:${DELIVERY_CONCURRENCY}`),
   },
 ];
 
-module.exports = { TARGETS, FEDIFY_VERSION };
+module.exports = { TARGETS, FEDIFY_VERSION, DELIVERY_CONCURRENCY };
