@@ -13,6 +13,7 @@ export * from './handlers/discovery/NodeInfoHandler';
 export * from './handlers/discovery/WebFingerHandler';
 export * from './handlers/ContextHandler';
 export * from './handlers/FirstMatchHandler';
+export * from './handlers/FastLaneServerConfigurator';
 export * from './handlers/HealthHandler';
 export * from './handlers/webhooks/WebhookDataGuardHandler';
 export * from './handlers/webhooks/WebhookHandler';

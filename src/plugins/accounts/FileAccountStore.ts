@@ -5,6 +5,9 @@ import type { Account } from './Account';
 import type { AccountStore } from './AccountStore';
 
 const USERNAME_FILE = /^[a-z0-9_][a-z0-9._-]{0,63}$/u;
+/** Accounts are never edited in place, only created and removed: a short cache is safe across nodes. */
+const FOUND_TTL_MS = 10_000;
+const FOUND_MAX = 10_000;
 
 /**
  * Accounts as files under `<dataDir>/accounts`: `users/<username>.json` and `emails/<sha256(email)>`
@@ -18,6 +21,8 @@ const USERNAME_FILE = /^[a-z0-9_][a-z0-9._-]{0,63}$/u;
 export class FileAccountStore implements AccountStore {
   private readonly users: string;
   private readonly emails: string;
+  /** Found accounts, briefly: every inbox delivery and collection read looks its account up. */
+  private readonly found = new Map<string, { account: Account; until: number }>();
 
   public constructor(dataDir: string) {
     this.users = path.join(dataDir, 'accounts', 'users');
@@ -43,8 +48,17 @@ export class FileAccountStore implements AccountStore {
     if (!USERNAME_FILE.test(username)) {
       return undefined;
     }
+    const cached = this.found.get(username);
+    if (cached && cached.until > Date.now()) {
+      return cached.account;
+    }
     try {
-      return JSON.parse(await fs.readFile(this.userFile(username), 'utf8')) as Account;
+      const account = JSON.parse(await fs.readFile(this.userFile(username), 'utf8')) as Account;
+      this.found.set(username, { account, until: Date.now() + FOUND_TTL_MS });
+      if (this.found.size > FOUND_MAX) {
+        this.found.delete(this.found.keys().next().value as string);
+      }
+      return account;
     } catch (error: unknown) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
         return undefined;
@@ -70,6 +84,7 @@ export class FileAccountStore implements AccountStore {
     if (!account) {
       return;
     }
+    this.found.delete(username);
     await fs.rm(this.userFile(username), { force: true });
     await fs.rm(this.emailFile(account.email), { force: true });
     await this.syncDir(this.users);
