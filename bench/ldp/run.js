@@ -6,23 +6,19 @@
 //   node bench/ldp/run.js          (knobs: see bench/README.md)
 
 const { loadConfig } = require('../lib/config');
-const { request } = require('../lib/http');
-const { stopAll, killAllNow, getLogDir, sleep } = require('../lib/process');
-const { measure } = require('../lib/load');
+const { stopAll, getLogDir } = require('../lib/process');
 const {
-  comparisonTable, evaluateChecks, formatChecks, formatNumber, writeResults, busyMachineWarning, machineInfo,
+  comparisonTable, evaluateChecks, formatChecks, writeResults, busyMachineWarning, machineInfo,
 } = require('../lib/report');
-const { removeHostDir, cssVersion } = require('../lib/css');
-const { removeTempDirs } = require('../lib/fedpod');
+const { cssVersion } = require('../lib/css');
+const {
+  log, firstLine, selectTargets, installGuards, cleanUpFiles, measureScenario,
+} = require('../lib/runner');
 const { prepareNotes } = require('./seed');
 const { SCENARIOS, executionOrder } = require('./scenarios');
 const { TARGETS } = require('./targets');
 
 const CONTAINER_SIZE = 100;
-const ROUNDTRIP_PROBES = 10;
-const SETTLE_NOTICE_MS = 1000;
-const QUIET_INTERVAL_MS = 500;
-const QUIET_BUDGET_MS = 15000;
 const RATIOS = [['fedpod', 'css-sparql'], ['fedpod', 'css-memory'], ['fedpod', 'bare']];
 const GOALS = [
   { label: 'Fedpod GET note vs stock CSS on the same store', scenario: 'get-note', min: 25 },
@@ -30,68 +26,11 @@ const GOALS = [
   { label: 'Fedpod POST note vs stock CSS on the same store', scenario: 'post-note', min: 10 },
 ].map((goal) => ({ ...goal, numerator: 'fedpod', denominator: 'css-sparql' }));
 
-function log(message) {
-  process.stdout.write(`${message}\n`);
-}
+// The ldp table's progress lines pad labels to 18 characters.
+const LABEL_WIDTH = 18;
 
-function firstLine(error) {
-  return String(error && error.message ? error.message : error).split('\n')[0];
-}
-
-// Requests aborted at the end of a load run keep querying the store for a
-// while; wait until its counters stop moving (bounded) before probing.
-async function quietStoreStats(session) {
-  let previous = await session.storeStats();
-  const deadline = Date.now() + QUIET_BUDGET_MS;
-  while (Date.now() < deadline) {
-    await sleep(QUIET_INTERVAL_MS);
-    const current = await session.storeStats();
-    if (JSON.stringify(current) === JSON.stringify(previous)) {
-      return current;
-    }
-    previous = current;
-  }
-  return previous;
-}
-
-// Send a few requests one at a time and report how many SPARQL requests the
-// store received per HTTP request (only for stores that count them).
-async function storeRoundTrips(session, spec) {
-  const before = await quietStoreStats(session);
-  for (let i = 0; i < ROUNDTRIP_PROBES; i++) {
-    const body = spec.makeBody ? spec.makeBody(`probe-${i}`) : spec.body;
-    await request(spec.url, { method: spec.method || 'GET', headers: spec.headers, body });
-  }
-  const after = await session.storeStats();
-  const perRequest = {};
-  for (const [kind, total] of Object.entries(after)) {
-    const delta = total - (before[kind] || 0);
-    if (delta > 0) {
-      perRequest[kind] = delta / ROUNDTRIP_PROBES;
-    }
-  }
-  return perRequest;
-}
-
-function describeRoundTrips(perRequest) {
-  const round = (value) => Math.round(value * 10) / 10;
-  const total = Object.values(perRequest).reduce((sum, value) => sum + value, 0);
-  const parts = Object.entries(perRequest).map(([kind, value]) => `${round(value)} ${kind}`);
-  return `${round(total)} SPARQL requests per HTTP request (${parts.join(', ')})`;
-}
-
-async function runScenario(session, scenario, prepared, config) {
-  const spec = scenario.request(prepared);
-  const summary = await measure(spec, config);
-  const flag = summary.flagged ? `  INVALID: ${summary.problems.join('; ')}` : '';
-  const waited = summary.settleMs > SETTLE_NOTICE_MS ? `  (waited ${summary.settleMs} ms to settle first)` : '';
-  log(`  ${scenario.label.padEnd(18)} ${formatNumber(summary.reqPerSec).padStart(8)} req/s  ` +
-    `p50 ${formatNumber(summary.latencyP50Ms, 0)} ms  p99 ${formatNumber(summary.latencyP99Ms, 0)} ms${flag}${waited}`);
-  if (session.storeStats) {
-    summary.storeRoundTrips = await storeRoundTrips(session, spec);
-    log(`  ${''.padEnd(18)} store: ${describeRoundTrips(summary.storeRoundTrips)}`);
-  }
-  return summary;
+function runScenario(session, scenario, prepared, config) {
+  return measureScenario(session, { label: scenario.label, spec: scenario.request(prepared), labelWidth: LABEL_WIDTH }, config);
 }
 
 // Start, seed, load and stop one target. Never throws: failures are recorded.
@@ -132,17 +71,6 @@ async function benchmarkTarget(target, config) {
   return outcome;
 }
 
-function selectTargets(config) {
-  if (!config.targets) {
-    return TARGETS;
-  }
-  const unknown = config.targets.filter((id) => !TARGETS.some((target) => target.id === id));
-  if (unknown.length > 0) {
-    throw new Error(`unknown BENCH_TARGETS ${unknown.join(',')}; known: ${TARGETS.map((t) => t.id).join(',')}`);
-  }
-  return TARGETS.filter((target) => config.targets.includes(target.id));
-}
-
 function report(config, targets, outcomes, machineAtStart) {
   const results = {};
   const tableTargets = targets.map((target) => {
@@ -175,35 +103,10 @@ function report(config, targets, outcomes, machineAtStart) {
   return checks;
 }
 
-function cleanUpFiles() {
-  removeHostDir();
-  removeTempDirs();
-}
-
-// Hard limits: a wall-clock budget for the whole run, and no orphaned servers
-// when interrupted.
-function installGuards(config) {
-  const timer = setTimeout(() => {
-    process.stderr.write(`\nbench: exceeded BENCH_MAX_SECONDS=${config.maxSeconds}, aborting\n`);
-    killAllNow();
-    cleanUpFiles();
-    process.exit(2);
-  }, config.maxSeconds * 1000);
-  timer.unref();
-  for (const signal of ['SIGINT', 'SIGTERM']) {
-    process.on(signal, () => {
-      killAllNow();
-      cleanUpFiles();
-      process.exit(130);
-    });
-  }
-  process.on('exit', killAllNow);
-}
-
 async function main() {
   const config = loadConfig();
   installGuards(config);
-  const targets = selectTargets(config);
+  const targets = selectTargets(TARGETS, config);
   const machineAtStart = machineInfo();
   const busy = busyMachineWarning();
   if (busy) {

@@ -3,7 +3,6 @@
 // Pieces of a benchmark run that every bench/<name>/run.js needs: logging,
 // target selection, hard limits, measuring one scenario (plus the SPARQL
 // round-trip probe on stores that count requests) and clean-up.
-// (bench/ldp/run.js still carries its own copies of these.)
 
 const { request } = require('./http');
 const { sleep, killAllNow } = require('./process');
@@ -110,17 +109,18 @@ function describeRoundTrips(perRequest) {
 /**
  * Load one scenario (measure() from load.js), print a one-line summary and,
  * when the session's store counts requests, the store round trips per request.
+ * `labelWidth` pads the label column of those lines.
  * Resolves to the summary; throws only when the server never settles.
  */
-async function measureScenario(session, { label, spec }, config) {
+async function measureScenario(session, { label, spec, labelWidth = 20 }, config) {
   const summary = await measure(spec, config);
   const flag = summary.flagged ? `  INVALID: ${summary.problems.join('; ')}` : '';
   const waited = summary.settleMs > SETTLE_NOTICE_MS ? `  (waited ${summary.settleMs} ms to settle first)` : '';
-  log(`  ${label.padEnd(20)} ${formatNumber(summary.reqPerSec).padStart(8)} req/s  ` +
+  log(`  ${label.padEnd(labelWidth)} ${formatNumber(summary.reqPerSec).padStart(8)} req/s  ` +
     `p50 ${formatNumber(summary.latencyP50Ms, 0)} ms  p99 ${formatNumber(summary.latencyP99Ms, 0)} ms${flag}${waited}`);
   if (session.storeStats) {
     summary.storeRoundTrips = await storeRoundTrips(session, spec);
-    log(`  ${''.padEnd(20)} store: ${describeRoundTrips(summary.storeRoundTrips)}`);
+    log(`  ${''.padEnd(labelWidth)} store: ${describeRoundTrips(summary.storeRoundTrips)}`);
   }
   return summary;
 }
