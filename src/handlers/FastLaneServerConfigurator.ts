@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { HttpHandler } from '@solid/community-server';
 import { getLoggerFor, guardStream, ServerConfigurator } from '@solid/community-server';
+import type { RequestMonitor } from '../plugins/observability/RequestMonitor';
 
 /**
  * Attaches the request listener to the HTTP server, like CSS's HandlerServerConfigurator, but first
@@ -15,17 +16,24 @@ export class FastLaneServerConfigurator extends ServerConfigurator {
   /**
    * @param fastLane - Handlers tried first; they refuse in canHandle what they do not serve.
    * @param handler - CSS's full request handler.
+   * @param monitor - Gives every request its id, log line and metrics (none without it).
    */
   public constructor(
     private readonly fastLane: HttpHandler,
     private readonly handler: HttpHandler,
+    private readonly monitor?: RequestMonitor,
   ) {
     super();
   }
 
   public async handle(server: Server): Promise<void> {
+    const monitor = this.monitor;
     server.on('request', (request: IncomingMessage, response: ServerResponse): void => {
-      void this.serve(request, response);
+      if (monitor) {
+        void monitor.track(request, response, async(): Promise<void> => this.serve(request, response));
+      } else {
+        void this.serve(request, response);
+      }
     });
   }
 

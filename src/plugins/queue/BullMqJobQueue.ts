@@ -1,6 +1,9 @@
 import { getLoggerFor } from '@solid/community-server';
 import { type Job, type JobsOptions, Queue, UnrecoverableError, Worker } from 'bullmq';
+import type { Metrics } from '../observability/Metrics';
+import { NO_METRICS } from '../observability/NoopMetrics';
 import type { DeadLetter, JobHandler, JobOptions, JobQueue, JobQueueCounts } from './JobQueue';
+import { serviceUnavailable } from '../../util/HttpErrors';
 import { PermanentJobError } from './PermanentJobError';
 import { RetryPolicy } from './RetryPolicy';
 
@@ -23,6 +26,8 @@ export interface BullMqJobQueueOptions {
   closeTimeoutMs?: number;
   /** Failed jobs (dead letters) kept in Redis, the oldest dropped first. */
   maxDeadLetters?: number;
+  /** Where retries and dead letters are counted. */
+  metrics?: Metrics;
 }
 
 /** What a job holds in Redis: the caller's id (when given) and data. */
@@ -32,6 +37,17 @@ interface Envelope<T> {
 }
 
 const MAX_ERROR_LENGTH = 2000;
+
+/**
+ * Reconnection wait after the n-th failed attempt: short and capped, so that queues and workers
+ * are back within about 2 s of Redis (ioredis's BullMQ default grows to 20 s).
+ */
+export function redisReconnectDelay(attempt: number): number {
+  return Math.min(100 * 2 ** Math.max(0, attempt - 1), 2_000);
+}
+
+/** What ioredis says when Redis is not connected (refused, closed, reconnecting). */
+const REDIS_AWAY = /enableOfflineQueue|Connection is closed|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|max retries per request/iu;
 
 /**
  * The queue with REDIS_URL: a BullMQ Queue (producer) and, once process() is called,
@@ -72,7 +88,9 @@ export class BullMqJobQueue<T> implements JobQueue<T> {
     this.retry = options.retry ?? new RetryPolicy();
     this.prefix = options.prefix ?? 'fedpod';
     this.queue = new Queue<Envelope<T>>(name, {
-      connection: { url: options.redisUrl },
+      // No offline queue for the producer: while Redis is away add() fails at once (503 for the
+      // client) instead of waiting, unacknowledged, for a reconnection.
+      connection: { url: options.redisUrl, enableOfflineQueue: false, retryStrategy: redisReconnectDelay },
       prefix: this.prefix,
       defaultJobOptions: {
         attempts: this.retry.attempts,
@@ -88,6 +106,11 @@ export class BullMqJobQueue<T> implements JobQueue<T> {
 
   public get isClosed(): boolean {
     return this.closing;
+  }
+
+  /** Not closing, and its worker (once process() was called) running and not paused. */
+  public isRunning(): boolean {
+    return !this.closing && (!this.worker || (this.worker.isRunning() && !this.worker.isPaused()));
   }
 
   public async add(data: T, options: JobOptions = {}): Promise<string> {
@@ -107,7 +130,16 @@ export class BullMqJobQueue<T> implements JobQueue<T> {
       envelope.id = jobId;
       jobOptions.deduplication = { id: jobId };
     }
-    const job = await this.queue.add(this.name, envelope, jobOptions);
+    let job: Job<Envelope<T>>;
+    try {
+      job = await this.queue.add(this.name, envelope, jobOptions);
+    } catch (error: unknown) {
+      if (REDIS_AWAY.test((error as Error).message)) {
+        // Not accepted, so not acknowledged: the caller answers 503 and its client retries.
+        throw serviceUnavailable(`The job queue is not reachable: ${(error as Error).message}`, 'queue_unavailable');
+      }
+      throw error;
+    }
     return jobId ?? (job.id as string);
   }
 
@@ -124,7 +156,9 @@ export class BullMqJobQueue<T> implements JobQueue<T> {
     const worker = new Worker<Envelope<T>>(this.name, async(job: Job<Envelope<T>>): Promise<void> => {
       await this.runJob(job, handler);
     }, {
-      connection: { url: this.options.redisUrl },
+      // A worker's commands wait for the reconnection however long Redis is away, rather than
+      // failing after ioredis's 20 attempts (seconds, with the short reconnection delay).
+      connection: { url: this.options.redisUrl, retryStrategy: redisReconnectDelay, maxRetriesPerRequest: null },
       prefix: this.prefix,
       concurrency,
       lockDuration: this.options.lockDurationMs ?? 30_000,
@@ -137,8 +171,15 @@ export class BullMqJobQueue<T> implements JobQueue<T> {
     worker.on('error', (error: Error): void => {
       this.logger.error(`Queue ${this.name} worker (Redis): ${error.message}`);
     });
+    const metrics = this.options.metrics ?? NO_METRICS;
     worker.on('failed', (job: Job<Envelope<T>> | undefined, error: Error): void => {
-      if (job && (error instanceof UnrecoverableError || job.attemptsMade >= this.retry.attempts)) {
+      if (!job) {
+        return;
+      }
+      if (!(error instanceof UnrecoverableError || job.attemptsMade >= this.retry.attempts)) {
+        metrics.jobRetried(this.name);
+      } else {
+        metrics.jobDead(this.name);
         this.logger.warn(`Queue ${this.name}: job ${job.data.id ?? job.id} is dead after ${
           job.attemptsMade} attempt(s): ${error.message}`);
       }

@@ -1,4 +1,6 @@
 import { join } from 'node:path';
+import type { Metrics, QueueDepth } from '../observability/Metrics';
+import { NO_METRICS } from '../observability/NoopMetrics';
 import { BullMqJobQueue } from './BullMqJobQueue';
 import type { JobQueue } from './JobQueue';
 import { LocalJournalQueue } from './LocalJournalQueue';
@@ -29,6 +31,7 @@ export class JobQueueFactory {
    * @param attempts - runs per job, the first included
    * @param baseDelayMs - wait after the first failed run
    * @param maxDelayMs - longest wait between two runs
+   * @param metrics - where the queues count retries and dead letters, and where their depths are read
    */
   public constructor(
     private readonly dataDir: string,
@@ -36,8 +39,11 @@ export class JobQueueFactory {
     attempts = RetryPolicy.defaultAttempts,
     baseDelayMs = RetryPolicy.defaultBaseDelayMs,
     maxDelayMs = RetryPolicy.defaultMaxDelayMs,
+    private readonly metrics: Metrics = NO_METRICS,
   ) {
-    this.retry = new RetryPolicy(attempts, baseDelayMs, maxDelayMs);
+    // FEDPOD_RETRY_BASE_DELAY (--retry-base-delay) wins: drills shorten retries without a config of their own.
+    this.retry = new RetryPolicy(attempts, RetryPolicy.baseDelayFromEnvironment(baseDelayMs), maxDelayMs);
+    metrics.watchQueues(async(): Promise<QueueDepth[]> => this.depths());
   }
 
   /** 'bullmq' with a Redis URL, else 'local'. */
@@ -57,11 +63,24 @@ export class JobQueueFactory {
     let queue = this.queues.get(name);
     if (!queue || queue.isClosed) {
       queue = this.kind === 'local' ?
-        new LocalJournalQueue<unknown>(name, join(this.dataDir, 'queues', name), { retry: this.retry }) :
-        new BullMqJobQueue<unknown>(name, { redisUrl: this.redisUrl.trim(), retry: this.retry });
+        new LocalJournalQueue<unknown>(name, join(this.dataDir, 'queues', name), { retry: this.retry, metrics: this.metrics }) :
+        new BullMqJobQueue<unknown>(name, { redisUrl: this.redisUrl.trim(), retry: this.retry, metrics: this.metrics });
       this.queues.set(name, queue);
     }
     return queue as JobQueue<T>;
+  }
+
+  /** Whether each queue made so far is open and processing (for readiness checks). */
+  public states(): { name: string; running: boolean }[] {
+    return [ ...this.queues.values() ].map((queue): { name: string; running: boolean } =>
+      ({ name: queue.name, running: queue.isRunning() }));
+  }
+
+  /** The counts of every queue made so far (for metrics); a queue that cannot tell is left out. */
+  public async depths(): Promise<QueueDepth[]> {
+    const depths = await Promise.all([ ...this.queues.values() ].map(async(queue): Promise<QueueDepth | undefined> =>
+      queue.counts().then((counts): QueueDepth => ({ queue: queue.name, counts }), (): undefined => undefined)));
+    return depths.filter((depth): depth is QueueDepth => depth !== undefined);
   }
 
   /** Closes every queue made (each waits, bounded, for its running jobs). */

@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { getLoggerFor } from '@solid/community-server';
+import type { Metrics } from '../observability/Metrics';
+import { NO_METRICS } from '../observability/NoopMetrics';
+import { RequestContext } from '../observability/RequestContext';
 import { DueTimeHeap } from './DueTimeHeap';
 import type { DeadLetter, JobHandler, JobOptions, JobQueue, JobQueueCounts } from './JobQueue';
 import { JournalCodec } from './JournalCodec';
@@ -26,6 +29,8 @@ export interface LocalJournalQueueOptions {
   compactRatio?: number;
   /** How long started/completed/failed records may wait for a sync. */
   lazyFlushMs?: number;
+  /** Where retries and dead letters are counted. */
+  metrics?: Metrics;
 }
 
 const DEFAULTS = {
@@ -98,6 +103,8 @@ export class LocalJournalQueue<T> implements JobQueue<T> {
   private readonly retry: RetryPolicy;
   private readonly settings: typeof DEFAULTS;
   private readonly opened: Promise<void>;
+  private readonly metrics: Metrics;
+  private isOpen = false;
   private lock: DirectoryLock | undefined;
   private writer: JournalWriter | undefined;
 
@@ -134,7 +141,11 @@ export class LocalJournalQueue<T> implements JobQueue<T> {
       compactRatio: options.compactRatio ?? DEFAULTS.compactRatio,
       lazyFlushMs: options.lazyFlushMs ?? DEFAULTS.lazyFlushMs,
     };
+    this.metrics = options.metrics ?? NO_METRICS;
     this.opened = this.open();
+    this.opened.then((): void => {
+      this.isOpen = true;
+    }, (): void => undefined);
     // Reported by add(), counts(), ... and the log; not an unhandled rejection.
     this.opened.catch((error: unknown): void => {
       this.logger.error(`Queue ${name} could not open ${directory}: ${(error as Error).message}`);
@@ -148,6 +159,11 @@ export class LocalJournalQueue<T> implements JobQueue<T> {
 
   public get isClosed(): boolean {
     return this.closing;
+  }
+
+  /** Open (journal replayed) and not closing. */
+  public isRunning(): boolean {
+    return this.isOpen && !this.closing;
   }
 
   /** Bytes in the current journal file and compactions done (for tests and metrics). */
@@ -514,7 +530,8 @@ export class LocalJournalQueue<T> implements JobQueue<T> {
     let failure: { error: unknown } | undefined;
     try {
       const data = JSON.parse(job.dataJson) as T;
-      await handler({ id: job.id, queue: this.name, data, attempt: job.failures + 1 });
+      // Started from add() or another job's end: never within the request that happened to be current.
+      await RequestContext.outside(async(): Promise<void> => handler({ id: job.id, queue: this.name, data, attempt: job.failures + 1 }));
     } catch (error: unknown) {
       failure = { error };
     }
@@ -548,6 +565,7 @@ export class LocalJournalQueue<T> implements JobQueue<T> {
     }
     job.failures = attempt;
     job.due = Date.now() + this.retry.delay(attempt);
+    this.metrics.jobRetried(this.name);
     this.logger.debug(`Queue ${this.name}: job ${job.id} failed (attempt ${attempt}), retry at ${
       new Date(job.due).toISOString()}: ${message}`);
     writer.appendLazy(JournalCodec.frame({
@@ -562,6 +580,7 @@ export class LocalJournalQueue<T> implements JobQueue<T> {
     const at = Date.now();
     this.removePending(job);
     this.addDead(job.id, job.dataJson, attempts, message, at);
+    this.metrics.jobDead(this.name);
     this.writer?.appendLazy(JournalCodec.frame({ t: 'x', id: job.id, f: attempts, e: message, at }));
   }
 

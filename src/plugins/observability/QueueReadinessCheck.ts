@@ -1,0 +1,27 @@
+import type { JobQueueFactory } from '../queue/JobQueueFactory';
+import type { ReadinessCheck } from './ReadinessCheck';
+
+/** Ready when the server's job queues are open and processing (none stopped, closed or failed to open). */
+export class QueueReadinessCheck implements ReadinessCheck {
+  public readonly applies = true;
+
+  /**
+   * @param queues - The factory that made the server's queues.
+   * @param name - Key in the readiness answer.
+   */
+  public constructor(
+    private readonly queues: JobQueueFactory,
+    public readonly name = 'queues',
+  ) {}
+
+  public async check(): Promise<void> {
+    const states = this.queues.states();
+    if (states.length === 0) {
+      throw new Error('no job queue has started');
+    }
+    const stopped = states.filter((state): boolean => !state.running).map((state): string => state.name);
+    if (stopped.length > 0) {
+      throw new Error(`not running: ${stopped.join(', ')}`);
+    }
+  }
+}

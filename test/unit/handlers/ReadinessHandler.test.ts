@@ -1,0 +1,102 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { guardStream } from '@solid/community-server';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ReadinessHandler } from '../../../src/handlers/ReadinessHandler';
+import { QueueReadinessCheck } from '../../../src/plugins/observability/QueueReadinessCheck';
+import { RedisReadinessCheck } from '../../../src/plugins/observability/RedisReadinessCheck';
+import { StoreReadinessCheck } from '../../../src/plugins/observability/StoreReadinessCheck';
+import { JobQueueFactory } from '../../../src/plugins/queue/JobQueueFactory';
+import type { LocalJournalQueue } from '../../../src/plugins/queue/LocalJournalQueue';
+import { SparqlClient } from '../../../src/storage/SparqlClient';
+import { FakeStore } from '../plugins/observability/support/FakeStore';
+
+describe('ReadinessHandler', (): void => {
+  const store = new FakeStore();
+  let dataDir: string;
+  let queues: JobQueueFactory;
+  let client: SparqlClient;
+  let server: Server;
+  let base: string;
+
+  beforeAll(async(): Promise<void> => {
+    await store.start();
+    dataDir = mkdtempSync(join(tmpdir(), 'fedpod-readiness-'));
+    queues = new JobQueueFactory(dataDir, '');
+    await (queues.create('inbox') as LocalJournalQueue<unknown>).whenOpen();
+    client = new SparqlClient(store.url, store.url);
+    const handler = new ReadinessHandler([
+      new StoreReadinessCheck(client),
+      new QueueReadinessCheck(queues),
+      // Without a Redis URL this check does not apply and is left out.
+      new RedisReadinessCheck(''),
+    ], 300);
+    server = createServer((raw, response): void => {
+      const request = guardStream(raw);
+      void handler.canHandle({ request, response }).then(
+        async(): Promise<void> => handler.handle({ request, response }),
+        (): void => {
+          response.writeHead(404).end();
+        },
+      );
+    });
+    await new Promise<void>((resolve): void => {
+      server.listen(0, '127.0.0.1', resolve);
+    });
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async(): Promise<void> => {
+    client.close();
+    await queues.closeAll();
+    server.closeAllConnections();
+    await new Promise((resolve): void => {
+      server.close(resolve);
+    });
+    await store.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  beforeEach((): void => {
+    store.mode = 'ok';
+  });
+
+  it('answers 200 ready with every applicable check, not cached', async(): Promise<void> => {
+    const response = await fetch(`${base}/readyz`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(await response.json()).toEqual({ status: 'ready', checks: { store: { status: 'ok' }, queues: { status: 'ok' }}});
+    const head = await fetch(`${base}/readyz`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+  });
+
+  it('answers 503 naming the store when it refuses queries', async(): Promise<void> => {
+    store.mode = 500;
+    const response = await fetch(`${base}/readyz`);
+    expect(response.status).toBe(503);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const body = await response.json() as { error: string; message: string; checks: Record<string, { status: string }> };
+    expect(body.error).toBe('not_ready');
+    expect(body.message).toBe('Not ready: store');
+    expect(body.checks.store.status).toBe('failed');
+    expect(body.checks.queues.status).toBe('ok');
+  });
+
+  it('answers 503 in bounded time when the store hangs', async(): Promise<void> => {
+    store.mode = 'hang';
+    const response = await fetch(`${base}/readyz`);
+    expect(response.status).toBe(503);
+    const body = await response.json() as { message: string; checks: Record<string, { status: string; message: string }> };
+    expect(body.message).toBe('Not ready: store');
+    expect(body.checks.store.message).toContain('no answer within 300 ms');
+  });
+
+  it('leaves other paths and methods to other handlers', async(): Promise<void> => {
+    expect((await fetch(`${base}/readyz/more`)).status).toBe(404);
+    expect((await fetch(`${base}/readyz`, { method: 'POST' })).status).toBe(404);
+    expect((await fetch(`${base}/healthz`)).status).toBe(404);
+  });
+});
