@@ -14,7 +14,8 @@ function storeOptions(y) {
     .option('store-port', { type: 'number', default: Number(process.env.FEDPOD_STORE_PORT || 3030), describe: 'Port of the embedded store\'s HTTP face' })
     .option('sparql-user', { type: 'string', default: process.env.SPARQL_USER || 'admin', describe: 'Store user' })
     .option('sparql-password', { type: 'string', default: process.env.SPARQL_PASSWORD || 'admin', describe: 'Store password' })
-    .option('log-level', { type: 'string', default: process.env.FEDPOD_LOG_LEVEL || 'info', choices: [ 'error', 'warn', 'info', 'debug' ] });
+    .option('log-level', { type: 'string', default: process.env.FEDPOD_LOG_LEVEL || 'info', choices: [ 'error', 'warn', 'info', 'debug' ] })
+    .option('log-format', { type: 'string', default: process.env.FEDPOD_LOG_FORMAT || 'json', choices: [ 'json', 'pretty' ], describe: 'Logs on stdout: one JSON object a line, or readable lines for development' });
 }
 
 function serverOptions(y) {
@@ -30,11 +31,18 @@ function serverOptions(y) {
     .option('max-body-size', { type: 'number', default: Number(process.env.FEDPOD_MAX_BODY_SIZE || 1048576), describe: 'Largest request body in bytes (413 above)' })
     .option('signature-scheme', { type: 'string', default: process.env.FEDPOD_SIGNATURE_SCHEME || 'cavage', choices: [ 'cavage', 'rfc9421' ], describe: 'HTTP signatures on deliveries: draft-cavage (as Mastodon), or RFC 9421 first with draft-cavage again when refused' })
     .option('token-lifetime', { type: 'number', default: Number(process.env.FEDPOD_TOKEN_LIFETIME || 604800), describe: 'Lifetime of issued tokens in seconds (default 7 days)' })
-    .option('container-page-size', { type: 'number', default: Number(process.env.FEDPOD_CONTAINER_PAGE_SIZE || 500), describe: 'Members per page of a container listing' });
+    .option('retry-base-delay', { type: 'number', default: process.env.FEDPOD_RETRY_BASE_DELAY === undefined ? undefined : Number(process.env.FEDPOD_RETRY_BASE_DELAY), describe: 'Wait in ms after a job\'s first failed run, doubling after each (default 30000); for tests and drills' })
+    .option('container-page-size', { type: 'number', default: Number(process.env.FEDPOD_CONTAINER_PAGE_SIZE || 500), describe: 'Members per page of a container listing' })
+    .option('shutdown-timeout', { type: 'number', default: Number(process.env.FEDPOD_SHUTDOWN_TIMEOUT || 20), describe: 'Seconds a graceful stop (SIGTERM, SIGINT) may take before the process exits with code 1' });
 }
 
+let logFormat = process.env.FEDPOD_LOG_FORMAT === 'pretty' ? 'pretty' : 'json';
+
+/** A start-up line on stdout: a JSON log line like the server's (component "fedpod"), or readable text. */
 function say(message) {
-  process.stdout.write(`[fedpod] ${message}\n`);
+  process.stdout.write(logFormat === 'json' ?
+    `${JSON.stringify({ level: 'info', time: new Date().toISOString(), pid: process.pid, component: 'fedpod', msg: message })}\n` :
+    `[fedpod] ${message}\n`);
 }
 
 function resolveConfig(name) {
@@ -55,7 +63,12 @@ function resolveStore(endpoint, dataset) {
 }
 
 async function startServer(argv) {
+  logFormat = argv['log-format'];
   const baseUrl = argv['base-url'] || `http://localhost:${argv.port}/`;
+  if (argv['retry-base-delay'] !== undefined) {
+    // Read by the queue factory (RetryPolicy.baseDelayFromEnvironment); no config variable needed.
+    process.env.FEDPOD_RETRY_BASE_DELAY = String(argv['retry-base-delay']);
+  }
   const dataDir = path.resolve(argv['data-dir']);
   let embedded;
   let endpoint = argv['sparql-endpoint'];
@@ -82,7 +95,7 @@ async function startServer(argv) {
     variableBindings: {
       'urn:solid-server:default:variable:port': argv.port,
       'urn:solid-server:default:variable:baseUrl': baseUrl,
-      // CSS logs every request at info; at Fedpod's info level that noise (and its cost) is left out.
+      // CSS's own logging variable; Fedpod's logger (config/parts/observability/logging.json) uses logLevel below.
       'urn:solid-server:default:variable:loggingLevel': argv['log-level'] === 'info' ? 'warn' : argv['log-level'],
       'urn:solid-server:default:variable:showStackTrace': false,
       'urn:solid-server:default:variable:socket': null,
@@ -105,6 +118,9 @@ async function startServer(argv) {
       'urn:fedpod:default:variable:signatureScheme': argv['signature-scheme'],
       'urn:fedpod:default:variable:redisUrl': argv['redis-url'],
       'urn:fedpod:default:variable:allowPrivateNetwork': argv['allow-private-network'],
+      'urn:fedpod:default:variable:metricsEnabled': argv.metrics,
+      'urn:fedpod:default:variable:logLevel': argv['log-level'],
+      'urn:fedpod:default:variable:logFormat': argv['log-format'],
     },
   });
   say('initialising (dataset, containers)');
@@ -113,24 +129,42 @@ async function startServer(argv) {
     say('warning: the base URL is not HTTPS; ActivityPub federation needs an HTTPS public URL (put a TLS proxy in front and set --base-url)');
   }
   say(`ready: ${baseUrl} (listening on port ${argv.port})`);
+  // Graceful stop (config/parts/util/shutdown.json): the HTTP server drains, queue workers stop
+  // (unfinished jobs stay queued), connections close, then the embedded store flushes and closes.
+  // Exit 0 when all that is done, 1 when it fails or takes longer than --shutdown-timeout.
+  // A second signal while stopping is left to Node's default: the process ends at once.
   const stop = async(signal) => {
-    say(`${signal}: stopping`);
-    const timer = setTimeout(() => process.exit(1), 20000);
+    const seconds = argv['shutdown-timeout'];
+    say(`${signal}: stopping (at most ${seconds} s)`);
+    const timer = setTimeout(() => {
+      process.stderr.write(`[fedpod] error: not stopped after ${seconds} s; exiting with code 1\n`);
+      process.exit(1);
+    }, seconds * 1000);
     timer.unref();
+    let code = 0;
     try {
       await app.stop();
+    } catch (error) {
+      process.stderr.write(`[fedpod] error: stopping the server: ${error && error.stack ? error.stack : error}\n`);
+      code = 1;
+    }
+    try {
       if (embedded) {
         await embedded.stop();
       }
-    } finally {
-      process.exit(0);
+    } catch (error) {
+      process.stderr.write(`[fedpod] error: stopping the embedded store: ${error && error.stack ? error.stack : error}\n`);
+      code = 1;
     }
+    say(code === 0 ? 'stopped' : 'stopped with errors');
+    process.exit(code);
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
 }
 
 async function runStore(argv) {
+  logFormat = argv['log-format'];
   const { runEmbeddedStore } = require(path.join(ROOT, 'dist', 'storage', 'embedded'));
   const dataDir = path.resolve(argv['data-dir']);
   const running = await runEmbeddedStore({

@@ -1,3 +1,4 @@
+import type { ReadWriteLocker } from '@solid/community-server';
 import type { SparqlClient } from './SparqlClient';
 import { sparqlIri, sparqlLiteral } from './SparqlTerms';
 import { DataFactory } from 'n3';
@@ -40,15 +41,30 @@ export interface CollectionQuery {
  * query whatever the collection's size: keyset paging on (addedAt, item), never OFFSET.
  */
 export class CollectionStore {
-  public constructor(private readonly client: SparqlClient) {}
+  /**
+   * @param locker - Serialises adds of one item to one collection (CSS's resource locker, on Redis
+   *   with several nodes): two concurrent "insert unless present" updates would both insert, leaving
+   *   the item twice in pages (two addedAt). Without it, concurrent adds of one item may do that.
+   */
+  public constructor(
+    private readonly client: SparqlClient,
+    private readonly locker?: ReadWriteLocker,
+  ) {}
 
   public async add(collection: string, item: string, at = new Date()): Promise<void> {
     const graph = sparqlIri(collection);
     const itemTerm = sparqlIri(item);
-    // Adding twice keeps the first position.
-    await this.client.update(`INSERT { GRAPH ${graph} { ${graph} ${sparqlIri(AS_ITEMS)} ${itemTerm} .
+    // Adding twice keeps the first position. A COUNT, not a bare FILTER NOT EXISTS: Virtuoso ignores
+    // a FILTER NOT EXISTS that is the whole WHERE and inserts again.
+    const insert = async(): Promise<void> => this.client.update(`INSERT { GRAPH ${graph} { ${graph} ${sparqlIri(AS_ITEMS)} ${itemTerm} .
   ${itemTerm} ${sparqlIri(ADDED_AT)} ${sparqlLiteral(literal(at.toISOString(), namedNode(XSD_DATETIME)))} } }
-WHERE { FILTER NOT EXISTS { GRAPH ${graph} { ${graph} ${sparqlIri(AS_ITEMS)} ${itemTerm} } } }`);
+WHERE { { SELECT (COUNT(*) AS ?present) WHERE { GRAPH ${graph} { ${graph} ${sparqlIri(AS_ITEMS)} ${itemTerm} } } } FILTER(?present = 0) }`);
+    if (this.locker) {
+      // Per item, so adds of different items to a busy collection (an inbox) never wait for each other.
+      await this.locker.withWriteLock({ path: `urn:fedpod:collection:${encodeURIComponent(collection)}:${encodeURIComponent(item)}` }, insert);
+    } else {
+      await insert();
+    }
   }
 
   public async remove(collection: string, item: string): Promise<void> {

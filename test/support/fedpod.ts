@@ -29,6 +29,8 @@ export interface StartFedpodOptions {
   dataDir?: string;
   /** Default: free ports. */
   port?: number;
+  /** Public base URL (--base-url); default http://localhost:<port>/. Nodes behind one proxy share the proxy's. */
+  baseUrl?: string;
   storePort?: number;
   extraArgs?: readonly string[];
   env?: NodeJS.ProcessEnv;
@@ -49,7 +51,7 @@ function cliArgs(options: StartFedpodOptions, port: number, storePort: number, d
     BIN, 'start',
     '--config', options.config,
     '--port', String(port),
-    '--base-url', `http://localhost:${port}/`,
+    '--base-url', options.baseUrl ?? `http://localhost:${port}/`,
     '--data-dir', dataDir,
     '--store-port', String(storePort),
   ];

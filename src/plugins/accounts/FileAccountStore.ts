@@ -5,9 +5,15 @@ import type { Account } from './Account';
 import type { AccountStore } from './AccountStore';
 
 const USERNAME_FILE = /^[a-z0-9_][a-z0-9._-]{0,63}$/u;
-/** Accounts are never edited in place, only created and removed: a short cache is safe across nodes. */
-const FOUND_TTL_MS = 10_000;
 const FOUND_MAX = 10_000;
+
+/** What identifies one version of an account file: a new file (a new signup) differs in some of these. */
+interface FileVersion {
+  ino: number;
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+}
 
 /**
  * Accounts as files under `<dataDir>/accounts`: `users/<username>.json` and `emails/<sha256(email)>`
@@ -21,8 +27,12 @@ const FOUND_MAX = 10_000;
 export class FileAccountStore implements AccountStore {
   private readonly users: string;
   private readonly emails: string;
-  /** Found accounts, briefly: every inbox delivery and collection read looks its account up. */
-  private readonly found = new Map<string, { account: Account; until: number }>();
+  /**
+   * Parsed accounts, each with the version of its file: every inbox delivery and collection read
+   * looks its account up. A lookup costs one stat and re-reads the file when it changed, so an
+   * account removed or made again by another node (or process) is never served stale.
+   */
+  private readonly found = new Map<string, { account: Account; version: FileVersion }>();
 
   public constructor(dataDir: string) {
     this.users = path.join(dataDir, 'accounts', 'users');
@@ -48,19 +58,25 @@ export class FileAccountStore implements AccountStore {
     if (!USERNAME_FILE.test(username)) {
       return undefined;
     }
-    const cached = this.found.get(username);
-    if (cached && cached.until > Date.now()) {
-      return cached.account;
-    }
+    const file = this.userFile(username);
     try {
-      const account = JSON.parse(await fs.readFile(this.userFile(username), 'utf8')) as Account;
-      this.found.set(username, { account, until: Date.now() + FOUND_TTL_MS });
+      const stats = await fs.stat(file);
+      const version: FileVersion = { ino: stats.ino, size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs };
+      const cached = this.found.get(username);
+      if (cached && FileAccountStore.sameVersion(cached.version, version)) {
+        return cached.account;
+      }
+      // Read after the stat: if the file changed in between, the next stat differs and reads it again.
+      const account = JSON.parse(await fs.readFile(file, 'utf8')) as Account;
+      this.found.delete(username);
+      this.found.set(username, { account, version });
       if (this.found.size > FOUND_MAX) {
         this.found.delete(this.found.keys().next().value as string);
       }
       return account;
     } catch (error: unknown) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+        this.found.delete(username);
         return undefined;
       }
       throw error;
@@ -97,6 +113,10 @@ export class FileAccountStore implements AccountStore {
     } catch {
       return [];
     }
+  }
+
+  private static sameVersion(left: FileVersion, right: FileVersion): boolean {
+    return left.ino === right.ino && left.size === right.size && left.mtimeMs === right.mtimeMs && left.ctimeMs === right.ctimeMs;
   }
 
   private userFile(username: string): string {

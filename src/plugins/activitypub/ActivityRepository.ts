@@ -9,7 +9,13 @@ import type { ActivityStreamsSerializer } from './ActivityStreamsSerializer';
 
 const { namedNode, literal, quad } = DataFactory;
 const AS_NS = 'https://www.w3.org/ns/activitystreams#';
+const XSD_BOOLEAN = 'http://www.w3.org/2001/XMLSchema#boolean';
 const EMBEDDING = new Set([ 'Create', 'Update', 'Accept', 'Reject', 'Undo' ]);
+/** Metadata of a remote activity stored while its side effects have not all run yet. */
+const SIDE_EFFECTS_PENDING = 'urn:fedpod:ns:sideEffectsPending';
+
+/** Where a remote activity stands: never seen, stored with side effects not (all) done, or done. */
+export type ReceivedState = 'absent' | 'pending' | 'done';
 
 /**
  * Activities and objects as ActivityStreams JSON, over the resource graphs: local ones live in
@@ -52,10 +58,24 @@ export class ActivityRepository {
     return this.store.exists(iri);
   }
 
+  /** One query: whether a remote activity is stored, and whether its side effects are done (markDone). */
+  public async receivedState(iri: string): Promise<ReceivedState> {
+    const metadata = await this.store.readMetadata(iri);
+    if (metadata.length === 0) {
+      return 'absent';
+    }
+    return metadata.some((entry): boolean => entry.predicate.value === SIDE_EFFECTS_PENDING) ? 'pending' : 'done';
+  }
+
+  /** Records that a remote activity stored by storeRemote has had all its side effects. */
+  public async markDone(iri: string, received: Date): Promise<void> {
+    await this.store.writeMetadata(iri, this.metadata(iri, received));
+  }
+
   /**
-   * Keeps a remote activity. Its embedded object is kept under the object's own id only when
-   * `keepObject` says the sender may speak for it (Create and Update of its own objects); otherwise
-   * only the reference is kept, so no delivery can overwrite another resource.
+   * Keeps a remote activity, marked pending until markDone(). Its embedded object is kept under the
+   * object's own id only when `keepObject` says the sender may speak for it (Create and Update of
+   * its own objects); otherwise only the reference is kept, so no delivery can overwrite another resource.
    */
   public async storeRemote(activity: Json, received: Date, keepObject: boolean): Promise<void> {
     const id = activity.id as string;
@@ -67,7 +87,8 @@ export class ActivityRepository {
     }
     const reference = isObject(object) && idOf(object) ? { ...activity, object: idOf(object) } : activity;
     const data = await this.parser.toQuads(reference, id, true);
-    await this.store.write(id, undefined, this.metadata(id, received), data);
+    await this.store.write(id, undefined, [ ...this.metadata(id, received),
+      quad(namedNode(id), namedNode(SIDE_EFFECTS_PENDING), literal('true', namedNode(XSD_BOOLEAN))) ], data);
   }
 
   /** Replaces a remote object by a Tombstone (its owner deleted it). */

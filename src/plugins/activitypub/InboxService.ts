@@ -1,3 +1,4 @@
+import type { ReadWriteLocker } from '@solid/community-server';
 import { getLoggerFor } from '@solid/community-server';
 import type { CollectionStore } from '../../storage/CollectionStore';
 import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
@@ -11,6 +12,11 @@ import { ADDRESS_FIELDS, AS_NS } from './Vocabulary';
 /**
  * What an activity from another server does once its signature has been checked (ActivityPub §7),
  * run from the inbox queue. Idempotent by activity id: a delivery seen before changes nothing.
+ * Two deliveries of one activity (a peer retrying, or two nodes' workers at once) are serialised by
+ * the resource locker (on Redis when several nodes share the store), and the activity is stored
+ * marked pending until its side effects are done: a run cut short is completed by the next one,
+ * a finished one is never repeated. Deliveries between local actors are likewise done once per
+ * recipient, the recipient's inbox holding the activity being the mark.
  *
  * - Follow of a local actor: answered with an Accept from that actor (which adds the follower).
  * - Accept / Reject of a local actor's Follow: the sender joins / leaves its `following`.
@@ -23,12 +29,17 @@ export class InboxService {
   protected readonly logger = getLoggerFor(this);
   private readonly urls: ActorUrls;
 
+  /**
+   * @param locker - Serialises the processing of one activity (CSS's resource locker); without
+   *   it, concurrent deliveries of one activity may both run its side effects.
+   */
   public constructor(
     baseUrl: string,
     private readonly activities: ActivityRepository,
     private readonly collections: CollectionStore,
     private readonly store: ResourceGraphStore,
     private readonly outbox: OutboxService,
+    private readonly locker?: ReadWriteLocker,
   ) {
     this.urls = new ActorUrls(baseUrl);
   }
@@ -43,8 +54,14 @@ export class InboxService {
     if (!id || !sender) {
       return;
     }
-    await this.applySideEffects(activity, sender, new Date());
-    await this.addToInboxes(activity, id, sender, inboxOwner);
+    await this.exclusively(`local ${inboxOwner} ${id}`, async(): Promise<void> => {
+      if (await this.collections.contains(this.urls.collection(inboxOwner, 'inbox'), id)) {
+        this.logger.debug(`Already delivered ${id} to ${inboxOwner}`);
+        return;
+      }
+      await this.applySideEffects(activity, sender, new Date());
+      await this.addToInboxes(activity, id, sender, inboxOwner);
+    });
   }
 
   /**
@@ -59,23 +76,34 @@ export class InboxService {
       this.logger.warn(`Ignored an activity whose id ${String(id)} is not on its sender's server ${String(sender)}`);
       return;
     }
-    if (await this.activities.exists(id)) {
-      this.logger.debug(`Already received ${id}`);
+    await this.exclusively(`remote ${id}`, async(): Promise<void> => {
+      if (await this.activities.receivedState(id) === 'done') {
+        this.logger.debug(`Already received ${id}`);
+        await this.addToInboxes(activity, id, sender, inboxOwner);
+        return;
+      }
+      if (!await this.allowed(activity, sender)) {
+        this.logger.warn(`Ignored ${String(activity.type)} ${id}: ${sender} may not do that`);
+        return;
+      }
+      // Linked Data signatures and proofs are not checked here (the HTTP signature was): not kept.
+      delete activity.signature;
+      delete activity.proof;
+      const now = new Date();
+      const type = typeOf(activity);
+      await this.activities.storeRemote(activity, now, type === 'Create' || type === 'Update');
+      await this.applySideEffects(activity, sender, now);
+      await this.activities.markDone(id, now);
       await this.addToInboxes(activity, id, sender, inboxOwner);
-      return;
+    });
+  }
+
+  /** Runs `work` holding the write lock named `name` (a name no LDP resource has), when there is a locker. */
+  private async exclusively(name: string, work: () => Promise<void>): Promise<void> {
+    if (!this.locker) {
+      return work();
     }
-    if (!await this.allowed(activity, sender)) {
-      this.logger.warn(`Ignored ${String(activity.type)} ${id}: ${sender} may not do that`);
-      return;
-    }
-    // Linked Data signatures and proofs are not checked here (the HTTP signature was): not kept.
-    delete activity.signature;
-    delete activity.proof;
-    const now = new Date();
-    const type = typeOf(activity);
-    await this.activities.storeRemote(activity, now, type === 'Create' || type === 'Update');
-    await this.applySideEffects(activity, sender, now);
-    await this.addToInboxes(activity, id, sender, inboxOwner);
+    return this.locker.withWriteLock({ path: `urn:fedpod:inbox:${encodeURIComponent(name)}` }, work);
   }
 
   private sameOrigin(first: string, second: string): boolean {

@@ -1,4 +1,5 @@
 import { createPrivateKey } from 'node:crypto';
+import type { ReadWriteLocker } from '@solid/community-server';
 import { getLoggerFor, Initializer } from '@solid/community-server';
 import type { Quad } from '@rdfjs/types';
 import { DataFactory } from 'n3';
@@ -23,12 +24,16 @@ export class InstanceActorInitializer extends Initializer {
   protected readonly logger = getLoggerFor(this);
   private readonly urls: ActorUrls;
 
+  /**
+   * @param locker - Keeps nodes that start together on one data directory from each making a key.
+   */
   public constructor(
     baseUrl: string,
     private readonly keys: ActorKeyStore,
     private readonly store: ResourceGraphStore,
     private readonly parser: JsonLdParser,
     private readonly actors: RemoteActorCache,
+    private readonly locker?: ReadWriteLocker,
   ) {
     super();
     this.urls = new ActorUrls(baseUrl);
@@ -36,6 +41,14 @@ export class InstanceActorInitializer extends Initializer {
 
   public async handle(): Promise<void> {
     const iri = this.urls.actor(INSTANCE_ACTOR);
+    const privateKeyPem = this.locker ?
+      await this.locker.withWriteLock({ path: iri }, async(): Promise<string> => this.ensureActor(iri)) :
+      await this.ensureActor(iri);
+    this.actors.useInstanceKey({ keyId: `${iri}#main-key`, privateKey: createPrivateKey(privateKeyPem) });
+  }
+
+  /** The instance actor's private key, the actor and its keys made first if missing. */
+  private async ensureActor(iri: string): Promise<string> {
     let privateKeyPem = await this.keys.privateKeyPem(INSTANCE_ACTOR);
     if (!privateKeyPem || !await this.store.exists(iri)) {
       await this.keys.remove(INSTANCE_ACTOR);
@@ -51,6 +64,6 @@ export class InstanceActorInitializer extends Initializer {
       await this.store.write(iri, `${this.urls.base}actors/`, metadata, await this.parser.toQuads(document, iri));
       this.logger.info(`Created the instance actor ${iri}`);
     }
-    this.actors.useInstanceKey({ keyId: `${iri}#main-key`, privateKey: createPrivateKey(privateKeyPem) });
+    return privateKeyPem;
   }
 }

@@ -1,0 +1,42 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { ChangeCounter } from './ChangeCounter';
+
+const NAME = /^[a-z0-9][a-z0-9-]{0,63}$/u;
+
+/**
+ * A ChangeCounter for processes sharing a data directory without Redis (the server and the
+ * `fedpod webhooks` console): the value is the size of `<dataDir>/changes/<name>`, and a bump
+ * appends one byte. Appends are atomic, so concurrent bumps from several processes all count;
+ * a read is one stat. A missing file reads as 0.
+ */
+export class FileChangeCounter implements ChangeCounter {
+  private readonly file: string;
+
+  /**
+   * @param dataDir - The data directory.
+   * @param name - What is counted (letters, digits, '-').
+   */
+  public constructor(dataDir: string, name: string) {
+    if (!NAME.test(name)) {
+      throw new Error(`Invalid change counter name ${JSON.stringify(name)}`);
+    }
+    this.file = path.join(dataDir, 'changes', name);
+  }
+
+  public async read(): Promise<string> {
+    try {
+      return String((await fs.stat(this.file)).size);
+    } catch (error: unknown) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+        return '0';
+      }
+      throw error;
+    }
+  }
+
+  public async bump(): Promise<void> {
+    await fs.mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
+    await fs.appendFile(this.file, '.', { mode: 0o600 });
+  }
+}

@@ -1,0 +1,70 @@
+import type { Finalizable } from '@solid/community-server';
+import { getLoggerFor } from '@solid/community-server';
+import IORedis from 'ioredis';
+import type { ChangeCounter } from './ChangeCounter';
+
+/**
+ * A ChangeCounter in one Redis key (INCR / GET), shared by every node on that Redis. The
+ * connection opens on first use, so a server without Redis can wire this and never use it.
+ */
+export class RedisChangeCounter implements ChangeCounter, Finalizable {
+  protected readonly logger = getLoggerFor(this);
+  private client: IORedis | undefined;
+  /** The GET that reads asked for in this turn will share (not sent yet). */
+  private nextRead: Promise<string> | undefined;
+
+  /**
+   * @param redisUrl - redis://[user:password@]host:port[/db]
+   * @param name - What is counted; the key is `fedpod:changes:<name>`.
+   */
+  public constructor(
+    private readonly redisUrl: string,
+    private readonly name: string,
+  ) {}
+
+  /**
+   * Reads asked for in the same turn of the event loop share one GET, sent after them all (so every
+   * read still sees each bump that completed before it was asked for). A webhook lookup reads the
+   * counter on every POST: under load this makes it one Redis round trip per turn, not per request.
+   */
+  public async read(): Promise<string> {
+    if (!this.nextRead) {
+      const read = new Promise<string>((resolve, reject): void => {
+        setImmediate((): void => {
+          this.nextRead = undefined;
+          this.connection().get(this.key).then((value): void => resolve(value ?? '0'), reject);
+        });
+      });
+      this.nextRead = read;
+    }
+    return this.nextRead;
+  }
+
+  public async bump(): Promise<void> {
+    await this.connection().incr(this.key);
+  }
+
+  public async finalize(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    if (client) {
+      await client.quit().catch((): void => {
+        client.disconnect();
+      });
+    }
+  }
+
+  private get key(): string {
+    return `fedpod:changes:${this.name}`;
+  }
+
+  private connection(): IORedis {
+    if (!this.client) {
+      this.client = new IORedis(this.redisUrl);
+      this.client.on('error', (error: Error): void => {
+        this.logger.error(`Redis (change counter ${this.name}): ${error.message}`);
+      });
+    }
+    return this.client;
+  }
+}
