@@ -441,7 +441,8 @@ function fanOutTime(outcome, shapeId, posts) {
 function evaluateGoals(config, outcomes) {
   const fedpod = outcomes.fedpod;
   const checks = [];
-  const groups = [{ key: 'cold', posts: [1], which: '1st post, no follower cached' }];
+  const groups = [{ key: 'cold', posts: [1], which: process.env.BENCH_FED_FIRST_CONTACT === '1' ?
+    '1st post, followers never seen' : '1st post, nothing in memory' }];
   if (config.posts > 1) {
     const later = Array.from({ length: config.posts - 1 }, (_, i) => i + 2);
     groups.push({ key: 'warm', posts: later,
@@ -528,8 +529,13 @@ function report(context, targets, outcomes, ceilingResult) {
   log('  all ms: from the answer to the outbox POST (Fedpod 201, Fedify sendActivity() returned) until the last');
   log('  inbox accepted its copy; 1st ms: until the first did; ratios: Fedify ms / Fedpod ms (throughput).');
   if (outcomes.fedpod && !outcomes.fedpod.unavailable) {
-    log('  Fedpod\'s followers were seeded directly into its store: on the 1st post none of their actor documents is');
-    log('  in its cache (fetched during the fan-out), on later posts all are.');
+    if (process.env.BENCH_FED_FIRST_CONTACT === '1') {
+      log('  Fedpod\'s followers were seeded directly into its store, unknown to it (BENCH_FED_FIRST_CONTACT=1): on the');
+      log('  1st post every actor document is fetched during the fan-out; on later posts all are in memory.');
+    } else {
+      log('  Fedpod\'s followers were seeded as their Follows leave them (collection + inboxes in the store), with nothing');
+      log('  in memory: the 1st post is a fan-out right after a start (inboxes read from the store); later posts from memory.');
+    }
   }
   log(`\n${formatTable(
     [[`inbox ingest (${config.ingest} signed Creates, ${config.ingestConnections} connections)`, ...targets.map((t) => t.label),

@@ -18,7 +18,9 @@ const FEDPOD_ROOT = path.resolve(path.dirname(FEDPOD_BIN), '..');
 const STORE_USER = { user: 'admin', password: 'admin' };
 const DATASET = 'localData';
 const AS = 'https://www.w3.org/ns/activitystreams#';
-const ADDED_AT = 'urn:fedpod:ns:addedAt';
+const FEDPOD_NS = 'urn:fedpod:ns:';
+const ADDED_AT = `${FEDPOD_NS}addedAt`;
+const REMOTE_ACTORS_GRAPH = 'urn:fedpod:graph:remote-actors';
 const XSD_DATETIME = 'http://www.w3.org/2001/XMLSchema#dateTime';
 const SEED_CHUNK = 500;
 
@@ -139,21 +141,32 @@ async function storeSelectNumber(fedpod, query) {
 }
 
 /**
- * Followers written straight into the store, in Fedpod's collection layout
- * (graph {actor}/followers: `<coll> as:items <f>`, `<f> fedpod:addedAt <time>`),
- * with the store's update endpoint (basic auth). Fedpod learns nothing else
- * about them: their actor documents are not in its cache.
+ * Followers written straight into the store, in Fedpod's layout: the collection (graph
+ * {actor}/followers: `<coll> as:items <f>`, `<f> fedpod:addedAt <time>`) and, unless
+ * `firstContact`, each follower's inbox and shared inbox as its Follow leaves them (verifying the
+ * Follow's signature fetched the follower's actor document; graph urn:fedpod:graph:remote-actors).
+ * Fedpod's memory holds none of them: the first post is a fan-out right after a start. With
+ * `firstContact`, Fedpod has never seen the followers and must fetch every actor document.
  */
-async function seedFollowers(fedpod, actorUrl, followers) {
+async function seedFollowers(fedpod, actorUrl, followers, firstContact = false) {
   const collection = `${actorUrl}/followers`;
   const base = Date.now();
   for (let start = 0; start < followers.length; start += SEED_CHUNK) {
-    const triples = followers.slice(start, start + SEED_CHUNK).map((follower, offset) => {
+    const chunk = followers.slice(start, start + SEED_CHUNK);
+    const triples = chunk.map((follower, offset) => {
       const at = new Date(base + start + offset).toISOString();
-      return `${iri(collection)} ${iri(`${AS}items`)} ${iri(follower)} .\n` +
-        `${iri(follower)} ${iri(ADDED_AT)} "${at}"^^${iri(XSD_DATETIME)} .`;
+      return `${iri(collection)} ${iri(`${AS}items`)} ${iri(follower.id)} .\n` +
+        `${iri(follower.id)} ${iri(ADDED_AT)} "${at}"^^${iri(XSD_DATETIME)} .`;
     });
-    await storeUpdate(fedpod, `INSERT DATA { GRAPH ${iri(collection)} {\n${triples.join('\n')}\n} }`);
+    let update = `INSERT DATA { GRAPH ${iri(collection)} {\n${triples.join('\n')}\n} }`;
+    if (!firstContact) {
+      const checked = `"${new Date().toISOString()}"^^${iri(XSD_DATETIME)}`;
+      const endpoints = chunk.map((follower) => `${iri(follower.id)} ${iri(`${FEDPOD_NS}inbox`)} ${iri(follower.inbox)} ; ` +
+        `${iri(`${FEDPOD_NS}checkedAt`)} ${checked}` +
+        `${follower.sharedInbox ? ` ; ${iri(`${FEDPOD_NS}sharedInbox`)} ${iri(follower.sharedInbox)}` : ''} .`);
+      update += ` ;\nINSERT DATA { GRAPH ${iri(REMOTE_ACTORS_GRAPH)} {\n${endpoints.join('\n')}\n} }`;
+    }
+    await storeUpdate(fedpod, update);
   }
 }
 

@@ -83,7 +83,7 @@ async function startFedpod({ tls, startTimeout, followers }) {
         followersSeeded: 'directly into the store (SPARQL INSERT DATA on the embedded store\'s update endpoint)',
       },
       async prepareFanOut(shape, list) {
-        await fedpod.seedFollowers(server, users[shape].actorUrl, list.map((follower) => follower.id));
+        await fedpod.seedFollowers(server, users[shape].actorUrl, list, process.env.BENCH_FED_FIRST_CONTACT === '1');
         const count = await fedpod.followerCount(users[shape].actorUrl, tls.caFile);
         if (count !== followers) {
           throw new Error(`GET ${users[shape].actorUrl}/followers has totalItems ${count} after seeding ${followers}`);

@@ -2,11 +2,12 @@ import type { KeyObject } from 'node:crypto';
 import { createPrivateKey } from 'node:crypto';
 import type { Finalizable } from '@solid/community-server';
 import { getLoggerFor, Initializer } from '@solid/community-server';
+import type { Metrics } from '../../observability/Metrics';
+import { NO_METRICS } from '../../observability/NoopMetrics';
 import type { JobQueue, QueuedJob } from '../../queue/JobQueue';
 import type { JobQueueFactory } from '../../queue/JobQueueFactory';
 import { PermanentJobError } from '../../queue/PermanentJobError';
-import type { Json } from '../ActivityJson';
-import { idOf, isObject } from '../ActivityJson';
+import { isObject } from '../ActivityJson';
 import type { ActivityRepository } from '../ActivityRepository';
 import { ActorUrls } from '../ActorDocument';
 import type { ActorKeyStore } from '../ActorKeyStore';
@@ -17,22 +18,9 @@ import { HttpSigner } from '../signatures/HttpSigner';
 import { PRIVATE_ADDRESS_FIELDS } from '../Vocabulary';
 import type { DeliveryJob, FanOutJob, InboxJob, LocalDeliveryJob } from './DeliveryJobs';
 import { QUEUES } from './DeliveryJobs';
+import { InboxResolver, inboxOf } from './InboxResolver';
 
-const FAN_OUT_CONCURRENCY = 32;
 const BODY_CACHE_ENTRIES = 256;
-
-/** Runs `work` over `items` with at most `limit` at once. */
-async function forEachConcurrently<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lane = async(): Promise<void> => {
-    while (next < items.length) {
-      const item = items[next];
-      next += 1;
-      await work(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-}
 
 /**
  * Runs the federation queues (started at server start-up, closed at shutdown):
@@ -49,9 +37,12 @@ export class FederationWorkers extends Initializer implements Finalizable {
   private readonly signer = new HttpSigner();
   private readonly keys = new Map<string, KeyObject>();
   private readonly bodies = new Map<string, string>();
+  private readonly resolver: InboxResolver;
 
   /**
    * @param signatureScheme - `cavage`, or `rfc9421` (RFC 9421 first, cavage again when refused with 400/401).
+   * @param metrics - Where delivery attempts are counted by host and outcome.
+   * @param resolver - Finds the inboxes of a fan-out's recipients (default: from cached or fetched actors only).
    */
   public constructor(
     baseUrl: string,
@@ -63,9 +54,12 @@ export class FederationWorkers extends Initializer implements Finalizable {
     private readonly keyStore: ActorKeyStore,
     private readonly deliveryConcurrency = 32,
     private readonly signatureScheme = 'cavage',
+    private readonly metrics: Metrics = NO_METRICS,
+    resolver?: InboxResolver,
   ) {
     super();
     this.urls = new ActorUrls(baseUrl);
+    this.resolver = resolver ?? new InboxResolver(actors);
   }
 
   public async handle(): Promise<void> {
@@ -98,14 +92,13 @@ export class FederationWorkers extends Initializer implements Finalizable {
 
   public async finalize(): Promise<void> {
     await this.queues.closeAll();
+    await this.resolver.flush();
     this.fetcher.close();
   }
 
   private async fanOut({ data }: QueuedJob<FanOutJob>): Promise<void> {
     const localQueue: JobQueue<LocalDeliveryJob> = this.queues.create(QUEUES.local);
     const deliveryQueue: JobQueue<DeliveryJob> = this.queues.create(QUEUES.delivery);
-    const inboxes = new Set<string>();
-    const unresolved: string[] = [];
     const adds: Promise<string>[] = [];
     const remote: string[] = [];
     for (const recipient of data.recipients) {
@@ -117,18 +110,7 @@ export class FederationWorkers extends Initializer implements Finalizable {
         remote.push(recipient);
       }
     }
-    // Recipients are resolved concurrently (cached actors answer at once, the rest in parallel fetches).
-    await forEachConcurrently(remote, FAN_OUT_CONCURRENCY, async(recipient): Promise<void> => {
-      try {
-        const inbox = this.inboxOf(await this.actors.getActor(recipient));
-        if (inbox) {
-          inboxes.add(inbox);
-        }
-      } catch (error: unknown) {
-        this.logger.warn(`Could not resolve ${recipient} now (${(error as Error).message}); its delivery job will retry`);
-        unresolved.push(recipient);
-      }
-    });
+    const { inboxes, unresolved } = await this.resolver.resolve(remote);
     for (const inbox of inboxes) {
       adds.push(deliveryQueue.add({ activity: data.activity, sender: data.sender, inbox }, { jobId: `deliver:${data.activity}:${inbox}` }));
     }
@@ -143,7 +125,7 @@ export class FederationWorkers extends Initializer implements Finalizable {
   private async deliver({ data, attempt }: QueuedJob<DeliveryJob & { recipient?: string }>): Promise<void> {
     let inbox = data.inbox;
     if (!inbox && data.recipient) {
-      inbox = this.inboxOf(await this.actors.getActor(data.recipient)) ?? '';
+      inbox = inboxOf(await this.actors.getActor(data.recipient)) ?? '';
       if (!inbox) {
         throw new PermanentJobError(`${data.recipient} has no inbox`);
       }
@@ -153,20 +135,29 @@ export class FederationWorkers extends Initializer implements Finalizable {
     let status = 0;
     for (const scheme of schemes) {
       const headers: Record<string, string> = { 'content-type': 'application/activity+json', host: new URL(inbox).host };
-      Object.assign(headers, this.signer.sign({ method: 'POST', url: inbox, headers, body },
+      Object.assign(headers, await this.signer.signAsync({ method: 'POST', url: inbox, headers, body },
         { keyId: `${this.urls.actor(data.sender)}#main-key`, privateKey: await this.privateKey(data.sender) }, scheme));
-      ({ status } = await this.fetcher.post(inbox, body, headers));
+      try {
+        ({ status } = await this.fetcher.post(inbox, body, headers));
+      } catch (error: unknown) {
+        this.metrics.delivery(headers.host, 'error');
+        throw error;
+      }
       if (status !== 401 && status !== 400) {
         break;
       }
     }
+    const host = new URL(inbox).host;
     if (status >= 200 && status < 300) {
+      this.metrics.delivery(host, 'delivered');
       this.logger.debug(`Delivered ${data.activity} to ${inbox} (attempt ${attempt})`);
       return;
     }
     if (status === 410 || (status >= 400 && status < 500 && status !== 408 && status !== 429)) {
+      this.metrics.delivery(host, 'refused');
       throw new PermanentJobError(`${inbox} answered ${status}`);
     }
+    this.metrics.delivery(host, 'failed');
     throw new Error(`${inbox} answered ${status}`);
   }
 
@@ -203,12 +194,6 @@ export class FederationWorkers extends Initializer implements Finalizable {
     if (activity) {
       await this.inbox.receiveLocal(activity, data.recipient);
     }
-  }
-
-  private inboxOf(actor: Json): string | undefined {
-    const endpoints = actor.endpoints;
-    const shared = isObject(endpoints) ? idOf(endpoints.sharedInbox) : undefined;
-    return shared ?? idOf(actor.inbox);
   }
 
   private async privateKey(username: string): Promise<KeyObject> {

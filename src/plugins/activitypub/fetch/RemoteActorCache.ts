@@ -1,5 +1,6 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import type { SigningKey } from '../signatures/SignatureCommon';
+import type { ActorEndpointStore } from './ActorEndpointStore';
 import { RemoteDocumentError } from './FetchErrors';
 import type { RemoteFetcher } from './RemoteFetcher';
 
@@ -51,12 +52,21 @@ export class RemoteActorCache {
   private readonly inflight = new Map<string, Promise<unknown>>();
   private instanceKey?: SigningKey;
 
+  /**
+   * @param fetcher - Outbound GETs.
+   * @param ttlMs - How long a fetched document or key is used.
+   * @param minRefreshMs - Least time between two refetches of one entry.
+   * @param negativeTtlMs - How long a failed fetch is remembered.
+   * @param maxEntries - Most entries kept per kind.
+   * @param endpoints - Where the inboxes of fetched actors are kept for later fan-outs (none: not kept).
+   */
   public constructor(
     private readonly fetcher: RemoteFetcher,
     private readonly ttlMs = 3_600_000,
     private readonly minRefreshMs = 10_000,
     private readonly negativeTtlMs = 30_000,
     private readonly maxEntries = 10_000,
+    private readonly endpoints?: ActorEndpointStore,
   ) {}
 
   /** Key resolver for `HttpSignatureVerifier.verify`. */
@@ -72,6 +82,7 @@ export class RemoteActorCache {
     const url = withoutFragment(iri);
     return this.cached(this.actors, 'actor', url, options.refresh === true, async () => {
       const actor = await this.fetchActor(url);
+      this.noteEndpoints(actor);
       if (actor.id !== url) {
         // Redirected: the document is also the answer for its own id.
         this.store(this.actors, actor.id, { value: actor });
@@ -82,6 +93,12 @@ export class RemoteActorCache {
 
   public async getKey(keyId: string, options: CacheLookupOptions = {}): Promise<RemoteKey> {
     return this.cached(this.keys, 'key', keyId, options.refresh === true, async () => this.fetchKey(keyId, options));
+  }
+
+  /** The actor document in memory, if fetched within the TTL; never fetches. */
+  public peekActor(iri: string): RemoteActor | undefined {
+    const entry = this.actors.get(withoutFragment(iri));
+    return entry !== undefined && Date.now() < entry.expiresAt ? entry.value : undefined;
   }
 
   /** Drops an actor and its keys (e.g. on an Update or Delete of the actor). */
@@ -122,7 +139,18 @@ export class RemoteActorCache {
     }
     const actor = validateActor(json, finalUrl, url);
     this.store(this.actors, actor.id, { value: actor });
+    this.noteEndpoints(actor);
     return keyOfActor(actor, keyId, url);
+  }
+
+  /** Keeps where the actor takes deliveries (a follower's signed Follow fetches its document: so every follower is known). */
+  private noteEndpoints(actor: RemoteActor): void {
+    if (this.endpoints) {
+      const endpoints = actor.endpoints;
+      const shared = isObject(endpoints) && typeof endpoints.sharedInbox === 'string' &&
+        /^https?:\/\//iu.test(endpoints.sharedInbox) ? endpoints.sharedInbox : undefined;
+      this.endpoints.note(actor.id, actor.inbox, shared);
+    }
   }
 
   private async fetchActor(url: string): Promise<RemoteActor> {

@@ -1,4 +1,12 @@
-import { constants, createHash, sign as cryptoSign, verify as cryptoVerify, type KeyObject } from 'node:crypto';
+import {
+  constants,
+  createHash,
+  sign as cryptoSign,
+  verify as cryptoVerify,
+  type KeyObject,
+  type SignKeyObjectInput,
+  type SignPrivateKeyInput,
+} from 'node:crypto';
 
 /** Which HTTP signature standard a request is signed with. */
 export type SignatureScheme = 'cavage' | 'rfc9421';
@@ -66,23 +74,42 @@ export function keyFitsAlgorithm(key: KeyObject, alg: Rfc9421Algorithm): boolean
   }
 }
 
-export function signBytes(alg: Rfc9421Algorithm, data: Buffer, privateKey: KeyObject): Buffer {
+/** The digest and key options node:crypto's sign() takes for an algorithm. */
+function signParameters(alg: Rfc9421Algorithm, privateKey: KeyObject): [ string | null, SignKeyObjectInput | SignPrivateKeyInput | KeyObject ] {
   switch (alg) {
     case 'rsa-v1_5-sha256':
-      return cryptoSign('sha256', data, privateKey);
+      return [ 'sha256', privateKey ];
     case 'rsa-pss-sha512':
-      return cryptoSign('sha512', data, {
-        key: privateKey,
-        padding: constants.RSA_PKCS1_PSS_PADDING,
-        saltLength: 64,
-      });
+      return [ 'sha512', { key: privateKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 64 } ];
     case 'ecdsa-p256-sha256':
-      return cryptoSign('sha256', data, { key: privateKey, dsaEncoding: 'ieee-p1363' });
+      return [ 'sha256', { key: privateKey, dsaEncoding: 'ieee-p1363' } ];
     case 'ecdsa-p384-sha384':
-      return cryptoSign('sha384', data, { key: privateKey, dsaEncoding: 'ieee-p1363' });
+      return [ 'sha384', { key: privateKey, dsaEncoding: 'ieee-p1363' } ];
     case 'ed25519':
-      return cryptoSign(null, data, privateKey);
+      return [ null, privateKey ];
   }
+}
+
+export function signBytes(alg: Rfc9421Algorithm, data: Buffer, privateKey: KeyObject): Buffer {
+  const [ digest, key ] = signParameters(alg, privateKey);
+  return cryptoSign(digest, data, key);
+}
+
+/**
+ * signBytes on libuv's thread pool: an RSA-2048 signature costs ~0.3 ms of CPU, which a fan-out to
+ * 1,000 inboxes would otherwise spend on the main thread, in series with its HTTP work.
+ */
+export async function signBytesAsync(alg: Rfc9421Algorithm, data: Buffer, privateKey: KeyObject): Promise<Buffer> {
+  const [ digest, key ] = signParameters(alg, privateKey);
+  return new Promise<Buffer>((resolve, reject): void => {
+    cryptoSign(digest, data, key, (error: Error | null, signature: Buffer): void => {
+      if (error) {
+        reject(error);
+      } else {
+        resolve(signature);
+      }
+    });
+  });
 }
 
 /**

@@ -123,6 +123,23 @@ describe('HttpSigner', () => {
     expect(() => signer.sign({ method: 'GET', url: ACTOR, headers: {} }, { keyId: KEY_ID, privateKey: rsa.publicKey }, 'cavage'))
       .toThrow(TypeError);
   });
+
+  it.each([ 'cavage', 'rfc9421' ] as const)('signs off the calling thread to the same headers (%s)', async (scheme) => {
+    const request = { method: 'POST', url: INBOX, headers: { host: 'local.example' }, body: BODY };
+    for (const privateKey of [ rsa.privateKey, ed.privateKey ]) {
+      const key = { keyId: KEY_ID, privateKey };
+      // PKCS#1 v1.5 and Ed25519 signatures are deterministic: both paths give the same bytes.
+      await expect(signer.signAsync(request, key, scheme, { now: NOW })).resolves.toEqual(signer.sign(request, key, scheme, { now: NOW }));
+    }
+    const received = await signer.signAsync(request, { keyId: KEY_ID, privateKey: rsa.privateKey }, scheme, { now: NOW });
+    const headers: Record<string, string> = { host: 'local.example' };
+    for (const [ name, value ] of Object.entries(received)) {
+      headers[name.toLowerCase()] = value;
+    }
+    await expect(verifier.verify({ method: 'POST', url: INBOX, headers, body: BODY }, resolverFor(rsa.publicKey), { now: NOW }))
+      .resolves.toMatchObject({ ok: true });
+    await expect(signer.signAsync(request, { keyId: KEY_ID, privateKey: rsa.publicKey }, scheme)).rejects.toThrow(TypeError);
+  });
 });
 
 describe('HttpSignatureVerifier', () => {

@@ -1,0 +1,128 @@
+import { getLoggerFor } from '@solid/community-server';
+import { DataFactory } from 'n3';
+import { FEDPOD_NS } from '../../../storage/CollectionStore';
+import type { SparqlClient } from '../../../storage/SparqlClient';
+import { isValidIri, sparqlIri, sparqlLiteral } from '../../../storage/SparqlTerms';
+import { XSD_DATETIME } from '../../../storage/Vocabulary';
+
+const { literal, namedNode } = DataFactory;
+
+/** Where a remote actor takes deliveries, as its document said when it was last fetched. */
+export interface ActorEndpoints {
+  inbox: string;
+  sharedInbox?: string;
+  /** Epoch ms of the fetch the endpoints come from. */
+  checkedAt: number;
+}
+
+const GRAPH = 'urn:fedpod:graph:remote-actors';
+const INBOX = `${FEDPOD_NS}inbox`;
+const SHARED_INBOX = `${FEDPOD_NS}sharedInbox`;
+const CHECKED_AT = `${FEDPOD_NS}checkedAt`;
+/** Actors per query or update: keeps each request a few hundred kilobytes at most. */
+const CHUNK = 500;
+
+/**
+ * The inbox and shared inbox of every remote actor fetched, kept in the triple store (one graph,
+ * `urn:fedpod:graph:remote-actors`), so that a fan-out after a restart, or on another node, finds
+ * its followers' inboxes with one query instead of fetching a thousand actor documents. Every
+ * follower is known here from the moment its Follow arrived: verifying that Follow's signature
+ * fetched its actor document.
+ *
+ * Writes are buffered for `flushDelayMs` and written together (one update for many actors): a cold
+ * fan-out fetches hundreds of actors at once. This is a cache of public documents, so a write that
+ * fails is logged and dropped; the actors are fetched again when next needed.
+ */
+export class ActorEndpointStore {
+  protected readonly logger = getLoggerFor(this);
+  private pending = new Map<string, ActorEndpoints>();
+  private timer?: NodeJS.Timeout;
+  private flushing: Promise<void> = Promise.resolve();
+
+  /**
+   * @param client - The store.
+   * @param flushDelayMs - How long noted endpoints wait to be written with others.
+   */
+  public constructor(
+    private readonly client: SparqlClient,
+    private readonly flushDelayMs = 50,
+  ) {}
+
+  /** Notes the endpoints of a fetched actor (written shortly, with others). Invalid IRIs are ignored. */
+  public note(actorId: string, inbox: string, sharedInbox?: string, checkedAt = Date.now()): void {
+    if (!isValidIri(actorId) || !isValidIri(inbox) || (sharedInbox !== undefined && !isValidIri(sharedInbox))) {
+      return;
+    }
+    this.pending.set(actorId, { inbox, sharedInbox, checkedAt });
+    if (this.pending.size >= CHUNK) {
+      void this.flush();
+    } else {
+      this.timer ??= setTimeout((): void => void this.flush(), this.flushDelayMs);
+    }
+  }
+
+  /** Writes what was noted. Resolves when the write (and any before it) is done; never rejects. */
+  public async flush(): Promise<void> {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    const batch = [ ...this.pending ];
+    this.pending = new Map();
+    if (batch.length > 0) {
+      this.flushing = this.flushing.then(async(): Promise<void> => this.write(batch));
+    }
+    return this.flushing;
+  }
+
+  /** The stored endpoints of those of `actorIds` that are known, by actor id (noted but unwritten ones included). */
+  public async lookup(actorIds: readonly string[]): Promise<Map<string, ActorEndpoints>> {
+    const found = new Map<string, ActorEndpoints>();
+    const wanted: string[] = [];
+    for (const id of new Set(actorIds)) {
+      const noted = this.pending.get(id);
+      if (noted) {
+        found.set(id, noted);
+      } else if (isValidIri(id)) {
+        wanted.push(id);
+      }
+    }
+    for (let start = 0; start < wanted.length; start += CHUNK) {
+      const values = wanted.slice(start, start + CHUNK).map(sparqlIri).join(' ');
+      const rows = await this.client.select(`SELECT ?a ?inbox ?shared ?at WHERE { VALUES ?a { ${values} }
+  GRAPH ${sparqlIri(GRAPH)} { ?a ${sparqlIri(INBOX)} ?inbox ; ${sparqlIri(CHECKED_AT)} ?at .
+    OPTIONAL { ?a ${sparqlIri(SHARED_INBOX)} ?shared } } }`);
+      for (const row of rows) {
+        const checkedAt = Date.parse(row.at.value);
+        const previous = found.get(row.a.value);
+        // Duplicates (a write racing another node's) resolve to the newest.
+        if (!Number.isNaN(checkedAt) && (!previous || previous.checkedAt < checkedAt)) {
+          found.set(row.a.value, { inbox: row.inbox.value, sharedInbox: row.shared?.value, checkedAt });
+        }
+      }
+    }
+    return found;
+  }
+
+  private async write(batch: [string, ActorEndpoints][]): Promise<void> {
+    for (let start = 0; start < batch.length; start += CHUNK) {
+      const chunk = batch.slice(start, start + CHUNK);
+      const graph = sparqlIri(GRAPH);
+      const values = chunk.map(([ id ]): string => sparqlIri(id)).join(' ');
+      const triples = chunk.map(([ id, endpoints ]): string => {
+        const subject = sparqlIri(id);
+        const at = sparqlLiteral(literal(new Date(endpoints.checkedAt).toISOString(), namedNode(XSD_DATETIME)));
+        return `${subject} ${sparqlIri(INBOX)} ${sparqlIri(endpoints.inbox)} ; ${sparqlIri(CHECKED_AT)} ${at}${
+          endpoints.sharedInbox ? ` ; ${sparqlIri(SHARED_INBOX)} ${sparqlIri(endpoints.sharedInbox)}` : ''} .`;
+      });
+      try {
+        await this.client.update(`DELETE { GRAPH ${graph} { ?a ?p ?o } } WHERE { VALUES ?a { ${values} } GRAPH ${graph} { ?a ?p ?o } } ;
+INSERT DATA { GRAPH ${graph} {
+${triples.join('\n')}
+} }`);
+      } catch (error: unknown) {
+        this.logger.warn(`Could not keep the endpoints of ${chunk.length} remote actor(s): ${(error as Error).message}`);
+      }
+    }
+  }
+}
