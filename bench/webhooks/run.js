@@ -3,10 +3,12 @@
 
 // Webhook benchmark: accepted webhook POSTs per second (202 once the job is durable) and time from
 // POST to the action having run, for Fedpod with BullMQ on a local redis-server (appendonly yes),
-// Fedpod with the journalled local queue, and a bare Node server (in-memory, no durability) as the
-// baseline. Fedpod's action is store-in-container: every payload is written to the triple store,
+// Fedpod with the journalled local queue, a bare Node server (in-memory, no durability) as the
+// baseline, and a bare Node server that adds one BullMQ job per POST to its own redis-server (the
+// simplest durable receiver: what durability with BullMQ costs before any Fedpod code).
+// Fedpod's action is store-in-container: every payload is written to the triple store,
 // so "zero loss" is checked by counting the stored payloads against the 202 answers.
-//   node bench/webhooks/run.js            (knobs: see bench/README.md; BENCH_TARGETS=bare,local,redis)
+//   node bench/webhooks/run.js  (knobs: see bench/README.md; BENCH_TARGETS=bare,bare-bullmq,local,redis)
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
 const net = require('node:net');
@@ -82,18 +84,30 @@ async function storedPayloads(session, since) {
   return { count: rows.length, latencies };
 }
 
+async function startBareTarget(id, config, script, extraArgs = [], redis) {
+  const port = await freePort();
+  const handle = await startServer({ name: id, args: [ path.join(__dirname, script), String(port), ...extraArgs ],
+    readyUrl: `http://127.0.0.1:${port}/stats`, timeoutMs: config.startTimeout * 1000 });
+  return {
+    id, handle, url: `http://127.0.0.1:${port}/hook`,
+    processed: async() => JSON.parse((await request(`http://127.0.0.1:${port}/stats`)).body).processed,
+    latencies: async() => JSON.parse((await request(`http://127.0.0.1:${port}/stats?latencies`)).body).latencies,
+    stop: async() => {
+      await handle.stop();
+      if (redis) {
+        await redis.stop();
+      }
+    },
+  };
+}
+
 async function startTarget(id, config) {
+  if (id === 'bare-bullmq') {
+    const redis = await startRedis();
+    return startBareTarget(id, config, 'bare-bullmq-server.js', [ redis.url ], redis);
+  }
   if (id === 'bare') {
-    const port = await freePort();
-    const handle = await startServer({ name: 'bare-webhooks', args: [ path.join(__dirname, 'bare-webhook-server.js'), String(port) ],
-      readyUrl: `http://127.0.0.1:${port}/stats`, timeoutMs: config.startTimeout * 1000 });
-    const url = `http://127.0.0.1:${port}/hook`;
-    return {
-      id, handle, url,
-      processed: async() => JSON.parse((await request(`http://127.0.0.1:${port}/stats`)).body).processed,
-      latencies: async() => JSON.parse((await request(`http://127.0.0.1:${port}/stats?latencies`)).body).latencies,
-      stop: async() => handle.stop(),
-    };
+    return startBareTarget(id, config, 'bare-webhook-server.js');
   }
   const redis = id === 'redis' ? await startRedis() : undefined;
   const port = await freePort();
@@ -168,7 +182,7 @@ async function benchmark(id, config) {
       await sleep(25);
     }
     await waitForDrain(target, drained.processed + PROBES);
-    const idle = id === 'bare' ? (await target.latencies()).slice(-PROBES) : await target.latencies(since - 5);
+    const idle = id.startsWith('bare') ? (await target.latencies()).slice(-PROBES) : await target.latencies(since - 5);
     outcome.actionIdle = { p50: percentile(idle, 50), p99: percentile(idle, 99) };
     log(`  ${accepted} accepted, ${drained.processed} ran (${outcome.lost} lost), queue drained ${drained.drainMs} ms after the load;` +
       ` POST to action: idle p50 ${formatNumber(outcome.actionIdle.p50)} ms p99 ${formatNumber(outcome.actionIdle.p99)} ms,` +
@@ -185,12 +199,12 @@ async function benchmark(id, config) {
 async function main() {
   const config = loadConfig();
   installGuards(config, 'bench/webhooks');
-  const wanted = config.targets || [ 'bare', 'local', 'redis' ];
+  const wanted = config.targets || [ 'bare', 'bare-bullmq', 'local', 'redis' ];
   const machineAtStart = machineInfo();
   const busy = busyMachineWarning();
   if (busy) log(busy);
   const outcomes = {};
-  for (const id of [ 'bare', 'local', 'redis' ].filter((name) => wanted.includes(name))) {
+  for (const id of [ 'bare', 'bare-bullmq', 'local', 'redis' ].filter((name) => wanted.includes(name))) {
     outcomes[id] = await benchmark(id, config);
   }
   const bare = outcomes.bare && outcomes.bare.load ? outcomes.bare.load.reqPerSec : undefined;

@@ -139,8 +139,8 @@ export class WebhookHandler extends JsonHttpHandler {
       request.resume();
       throw notFound('No such webhook (unknown or revoked).', 'unknown_webhook');
     }
-    const data = this.parse(await readBody(request, this.maxBodyBytes));
-    return this.service.accept(secret, data);
+    const body = await readBody(request, this.maxBodyBytes);
+    return this.service.accept(secret, this.parse(body), body.length);
   }
 
   private parse(body: Buffer): unknown {

@@ -1,6 +1,8 @@
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { ComponentsManager } from 'componentsjs';
+import type { Batch } from '../queue/BatchingJobQueue';
+import { BatchingJobQueue } from '../queue/BatchingJobQueue';
 import { BullMqJobQueue } from '../queue/BullMqJobQueue';
 import type { DeadLetter } from '../queue/JobQueue';
 import { JournalCodec } from '../queue/JournalCodec';
@@ -104,7 +106,8 @@ export async function readLocalDeadLetters(directory: string, limit = 100): Prom
         break;
     }
   }
-  return dead.reverse().slice(0, limit);
+  // Records hold batches of accepted POSTs (see WebhookService.queue).
+  return BatchingJobQueue.expandDeadLetters<WebhookJob>(dead.reverse()).slice(0, limit);
 }
 
 /**
@@ -158,7 +161,8 @@ export async function runWebhookCommand(options: WebhookCliOptions): Promise<num
   if (options.command === 'dead-letters') {
     let letters: DeadLetter<WebhookJob>[];
     if (options.redisUrl.trim() !== '') {
-      const queue = new BullMqJobQueue<WebhookJob>(WEBHOOK_QUEUE, { redisUrl: options.redisUrl.trim() });
+      const queue = new BatchingJobQueue<WebhookJob>(new BullMqJobQueue<Batch<WebhookJob>>(WEBHOOK_QUEUE,
+        { redisUrl: options.redisUrl.trim() }));
       try {
         letters = await queue.deadLetters(options.limit ?? 100);
       } finally {

@@ -4,8 +4,11 @@ import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
 import type { SparqlClient } from '../../storage/SparqlClient';
 import { forbidden, notFound } from '../../util/HttpErrors';
 import type { AccountStore } from '../accounts/AccountStore';
+import type { ChangeCounter } from '../cluster/ChangeCounter';
 import { ActorUrls } from '../activitypub/ActorDocument';
-import type { DeadLetter, JobQueue } from '../queue/JobQueue';
+import type { Batch } from '../queue/BatchingJobQueue';
+import { BatchingJobQueue } from '../queue/BatchingJobQueue';
+import type { DeadLetter } from '../queue/JobQueue';
 import type { JobQueueFactory } from '../queue/JobQueueFactory';
 import type { WebhookActionRegistry } from './WebhookActionRegistry';
 import { UnknownActionError } from './WebhookErrors';
@@ -45,14 +48,19 @@ interface CacheEntry {
   record: WebhookRecord | undefined;
   /** Epoch ms until which the entry is used without asking the store. */
   fresh: number;
+  /** The revocation counter as read before the record was: the entry holds only while it reads the same. */
+  revocations: string;
 }
 
 /**
  * Incoming webhooks: generation (over HTTP by a logged-in user, or by an operator with the CLI),
- * lookup of a webhook URI (the hot path: records are cached in memory and revalidated against the
- * store after `cacheTtlMs`, so a webhook revoked on another node stops working within that time and
- * one revoked here stops at once), acceptance of a POST into the durable `webhooks` queue, listing
- * and revocation.
+ * lookup of a webhook URI (the hot path: records are cached in memory for at most `cacheTtlMs`),
+ * acceptance of a POST into the durable `webhooks` queue, listing and revocation.
+ *
+ * Revocation holds at once on every node: a revocation bumps the shared `revocations` counter
+ * (Redis, or the data directory), each lookup reads it (one GET or one stat, no store query) and a
+ * cached record read under an older value is read again from the store. Without a counter, a
+ * webhook revoked by another process keeps working until its cache entry expires.
  *
  * A webhook URI is `<containerUri><secret>`, the secret being 32 random bytes (base64url). Only
  * SHA-256 of the secret is stored (as the record's name), so nothing in the store, a container
@@ -66,8 +74,10 @@ export class WebhookService {
   private readonly store: WebhookStore;
   private readonly urls: ActorUrls;
   private readonly cache = new Map<string, CacheEntry>();
-  private readonly inFlight = new Map<string, Promise<WebhookRecord | undefined>>();
-  private queueInstance?: JobQueue<WebhookJob>;
+  /** Store reads under way, by key, with the counter value read before each: shared only by lookups of that value. */
+  private readonly inFlight = new Map<string, { revocations: string; read: Promise<WebhookRecord | undefined> }>();
+  private queueInstance?: BatchingJobQueue<WebhookJob>;
+  private accepted = 0;
 
   /**
    * @param baseUrl - Public base URL.
@@ -82,6 +92,7 @@ export class WebhookService {
    * @param containerUri - Container of the webhooks: an absolute URL, or a path relative to the base URL.
    * @param cacheTtlMs - How long a looked-up record is used before it is read again.
    * @param cacheSize - Most records kept in memory.
+   * @param revocations - Counter of revocations shared by every node (and the console); see the class comment.
    */
   public constructor(
     baseUrl: string,
@@ -95,6 +106,7 @@ export class WebhookService {
     containerUri = 'webhooks/',
     private readonly cacheTtlMs = 2000,
     private readonly cacheSize = 10_000,
+    private readonly revocations?: ChangeCounter,
   ) {
     this.urls = new ActorUrls(baseUrl);
     const resolved = new URL(containerUri, this.urls.base).href;
@@ -109,9 +121,16 @@ export class WebhookService {
     this.store = new WebhookStore(resources, client, this.containerUri);
   }
 
+  /** POSTs accepted (made durable) by this process so far. */
+  public get acceptedCount(): number {
+    return this.accepted;
+  }
+
   /** The queue of accepted POSTs (opened on first use). */
-  public get queue(): JobQueue<WebhookJob> {
-    this.queueInstance ??= this.queues.create<WebhookJob>(WEBHOOK_QUEUE);
+  public get queue(): BatchingJobQueue<WebhookJob> {
+    // Batched: the POSTs accepted in one turn of the event loop are one durable write, not one each.
+    this.queueInstance ??= new BatchingJobQueue<WebhookJob>(this.queues.create<Batch<WebhookJob>>(WEBHOOK_QUEUE),
+      this.queues.retryPolicy);
     return this.queueInstance;
   }
 
@@ -136,11 +155,16 @@ export class WebhookService {
   /** Generates a webhook; the answer holds the only copy of its URI. */
   public async generate(user: { webId: string; username: string }, action: unknown): Promise<GeneratedWebhook> {
     const name = this.checkAction(action);
+    // A valid token may outlive its account (deleted or never created here): no webhooks for it.
+    if (!await this.accounts.findByUsername(user.username)) {
+      throw forbidden(`There is no account ${user.username} (any more).`, 'unknown_account');
+    }
     const secret = newWebhookSecret();
     const key = webhookKeyOf(secret);
     const created = new Date().toISOString();
+    const revocations = await this.readRevocations();
     const record = await this.store.create({ key, user: user.webId, username: user.username, action: name, created });
-    this.remember(key, record);
+    this.remember(key, record, revocations);
     return { id: `${this.containerUri}${secret}`, user: user.webId, action: name, created };
   }
 
@@ -172,7 +196,7 @@ export class WebhookService {
   }
 
   /** Queues a POST to a webhook; resolves with the job id once the job is durable. 404 for an unknown URI. */
-  public async accept(secret: string, data: unknown): Promise<string> {
+  public async accept(secret: string, data: unknown, sizeBytes?: number): Promise<string> {
     const record = await this.lookup(secret);
     if (!record) {
       throw notFound('No such webhook (unknown or revoked).', 'unknown_webhook');
@@ -180,7 +204,8 @@ export class WebhookService {
     const jobId = `wh-${uuidv7()}`;
     const job: WebhookJob = { id: jobId, hook: record.key, user: record.user, username: record.username, action: record.action,
       data, receivedAt: new Date().toISOString() };
-    await this.queue.add(job);
+    await this.queue.add(job, { sizeBytes });
+    this.accepted += 1;
     return jobId;
   }
 
@@ -211,8 +236,10 @@ export class WebhookService {
       throw forbidden('This webhook belongs to another user.', 'not_owner');
     }
     await this.store.delete(record.key);
+    // Every node (this one included) reads the record again from now on.
+    await this.revocations?.bump();
     this.inFlight.delete(record.key);
-    this.remember(record.key, undefined);
+    this.remember(record.key, undefined, await this.readRevocations());
     return record;
   }
 
@@ -222,39 +249,46 @@ export class WebhookService {
 
   /** Reads the record, bypassing the cache (and refreshing it). */
   private async freshByKey(key: string): Promise<WebhookRecord | undefined> {
+    const revocations = await this.readRevocations();
     const record = await this.store.find(key);
-    this.remember(key, record);
+    this.remember(key, record, revocations);
     return record;
   }
 
   private async byKey(key: string): Promise<WebhookRecord | undefined> {
+    // Read before the store: a revocation completed after this read makes the entry stale, never current.
+    const revocations = await this.readRevocations();
     const cached = this.cache.get(key);
-    if (cached && cached.fresh > Date.now()) {
+    if (cached && cached.fresh > Date.now() && cached.revocations === revocations) {
       return cached.record;
     }
-    let pending = this.inFlight.get(key);
-    if (!pending) {
-      const read: Promise<WebhookRecord | undefined> = this.store.find(key).then((record): WebhookRecord | undefined => {
-        // A revocation meanwhile dropped this read: its answer must not refill the cache.
-        if (this.inFlight.get(key) === read) {
-          this.inFlight.delete(key);
-          this.remember(key, record);
-        }
-        return record;
-      }, (error: unknown): never => {
-        if (this.inFlight.get(key) === read) {
-          this.inFlight.delete(key);
-        }
-        throw error;
-      });
-      pending = read;
-      this.inFlight.set(key, pending);
+    const flight = this.inFlight.get(key);
+    if (flight?.revocations === revocations) {
+      return flight.read;
     }
-    return pending;
+    const read: Promise<WebhookRecord | undefined> = this.store.find(key).then((record): WebhookRecord | undefined => {
+      // A revocation (or a newer read) meanwhile replaced this read: its answer must not refill the cache.
+      if (this.inFlight.get(key)?.read === read) {
+        this.inFlight.delete(key);
+        this.remember(key, record, revocations);
+      }
+      return record;
+    }, (error: unknown): never => {
+      if (this.inFlight.get(key)?.read === read) {
+        this.inFlight.delete(key);
+      }
+      throw error;
+    });
+    this.inFlight.set(key, { revocations, read });
+    return read;
+  }
+
+  private async readRevocations(): Promise<string> {
+    return this.revocations ? this.revocations.read() : '';
   }
 
   /** Unknown keys are remembered for a shorter time than known ones: a new webhook made on another node works soon. */
-  private remember(key: string, record: WebhookRecord | undefined): void {
+  private remember(key: string, record: WebhookRecord | undefined, revocations: string): void {
     this.cache.delete(key);
     if (this.cache.size >= this.cacheSize) {
       // Oldest insertion first (Map order): a plain bounded cache.
@@ -264,7 +298,7 @@ export class WebhookService {
       }
     }
     const ttl = record ? this.cacheTtlMs : Math.min(this.cacheTtlMs, 1000);
-    this.cache.set(key, { record, fresh: Date.now() + ttl });
+    this.cache.set(key, { record, fresh: Date.now() + ttl, revocations });
   }
 
   /** Used by tests: whether a request for `secret` is answered from memory. */

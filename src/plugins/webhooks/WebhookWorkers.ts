@@ -10,25 +10,48 @@ import type { WebhookJob, WebhookService } from './WebhookService';
  * its webhook's action with { user, username, data, jobId, receivedAt }. Failures are retried with the
  * queue's backoff; a PermanentJobError, an action no longer configured, or the last attempt makes a
  * dead letter (`fedpod webhooks dead-letters`).
+ *
+ * Accepting comes first: while POSTs arrive faster than `burstRate` per second, at most
+ * `burstConcurrency` actions run at once, so a burst is taken in (durably) at the rate the HTTP side
+ * allows and the actions catch up when it is over. Actions never stop altogether.
  */
 export class WebhookWorkers extends Initializer implements Finalizable {
   protected readonly logger = getLoggerFor(this);
+  private sampler?: NodeJS.Timeout;
 
   /**
    * @param service - The webhook service (owns the queue).
    * @param registry - The configured actions.
    * @param concurrency - Jobs run at once.
+   * @param burstConcurrency - Jobs run at once while POSTs pour in.
+   * @param burstRate - POSTs per second (on this node) above which accepting comes first.
+   * @param sampleMs - How often the POST rate is measured.
    */
   public constructor(
     private readonly service: WebhookService,
     private readonly registry: WebhookActionRegistry,
     private readonly concurrency = 16,
+    private readonly burstConcurrency = 2,
+    private readonly burstRate = 500,
+    private readonly sampleMs = 250,
   ) {
     super();
   }
 
   public async handle(): Promise<void> {
     this.service.queue.process(async(job): Promise<void> => this.run(job), this.concurrency);
+    let seen = this.service.acceptedCount;
+    let bursting = false;
+    this.sampler = setInterval((): void => {
+      const now = this.service.acceptedCount;
+      const rate = (now - seen) * 1000 / this.sampleMs;
+      seen = now;
+      if (bursting !== rate > this.burstRate) {
+        bursting = !bursting;
+        this.service.queue.setConcurrency(bursting ? this.burstConcurrency : this.concurrency);
+      }
+    }, this.sampleMs);
+    this.sampler.unref();
   }
 
   public async run(job: QueuedJob<WebhookJob>): Promise<void> {
@@ -51,6 +74,7 @@ export class WebhookWorkers extends Initializer implements Finalizable {
   }
 
   public async finalize(): Promise<void> {
+    clearInterval(this.sampler);
     await this.service.queue.close();
   }
 }

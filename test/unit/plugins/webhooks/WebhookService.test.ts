@@ -1,4 +1,5 @@
 import type { AccountStore } from '../../../../src/plugins/accounts/AccountStore';
+import type { Batch } from '../../../../src/plugins/queue/BatchingJobQueue';
 import type { JobQueue } from '../../../../src/plugins/queue/JobQueue';
 import type { JobQueueFactory } from '../../../../src/plugins/queue/JobQueueFactory';
 import { PermanentJobError } from '../../../../src/plugins/queue/PermanentJobError';
@@ -34,11 +35,13 @@ function setup(ttl = 2000): { service: WebhookService; store: { readData: jest.M
     { username, webId: `${BASE}actors/alice` } :
     undefined) } as unknown as AccountStore;
   const added: WebhookJob[] = [];
-  const queue = { add: jest.fn(async(data: WebhookJob): Promise<string> => {
-    added.push(data);
+  // A stand-in for the durable queue (the real ones are tested in test/unit/plugins/queue): it records
+  // the jobs of every batch the service adds.
+  const queue = { add: jest.fn(async(data: Batch<WebhookJob>): Promise<string> => {
+    added.push(...data.batch.map((entry): WebhookJob => entry.d));
     return 'queue-id';
-  }) } as unknown as JobQueue<WebhookJob>;
-  const queues = { create: (): JobQueue<WebhookJob> => queue } as unknown as JobQueueFactory;
+  }) } as unknown as JobQueue<Batch<WebhookJob>>;
+  const queues = { create: (): JobQueue<Batch<WebhookJob>> => queue } as unknown as JobQueueFactory;
   const registry = new WebhookActionRegistry([ action('store-in-container'), action('post-to-outbox') ]);
   const service = new WebhookService(BASE, store as unknown as ResourceGraphStore, {} as SparqlClient, accounts, queues,
     registry, [ 'store-in-container' ], DEFAULT_WEBHOOK_CONTEXT, 'webhooks/', ttl);
