@@ -1,4 +1,5 @@
 import type { Literal, NamedNode, Quad, Term } from '@rdfjs/types';
+import { BadRequestHttpError } from '@solid/community-server';
 
 /**
  * Serialises RDF terms as SPARQL / N-Triples text.
@@ -19,7 +20,11 @@ const IRI_FORBIDDEN = /[\u0000-\u0020<>"{}|^`\\]/u;
 const IRI_SCHEME = /^[a-z][a-z0-9+.-]*:/iu;
 const LANGUAGE_TAG = /^[a-z]+(?:-[a-z0-9]+)*$/iu;
 
-export class InvalidTermError extends Error {
+/**
+ * A 400 (CSS's BadRequestHttpError): the terms come from request data, so both CSS's pipeline and
+ * Fedpod's JSON handlers answer "bad request" instead of a 500.
+ */
+export class InvalidTermError extends BadRequestHttpError {
   public constructor(message: string) {
     super(message);
     this.name = 'InvalidTermError';

@@ -30,7 +30,8 @@ export function validateSignup(body: unknown, reserved: readonly string[] = RESE
     throw badRequest('username must be 1-64 characters of lowercase letters, digits, "-", "_" and "."' +
       ' (not starting with "." or "-").', 'invalid_username');
   }
-  if (reserved.includes(username) || username.endsWith('.') || /\.\./u.test(username)) {
+  // A name ending in .acl, .meta or .acr would make the actor document an auxiliary resource of another.
+  if (reserved.includes(username) || username.endsWith('.') || /\.\./u.test(username) || /\.(?:acl|meta|acr)$/u.test(username)) {
     throw badRequest(`The username "${username}" is reserved.`, 'invalid_username');
   }
   if (typeof email !== 'string' || email.length > 254 || !EMAIL.test(email)) {

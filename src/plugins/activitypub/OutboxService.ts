@@ -48,6 +48,10 @@ export class OutboxService {
     const actor = this.urls.actor(username);
     const now = new Date();
     const activity = this.toActivity(body, actor, now);
+    // A valid token may outlive its account: an outbox without an actor document takes nothing.
+    if (!await this.store.exists(actor)) {
+      throw notFound(`There is no actor ${actor}.`, 'unknown_actor');
+    }
     await this.applySideEffects(username, activity, now);
     await this.storeActivity(activity, now);
     await this.collections.add(this.urls.collection(username, 'outbox'), activity.id as string, now);
