@@ -15,7 +15,7 @@ export function sendJson(response: ServerResponse, status: number, body: unknown
 
 /**
  * Answers `{ "error": code, "message": text }` for any error. HttpErrors keep their status;
- * CSS HttpErrors (with statusCode) too; anything else is a 500 whose details stay in the log.
+ * CSS HttpErrors (with statusCode) too, 4xx and 503; anything else is a 500 whose details stay in the log.
  */
 export function sendError(response: ServerResponse, error: unknown): void {
   if (response.headersSent) {
@@ -30,6 +30,13 @@ export function sendError(response: ServerResponse, error: unknown): void {
   if (typeof status === 'number' && status >= 400 && status < 500) {
     const name = (error as Error).name.replace(/HttpError$/u, '').replace(/([a-z])([A-Z])/gu, '$1_$2').toLowerCase();
     sendJson(response, status, { error: name || 'bad_request', message: (error as Error).message });
+    return;
+  }
+  if (status === 503) {
+    // A dependency (the store, the queue's Redis) is away: worth retrying, unlike a 500.
+    const code = (error as { errorCode?: unknown }).errorCode;
+    sendJson(response, 503, { error: typeof code === 'string' ? code : 'service_unavailable', message: (error as Error).message },
+      { 'retry-after': '5' });
     return;
   }
   sendJson(response, 500, { error: 'internal_error', message: 'The server could not complete the request.' });

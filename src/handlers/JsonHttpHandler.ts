@@ -22,7 +22,10 @@ export abstract class JsonHttpHandler extends HttpHandler {
         input.response.destroy();
         return;
       }
-      if (typeof status !== 'number' || status >= 500) {
+      if (status === 503) {
+        // A dependency is away (store, Redis): expected during an outage, no stack needed.
+        this.logger.warn(`${input.request.method} ${input.request.url}: 503 ${(error as Error).message}`);
+      } else if (typeof status !== 'number' || status >= 500) {
         this.logger.error(`${input.request.method} ${input.request.url} failed: ${(error as Error).stack ?? String(error)}`);
       }
       sendError(input.response, error);

@@ -61,7 +61,8 @@ export class HttpTransport {
         res.on('error', reject);
       });
       req.setTimeout(request.timeoutMs ?? 30_000, (): void => {
-        req.destroy(new Error(`Request to ${url.origin}${url.pathname} timed out`));
+        // ETIMEDOUT: callers tell a slow store from a refusing one by the code.
+        req.destroy(Object.assign(new Error(`Request to ${url.origin}${url.pathname} timed out`), { code: 'ETIMEDOUT' }));
       });
       req.on('error', reject);
       if (request.body !== undefined) {

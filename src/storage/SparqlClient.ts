@@ -1,7 +1,11 @@
 import type { Quad, Term } from '@rdfjs/types';
 import { DataFactory, Parser } from 'n3';
+import { performance } from 'node:perf_hooks';
+import type { Metrics } from '../plugins/observability/Metrics';
+import { NO_METRICS } from '../plugins/observability/NoopMetrics';
 import { HttpTransport } from './HttpTransport';
-import type { TransportResponse } from './HttpTransport';
+import type { TransportRequest, TransportResponse } from './HttpTransport';
+import { StoreUnavailableHttpError } from './StoreUnavailableHttpError';
 
 const { namedNode, literal, blankNode } = DataFactory;
 
@@ -13,6 +17,11 @@ interface JsonBindingValue {
   datatype?: string;
   'xml:lang'?: string;
 }
+
+/** Transport error codes that mean the store is not there (yet, or any more), or did not answer in time. */
+const UNREACHABLE = new Set([ 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN' ]);
+const SEND_ATTEMPTS = 3;
+const RETRY_DELAY_MS = 100;
 
 export class SparqlEndpointError extends Error {
   public constructor(message: string, public readonly status: number) {
@@ -40,6 +49,7 @@ export class SparqlClient {
    * @param user - Basic auth user; empty for none.
    * @param password - Basic auth password.
    * @param timeoutMs - Per-request timeout.
+   * @param metrics - Where query and update latencies are recorded.
    */
   public constructor(
     public readonly queryUrl: string,
@@ -47,6 +57,7 @@ export class SparqlClient {
     user = '',
     password = '',
     private readonly timeoutMs = 30_000,
+    private readonly metrics: Metrics = NO_METRICS,
   ) {
     if (user !== '') {
       this.authorization = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
@@ -86,7 +97,7 @@ export class SparqlClient {
   }
 
   public async update(update: string): Promise<void> {
-    const response = await this.transport.send({
+    const response = await this.send('update', {
       method: 'POST',
       url: this.updateUrl,
       headers: this.headers('*/*', 'application/x-www-form-urlencoded'),
@@ -111,7 +122,7 @@ export class SparqlClient {
   }
 
   private async postQuery(query: string, accept: string, check = true): Promise<TransportResponse> {
-    const response = await this.transport.send({
+    const response = await this.send('query', {
       method: 'POST',
       url: this.queryUrl,
       headers: this.headers(accept, 'application/x-www-form-urlencoded'),
@@ -124,6 +135,57 @@ export class SparqlClient {
     return response;
   }
 
+  /** Sends a request to the store, timed when metrics are on (an answer other than 2xx counts as an error). */
+  private async send(operation: 'query' | 'update', request: TransportRequest): Promise<TransportResponse> {
+    if (!this.metrics.enabled) {
+      return this.sendWithRetry(request, operation === 'query');
+    }
+    const start = performance.now();
+    let ok = false;
+    try {
+      const response = await this.sendWithRetry(request, operation === 'query');
+      ok = response.status >= 200 && response.status < 300;
+      return response;
+    } finally {
+      this.metrics.storeRequest(operation, ok, (performance.now() - start) / 1000);
+    }
+  }
+
+  /**
+   * Sends, retrying briefly (SEND_ATTEMPTS in all) what the store did not take: a refused connection,
+   * or for queries also a reset one (a kept-alive socket the store closed, e.g. across its restart);
+   * a reset update may have been applied, so it is not sent again. A deadlock victim (rolled back)
+   * is sent again too. A store still unreachable, or too slow, is a StoreUnavailableHttpError (503
+   * for the client) rather than an unexpected error (500).
+   */
+  private async sendWithRetry(request: TransportRequest, idempotent: boolean): Promise<TransportResponse> {
+    for (let attempt = 1; ; attempt += 1) {
+      let response: TransportResponse;
+      try {
+        response = await this.transport.send(request);
+      } catch (error: unknown) {
+        const code = (error as NodeJS.ErrnoException).code ?? '';
+        if (!UNREACHABLE.has(code)) {
+          throw error;
+        }
+        const retry = code === 'ECONNREFUSED' || (idempotent && (code === 'ECONNRESET' || code === 'EPIPE'));
+        if (!retry || attempt >= SEND_ATTEMPTS) {
+          throw new StoreUnavailableHttpError(code === 'ETIMEDOUT' ?
+            `The triple store did not answer in time (timed out after ${request.timeoutMs ?? this.timeoutMs} ms).` :
+            `The triple store is not reachable (${code}).`, { cause: error });
+        }
+        await new Promise((resolve): unknown => setTimeout(resolve, RETRY_DELAY_MS * attempt));
+        continue;
+      }
+      // Virtuoso rolls back a transaction it chose as a deadlock victim (SQLSTATE 40001): safe to send again.
+      if (response.status === 500 && response.body.startsWith('Virtuoso 40001') && attempt < SEND_ATTEMPTS) {
+        await new Promise((resolve): unknown => setTimeout(resolve, RETRY_DELAY_MS * attempt));
+        continue;
+      }
+      return response;
+    }
+  }
+
   private headers(accept: string, contentType: string): Record<string, string> {
     const headers: Record<string, string> = { accept, 'content-type': contentType };
     if (this.authorization) {
@@ -133,6 +195,10 @@ export class SparqlClient {
   }
 
   private assertOk(response: TransportResponse, what: string): void {
+    if (response.status === 503) {
+      // The store says it cannot serve now (e.g. recovering after a restart): so does Fedpod.
+      throw new StoreUnavailableHttpError(`The triple store is not available (503): ${response.body.slice(0, 200)}`);
+    }
     if (response.status < 200 || response.status >= 300) {
       throw new SparqlEndpointError(
         `The triple store refused the ${what} with ${response.status}: ${response.body.slice(0, 500)}`,

@@ -33,3 +33,6 @@ export const preconditionFailed = (message: string): FedpodHttpError =>
   new FedpodHttpError(412, 'precondition_failed', message);
 export const methodNotAllowed = (message: string, allow: string): FedpodHttpError =>
   new FedpodHttpError(405, 'method_not_allowed', message, { allow });
+/** A dependency (e.g. the queue's Redis) is away: the client may retry after `retryAfterSeconds`. */
+export const serviceUnavailable = (message: string, code = 'service_unavailable', retryAfterSeconds = 5): FedpodHttpError =>
+  new FedpodHttpError(503, code, message, { 'retry-after': String(retryAfterSeconds) });

@@ -29,9 +29,14 @@ export interface StartRedisOptions {
   /** Default: a new directory under the run directory. */
   dir?: string;
   startTimeoutMs?: number;
+  /**
+   * AOF fsync policy; default everysec (see redisArgs). `always`: every acknowledged write is on
+   * disk before the reply, for tests that claim no acknowledged job is ever lost.
+   */
+  appendfsync?: 'always' | 'everysec';
 }
 
-function redisArgs(port: number, dir: string): string[] {
+function redisArgs(port: number, dir: string, appendfsync: 'always' | 'everysec' = 'everysec'): string[] {
   return [
     '--port', String(port),
     '--bind', '127.0.0.1',
@@ -42,7 +47,7 @@ function redisArgs(port: number, dir: string): string[] {
     // killed *process* -- what tests do -- keeps acknowledged jobs; fsync
     // only matters if the whole machine dies, and `always` would fsync on
     // every BullMQ command and slow every test.
-    '--appendfsync', 'everysec',
+    '--appendfsync', appendfsync,
     '--dir', dir,
     // Many logical databases, so each test can claim its own (see
     // claimRedisDb in env.ts) and BullMQ queues of concurrent tests never mix.
@@ -89,6 +94,7 @@ class Redis extends ManagedProcess implements RedisServer {
     readonly dir: string,
     readonly port: number,
     private readonly startTimeoutMs: number,
+    private readonly appendfsync?: 'always' | 'everysec',
   ) {
     super('redis-server', 10_000);
     this.url = `redis://127.0.0.1:${port}`;
@@ -96,7 +102,7 @@ class Redis extends ManagedProcess implements RedisServer {
 
   protected async spawn(): Promise<SpawnedProcess> {
     try {
-      return await spawnLogged(SERVER_BIN, redisArgs(this.port, this.dir), {
+      return await spawnLogged(SERVER_BIN, redisArgs(this.port, this.dir, this.appendfsync), {
         name: 'redis',
         cwd: this.dir,
         logFile: this.reusedLogFile,
@@ -119,7 +125,7 @@ class Redis extends ManagedProcess implements RedisServer {
 export async function startRedis(options: StartRedisOptions = {}): Promise<RedisServer> {
   const dir = options.dir ?? makeTempDir('redis');
   fs.mkdirSync(dir, { recursive: true });
-  const server = new Redis(dir, await freePort(), options.startTimeoutMs ?? 30_000);
+  const server = new Redis(dir, await freePort(), options.startTimeoutMs ?? 30_000, options.appendfsync);
   await server.launch();
   return server;
 }

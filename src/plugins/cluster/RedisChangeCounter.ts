@@ -2,6 +2,8 @@ import type { Finalizable } from '@solid/community-server';
 import { getLoggerFor } from '@solid/community-server';
 import IORedis from 'ioredis';
 import type { ChangeCounter } from './ChangeCounter';
+import { redisReconnectDelay } from '../queue/BullMqJobQueue';
+import { serviceUnavailable } from '../../util/HttpErrors';
 
 /**
  * A ChangeCounter in one Redis key (INCR / GET), shared by every node on that Redis. The
@@ -32,7 +34,7 @@ export class RedisChangeCounter implements ChangeCounter, Finalizable {
       const read = new Promise<string>((resolve, reject): void => {
         setImmediate((): void => {
           this.nextRead = undefined;
-          this.connection().get(this.key).then((value): void => resolve(value ?? '0'), reject);
+          this.connection().get(this.key).then((value): void => resolve(value ?? '0'), (error: Error): void => reject(serviceUnavailable(`Redis is not reachable: ${error.message}`, 'redis_unavailable')));
         });
       });
       this.nextRead = read;
@@ -60,7 +62,7 @@ export class RedisChangeCounter implements ChangeCounter, Finalizable {
 
   private connection(): IORedis {
     if (!this.client) {
-      this.client = new IORedis(this.redisUrl);
+      this.client = new IORedis(this.redisUrl, { maxRetriesPerRequest: 1, retryStrategy: redisReconnectDelay });
       this.client.on('error', (error: Error): void => {
         this.logger.error(`Redis (change counter ${this.name}): ${error.message}`);
       });

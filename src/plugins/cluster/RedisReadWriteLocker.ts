@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Finalizable, PromiseOrValue, ReadWriteLocker, ResourceIdentifier } from '@solid/community-server';
 import { getLoggerFor, InternalServerError } from '@solid/community-server';
 import IORedis from 'ioredis';
+import { redisReconnectDelay } from '../queue/BullMqJobQueue';
+import { serviceUnavailable } from '../../util/HttpErrors';
 
 /** Epoch ms as Redis sees it: every node compares lease ends against one clock. */
 const NOW_MS = `local t = redis.call('TIME')
@@ -129,7 +131,9 @@ export class RedisReadWriteLocker implements ReadWriteLocker, Finalizable {
   }
 
   private async run(script: ScriptName, keys: readonly [string, string], token: string): Promise<number> {
-    return this.connection()[script](keys[0], keys[1], token, this.leaseMs);
+    return this.connection()[script](keys[0], keys[1], token, this.leaseMs).catch((error: Error): never => {
+      throw serviceUnavailable(`Redis is not reachable: ${error.message}`, 'redis_unavailable');
+    });
   }
 
   private connection(): IORedis & LockScripts {
@@ -137,7 +141,7 @@ export class RedisReadWriteLocker implements ReadWriteLocker, Finalizable {
       throw new Error('The Redis locker is closed');
     }
     if (!this.client) {
-      const client = new IORedis(this.redisUrl);
+      const client = new IORedis(this.redisUrl, { maxRetriesPerRequest: 1, retryStrategy: redisReconnectDelay });
       client.on('error', (error: Error): void => {
         this.logger.error(`Redis (locks): ${error.message}`);
       });

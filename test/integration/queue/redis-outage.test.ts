@@ -1,0 +1,63 @@
+/**
+ * BullMqJobQueue while its Redis is away: add() refuses at once with a 503 error (it is not
+ * accepted, so it is not acknowledged) instead of waiting for a reconnection, and once Redis is back
+ * the queue accepts again within seconds and the worker runs every job accepted before and after.
+ * A private redis-server (appendfsync always), since this test stops it.
+ */
+import { BullMqJobQueue, redisReconnectDelay } from '../../../src/plugins/queue/BullMqJobQueue';
+import { RetryPolicy } from '../../../src/plugins/queue/RetryPolicy';
+import { startRedis, type RedisServer } from '../../support/redis';
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('BullMqJobQueue across a Redis restart', () => {
+  let redis: RedisServer | undefined;
+  let queue: BullMqJobQueue<{ n: number }> | undefined;
+
+  beforeAll(async() => {
+    redis = await startRedis({ appendfsync: 'always' });
+  });
+
+  afterAll(async() => {
+    await queue?.close();
+    await redis?.stop();
+  });
+
+  it('reconnects with short, capped waits', () => {
+    expect([ 1, 2, 3, 4, 5, 6, 50 ].map(redisReconnectDelay)).toEqual([ 100, 200, 400, 800, 1600, 2000, 2000 ]);
+  });
+
+  it('refuses add() with 503 queue_unavailable while Redis is down and runs every accepted job after', async() => {
+    const ran = new Set<number>();
+    queue = new BullMqJobQueue<{ n: number }>('outage', { redisUrl: redis!.url, retry: new RetryPolicy(5, 50, 1000, 0) });
+    queue.process(async(job) => {
+      ran.add(job.data.n);
+    }, 2);
+    const accepted: number[] = [];
+    for (let n = 0; n < 10; n++) {
+      await queue.add({ n });
+      accepted.push(n);
+    }
+
+    await redis!.stop();
+    const refusal = await queue.add({ n: -1 }).then(() => undefined, (error: unknown) => error);
+    expect(refusal).toMatchObject({ statusCode: 503, errorCode: 'queue_unavailable' });
+
+    await redis!.restart();
+    // Accepted again once the connection is back (bounded: the test's timeout).
+    for (let n = 100; ; await sleep(100)) {
+      const added = await queue.add({ n }).then(() => true, () => false);
+      if (added) {
+        accepted.push(n);
+        break;
+      }
+    }
+    for (let n = 101; n < 105; n++) {
+      await queue.add({ n });
+      accepted.push(n);
+    }
+    for (let waited = 0; accepted.some((n) => !ran.has(n)) && waited < 300; waited++) await sleep(100);
+    expect(accepted.filter((n) => !ran.has(n))).toEqual([]);
+    expect(ran.has(-1)).toBe(false);
+  }, 90_000);
+});

@@ -1,0 +1,150 @@
+import * as http from 'node:http';
+import * as net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { SparqlClient, SparqlEndpointError } from '../../../src/storage/SparqlClient';
+import { StoreUnavailableHttpError } from '../../../src/storage/StoreUnavailableHttpError';
+
+/** A store stand-in on loopback: `answer` decides, per request (1-based), what it does. */
+interface FakeStore {
+  url: string;
+  requests: () => number;
+  close: () => Promise<void>;
+}
+
+type Answer = 'reset' | 'hang' | { status: number; body: string; type?: string };
+
+async function fakeStore(answer: (n: number) => Answer): Promise<FakeStore> {
+  let count = 0;
+  const sockets = new Set<net.Socket>();
+  const server = http.createServer((request, response): void => {
+    count += 1;
+    const what = answer(count);
+    request.resume();
+    if (what === 'reset') {
+      request.socket.destroy();
+      return;
+    }
+    if (what === 'hang') {
+      return;
+    }
+    response.writeHead(what.status, { 'content-type': what.type ?? 'application/sparql-results+json' }).end(what.body);
+  });
+  server.on('connection', (socket): void => {
+    sockets.add(socket);
+    socket.on('close', (): boolean => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve): void => {
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/sparql`,
+    requests: (): number => count,
+    close: async(): Promise<void> => {
+      for (const socket of sockets) {
+        socket.destroy();
+      }
+      await new Promise<void>((resolve): void => {
+        server.close((): void => resolve());
+      });
+    },
+  };
+}
+
+/** A loopback port with nothing listening on it. */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve): void => {
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve): void => {
+    server.close((): void => resolve());
+  });
+  return port;
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error: unknown) {
+    return error;
+  }
+  throw new Error('Expected a rejection.');
+}
+
+const ASK_TRUE = { status: 200, body: '{"boolean":true}' };
+
+describe('SparqlClient when the store is away', (): void => {
+  let store: FakeStore | undefined;
+  let client: SparqlClient | undefined;
+
+  afterEach(async(): Promise<void> => {
+    client?.close();
+    await store?.close();
+    client = undefined;
+    store = undefined;
+  });
+
+  it('answers a refused connection with StoreUnavailableHttpError (503, store_unavailable), not a raw error', async(): Promise<void> => {
+    const url = `http://127.0.0.1:${await closedPort()}/sparql`;
+    client = new SparqlClient(url, url);
+    for (const call of [ client.ask('ASK {}'), client.update('INSERT DATA { <urn:a> <urn:b> <urn:c> }') ]) {
+      const error = await rejection(call);
+      expect(StoreUnavailableHttpError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({ statusCode: 503, errorCode: 'store_unavailable' });
+      expect((error as Error).message).toContain('ECONNREFUSED');
+    }
+  });
+
+  it('sends a query again when the connection was reset before an answer', async(): Promise<void> => {
+    store = await fakeStore((n): Answer => n === 1 ? 'reset' : ASK_TRUE);
+    client = new SparqlClient(store.url, store.url);
+    await expect(client.ask('ASK {}')).resolves.toBe(true);
+    expect(store.requests()).toBe(2);
+  });
+
+  it('does not send an update again after a reset (it may have been applied): 503 instead', async(): Promise<void> => {
+    store = await fakeStore((): Answer => 'reset');
+    client = new SparqlClient(store.url, store.url);
+    const error = await rejection(client.update('INSERT DATA { <urn:a> <urn:b> <urn:c> }'));
+    expect(StoreUnavailableHttpError.isInstance(error)).toBe(true);
+    expect(store.requests()).toBe(1);
+  });
+
+  it('gives up on a query after three resets', async(): Promise<void> => {
+    store = await fakeStore((): Answer => 'reset');
+    client = new SparqlClient(store.url, store.url);
+    expect(StoreUnavailableHttpError.isInstance(await rejection(client.select('SELECT * {}')))).toBe(true);
+    expect(store.requests()).toBe(3);
+  });
+
+  it('turns a store that does not answer in time into a 503 saying so', async(): Promise<void> => {
+    store = await fakeStore((): Answer => 'hang');
+    client = new SparqlClient(store.url, store.url, '', '', 200);
+    const error = await rejection(client.ask('ASK {}'));
+    expect(StoreUnavailableHttpError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toMatch(/timed out/u);
+    expect(store.requests()).toBe(1);
+  });
+
+  it('sends an update again when Virtuoso chose it as a deadlock victim (rolled back)', async(): Promise<void> => {
+    store = await fakeStore((n): Answer => n === 1 ?
+      { status: 500, body: 'Virtuoso 40001 Error SR172: Transaction deadlocked', type: 'text/plain' } :
+      { status: 200, body: '', type: 'text/plain' });
+    client = new SparqlClient(store.url, store.url);
+    await expect(client.update('INSERT DATA { <urn:a> <urn:b> <urn:c> }')).resolves.toBeUndefined();
+    expect(store.requests()).toBe(2);
+  });
+
+  it('passes the store\'s own 503 on as StoreUnavailableHttpError, other failures as SparqlEndpointError', async(): Promise<void> => {
+    store = await fakeStore((n): Answer => n === 1 ?
+      { status: 503, body: 'starting', type: 'text/plain' } :
+      { status: 500, body: 'broken', type: 'text/plain' });
+    client = new SparqlClient(store.url, store.url);
+    expect(StoreUnavailableHttpError.isInstance(await rejection(client.ask('ASK {}')))).toBe(true);
+    const other = await rejection(client.ask('ASK {}'));
+    expect(other).toBeInstanceOf(SparqlEndpointError);
+    expect((other as SparqlEndpointError).status).toBe(500);
+  });
+});
