@@ -26,6 +26,8 @@ export * from './handlers/SparqlEndpointHandler';
 export * from './handlers/ldp/BaseUrlTargetExtractor';
 export * from './handlers/ldp/LdpCreateHandler';
 export * from './handlers/ldp/LdpReadHandler';
+export * from './handlers/ldp/RdfBodyGuardHandler';
+export * from './handlers/ldp/UnsupportedBodyErrorHandler';
 export * from './plugins/accounts/Account';
 export * from './plugins/accounts/AccountService';
 export * from './plugins/accounts/AccountStore';

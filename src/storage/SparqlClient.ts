@@ -1,4 +1,5 @@
 import type { Quad, Term } from '@rdfjs/types';
+import { BadRequestHttpError } from '@solid/community-server';
 import { DataFactory, Parser } from 'n3';
 import { performance } from 'node:perf_hooks';
 import type { Metrics } from '../plugins/observability/Metrics';
@@ -21,6 +22,10 @@ interface JsonBindingValue {
 /** Transport error codes that mean the store is not there (yet, or any more), or did not answer in time. */
 const UNREACHABLE = new Set([ 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN' ]);
 const SEND_ATTEMPTS = 3;
+/** Statuses by which a store refuses a request's content (not its credentials or its address). */
+const REFUSED_CONTENT = new Set([ 400, 413, 414, 422 ]);
+/** Virtuoso answers 500 to data it cannot take: SQLSTATE class 22 (bad value) and 37000 (SPARQL/SQL compile). */
+const VIRTUOSO_CONTENT_ERROR = /^Virtuoso (?:22\w{3}|37000) /u;
 const RETRY_DELAY_MS = 100;
 
 export class SparqlEndpointError extends Error {
@@ -198,6 +203,11 @@ export class SparqlClient {
     if (response.status === 503) {
       // The store says it cannot serve now (e.g. recovering after a restart): so does Fedpod.
       throw new StoreUnavailableHttpError(`The triple store is not available (503): ${response.body.slice(0, 200)}`);
+    }
+    if (REFUSED_CONTENT.has(response.status) || (response.status === 500 && VIRTUOSO_CONTENT_ERROR.test(response.body))) {
+      // The store refused what the client sent (a literal it cannot cast, an update over its size limits):
+      // the client's input, not a server fault. Nothing was stored.
+      throw new BadRequestHttpError(`The triple store refused the ${what}: ${response.body.trim().split('\n')[0].slice(0, 300)}`);
     }
     if (response.status < 200 || response.status >= 300) {
       throw new SparqlEndpointError(

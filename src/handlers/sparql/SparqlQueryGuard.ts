@@ -3,6 +3,7 @@ import type { Query, SparqlQuery } from 'sparqljs';
 import { Generator, Parser } from 'sparqljs';
 import { DataFactory } from 'n3';
 import { badRequest, forbidden } from '../../util/HttpErrors';
+import { refuseTooComplex } from './QueryComplexityLimit';
 
 export type QueryForm = 'SELECT' | 'ASK' | 'CONSTRUCT' | 'DESCRIBE';
 
@@ -81,7 +82,8 @@ function graphIri(iri: string): NamedNode {
  * Parses a client's SPARQL text and lets through read-only queries only.
  * - a syntax error → 400 `invalid_query`;
  * - an update (INSERT, DELETE, LOAD, CLEAR, DROP, CREATE, ADD, MOVE, COPY) → 403 `update_forbidden`;
- * - SERVICE, non-standard functions and store-internal IRIs (`bif:`, `sql:`...) → 403.
+ * - SERVICE, non-standard functions and store-internal IRIs (`bif:`, `sql:`...) → 403;
+ * - a query too deep or too large for the store to run safely → 400 `query_too_complex`.
  * The text sent on is regenerated from the parse, so the store runs exactly what was checked
  * (no parser differences between sparqljs and the store can smuggle anything through).
  * Relative IRIs resolve against `baseIri` (the server's base URL: `<notes/>` means the notes container).
@@ -98,6 +100,8 @@ export function checkQuery(text: string, baseIri: string, dataset?: QueryDataset
   if (parsed.type !== 'query') {
     throw forbidden('This endpoint is read-only: SPARQL updates are not accepted.', 'update_forbidden');
   }
+  // Before the recursive walks below and long before the store's engine sees it.
+  refuseTooComplex(parsed);
   refuseInternalIris(parsed);
   const query: Query = parsed;
   // Every IRI was resolved while parsing; a BASE would only repeat the server's base URL.

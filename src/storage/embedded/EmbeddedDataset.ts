@@ -3,6 +3,7 @@ import type { DatasetCompactor } from './DatasetCompactor';
 import type { DatasetOperation, GraphTarget } from './DatasetOperation';
 import { DatasetOperationApplier } from './DatasetOperationApplier';
 import type { DatasetOperationCodec } from './DatasetOperationCodec';
+import { EngineHealth } from './EngineHealth';
 import { InvalidOperationError } from './InvalidOperationError';
 import type { LogRecordCodec } from './LogRecordCodec';
 import { StoreUnavailableError } from './StoreUnavailableError';
@@ -41,6 +42,8 @@ export class EmbeddedDataset {
     private readonly store: Store,
     private readonly applier: DatasetOperationApplier,
     private readonly durability: DatasetDurability | undefined,
+    /** Shared by every dataset of the engine (one WebAssembly instance per thread). */
+    private readonly health: EngineHealth = new EngineHealth(),
   ) {}
 
   public get durable(): boolean {
@@ -62,10 +65,11 @@ export class EmbeddedDataset {
       options = { results_format: resultsFormat, use_default_graph_as_union: true };
       this.unionQueryOptions.set(resultsFormat, options);
     }
+    const chosen = options;
     try {
-      return this.store.query(sparql, options) as string;
+      return this.health.guard((): string => this.store.query(sparql, chosen) as string);
     } catch (error: unknown) {
-      throw new InvalidOperationError((error as Error).message);
+      throw this.clientError(error);
     }
   }
 
@@ -73,21 +77,23 @@ export class EmbeddedDataset {
     if (!DatasetOperationApplier.isSafeIri(iri)) {
       return false;
     }
-    return this.store.query(`ASK { GRAPH <${iri}> {} }`) as boolean;
+    return this.health.guard((): boolean => this.store.query(`ASK { GRAPH <${iri}> {} }`) as boolean);
   }
 
   /** Serializes a graph (triple formats) or the whole dataset (quad formats). */
   public serialize(target: GraphTarget, format: string): string {
     try {
-      if (target.kind === 'dataset') {
-        return this.store.dump({ format });
-      }
-      return this.store.dump({
-        format,
-        from_graph_name: target.kind === 'named' ? namedNode(target.iri) : defaultGraph(),
+      return this.health.guard((): string => {
+        if (target.kind === 'dataset') {
+          return this.store.dump({ format });
+        }
+        return this.store.dump({
+          format,
+          from_graph_name: target.kind === 'named' ? namedNode(target.iri) : defaultGraph(),
+        });
       });
     } catch (error: unknown) {
-      throw new InvalidOperationError((error as Error).message);
+      throw this.clientError(error);
     }
   }
 
@@ -106,9 +112,11 @@ export class EmbeddedDataset {
       throw new StoreUnavailableError(`Dataset is read-only after a log write failure: ${durability.writer.failed.message}`);
     }
     try {
-      this.applier.apply(this.store, operation);
+      this.health.guard((): void => this.applier.apply(this.store, operation));
     } catch (error: unknown) {
-      throw new InvalidOperationError((error as Error).message);
+      // Never logged: an engine fault may have left this write half applied, and the rebuild
+      // from the log must not replay it.
+      throw this.clientError(error);
     }
     if (!durability) {
       return;
@@ -142,6 +150,11 @@ export class EmbeddedDataset {
       await this.durability.compactor.whenIdle();
       await this.durability.writer.close();
     }
+  }
+
+  /** The client's input was wrong (400), unless the engine failed (503). */
+  private clientError(error: unknown): Error {
+    return error instanceof StoreUnavailableError ? error : new InvalidOperationError((error as Error).message);
   }
 
   private explicitDatasetOptions(resultsFormat: string, override: QueryDatasetOverride): QueryOptions {

@@ -5,6 +5,7 @@ import { DatasetOperationApplier } from './DatasetOperationApplier';
 import { DatasetOperationCodec } from './DatasetOperationCodec';
 import { DatasetRecovery } from './DatasetRecovery';
 import { EmbeddedDataset } from './EmbeddedDataset';
+import { EngineHealth } from './EngineHealth';
 import { LogRecordCodec } from './LogRecordCodec';
 import { UpdateLogReader } from './UpdateLogReader';
 
@@ -12,6 +13,8 @@ export interface EmbeddedDatasetFactoryOptions {
   /** Compact once the current update log exceeds this many bytes. */
   readonly compactThresholdBytes: number;
   readonly warn: (message: string) => void;
+  /** The engine's health, shared by every dataset of this thread; default: a new one. */
+  readonly health?: EngineHealth;
 }
 
 /** Wires datasets together: recovery for durable ones, a bare store for `mem` ones. */
@@ -19,8 +22,11 @@ export class EmbeddedDatasetFactory {
   private readonly applier = new DatasetOperationApplier();
   private readonly operationCodec = new DatasetOperationCodec();
   private readonly recordCodec = new LogRecordCodec();
+  private readonly health: EngineHealth;
 
-  public constructor(private readonly options: EmbeddedDatasetFactoryOptions) {}
+  public constructor(private readonly options: EmbeddedDatasetFactoryOptions) {
+    this.health = options.health ?? new EngineHealth();
+  }
 
   /** Opens (recovering if needed) the durable dataset kept in `directory`. */
   public async openDurable(directory: string): Promise<EmbeddedDataset> {
@@ -39,10 +45,10 @@ export class EmbeddedDatasetFactory {
       compactor,
       operationCodec: this.operationCodec,
       recordCodec: this.recordCodec,
-    });
+    }, this.health);
   }
 
   public createInMemory(): EmbeddedDataset {
-    return new EmbeddedDataset(new Store(), this.applier, undefined);
+    return new EmbeddedDataset(new Store(), this.applier, undefined, this.health);
   }
 }

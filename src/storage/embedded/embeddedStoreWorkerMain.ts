@@ -13,7 +13,11 @@ if (!port) {
 const post = (message: WorkerToParentMessage): void => port.postMessage(message);
 const { options } = workerData as EmbeddedStoreWorkerData;
 
-runEmbeddedStore(options, (message): void => post({ type: 'warning', message })).then((handle): void => {
+runEmbeddedStore(
+  options,
+  (message): void => post({ type: 'warning', message }),
+  (message): void => post({ type: 'engineFault', message }),
+).then((handle): void => {
   port.on('message', (message: ParentToWorkerMessage): void => {
     if (message.type !== 'stop') {
       return;

@@ -15,3 +15,4 @@ export { DatasetRegistry } from './DatasetRegistry';
 export type { DatasetDescriptor, DatasetType } from './DatasetRegistry';
 export { InvalidOperationError } from './InvalidOperationError';
 export { StoreUnavailableError } from './StoreUnavailableError';
+export { EngineHealth } from './EngineHealth';

@@ -7,6 +7,7 @@ import { EmbeddedDatasetFactory } from './EmbeddedDatasetFactory';
 import type { EmbeddedStoreOptions } from './EmbeddedStoreOptions';
 import { EMBEDDED_STORE_DEFAULTS } from './EmbeddedStoreOptions';
 import { EmbeddedStoreServer } from './EmbeddedStoreServer';
+import { EngineHealth } from './EngineHealth';
 import { FusekiAdminHandler } from './FusekiAdminHandler';
 import { GraphStoreHandler } from './GraphStoreHandler';
 import { DATASET_OFFERS, GRAPH_OFFERS, GRAPH_RESULT_OFFERS, RESULTS_OFFERS } from './MediaTypes';
@@ -33,10 +34,15 @@ const defaultWarn = (message: string): void => {
  * rejects, without touching the data, if the port is taken or another live
  * process holds the data directory. Installs no signal handlers: the caller
  * decides when to call stop().
+ *
+ * If the engine faults (see EngineHealth), every request answers 503 from then on and
+ * `onEngineFault` is called: the caller should stop this store and start a new one, which
+ * reloads every durable dataset from its snapshot and log.
  */
 export async function runEmbeddedStore(
   options: EmbeddedStoreOptions,
   warn: (message: string) => void = defaultWarn,
+  onEngineFault?: (message: string) => void,
 ): Promise<EmbeddedStoreHandle> {
   const defaults = EMBEDDED_STORE_DEFAULTS;
   const settings = {
@@ -52,9 +58,15 @@ export async function runEmbeddedStore(
   if (!settings.dataDir) {
     throw new Error('Embedded store: dataDir is required');
   }
+  const health = new EngineHealth();
+  health.onFault((error): void => {
+    warn(`The store engine failed and serves nothing until it is restarted: ${error.stack ?? error.message}`);
+    onEngineFault?.(error.message);
+  });
   const registry = new DatasetRegistry(settings.dataDir, new EmbeddedDatasetFactory({
     compactThresholdBytes: settings.compactThresholdBytes,
     warn,
+    health,
   }));
   const guard = new BasicAuthGuard(settings.user, settings.password, settings.anonymousAccess);
   const bodyReader = new RequestBodyReader(settings.maxBodyBytes);

@@ -7,11 +7,13 @@ import type { EmbeddedStoreWorkerData, ParentToWorkerMessage, WorkerToParentMess
 
 /** A store running on its own worker thread. */
 export interface EmbeddedStoreWorkerHandle extends EmbeddedStoreHandle {
-  /** Resolves with the exit code when the worker thread ends (after stop() or a crash). */
+  /** Resolves with the exit code when the worker thread ends (after stop() or a crash; not when it is replaced after an engine fault). */
   readonly exited: Promise<number>;
 }
 
 const STOP_TIMEOUT_MS = 30_000;
+const RESTART_ATTEMPTS = 10;
+const RESTART_DELAY_MS = 1000;
 
 /**
  * Transpiles .ts on the fly inside the worker. Used only when this module itself
@@ -35,41 +37,110 @@ const defaultWarn = (message: string): void => {
   process.emitWarning(message, { code: 'FEDPOD_EMBEDDED_STORE' });
 };
 
+interface LaunchedWorker {
+  readonly worker: Worker;
+  readonly url: string;
+  readonly exited: Promise<number>;
+}
+
 /**
  * Runs the embedded store in a worker thread of this process, so it gets its own
  * core yet cannot outlive the process (a thread dies with it, even on kill -9).
  * Resolves once the store listens and has recovered its datasets; rejects with a
  * clear error if the port is taken or recovery fails.
+ *
+ * If the store's engine faults (see EngineHealth), the worker answers 503 and this
+ * replaces it: the old worker stops (flushing every acknowledged write), a new one
+ * binds the same port and reloads the datasets from their snapshots and logs.
  */
-export function startEmbeddedStoreWorker(
+export async function startEmbeddedStoreWorker(
   options: EmbeddedStoreOptions,
   warn: (message: string) => void = defaultWarn,
 ): Promise<EmbeddedStoreWorkerHandle> {
+  let stopping: Promise<void> | undefined;
+  let restarting: Promise<void> | undefined;
+  let resolveExited: (code: number) => void = (): void => undefined;
+  const exited = new Promise<number>((resolve): void => {
+    resolveExited = resolve;
+  });
+  let current: LaunchedWorker;
+  const watch = (launched: LaunchedWorker): void => {
+    // Ends the handle only when this worker is still the current one and is not being replaced.
+    void launched.exited.then((code): void => {
+      if (launched === current && !restarting) {
+        resolveExited(code);
+      }
+    });
+  };
+  const restart = async(message: string): Promise<void> => {
+    warn(`Embedded store engine failed (${message}); restarting the store to reload its datasets`);
+    await stopWorker(current.worker, current.exited, warn);
+    // The same port as before, also when the first start picked a free one.
+    const port = Number(new URL(current.url).port);
+    for (let attempt = 1; !stopping; attempt++) {
+      try {
+        current = await launchWorker({ ...options, port }, warn, onFault);
+        watch(current);
+        warn('Embedded store restarted');
+        return;
+      } catch (error: unknown) {
+        warn(`Embedded store restart failed (attempt ${attempt}): ${(error as Error).message}`);
+        if (attempt >= RESTART_ATTEMPTS) {
+          resolveExited(1);
+          return;
+        }
+        await new Promise((resolve): NodeJS.Timeout => setTimeout(resolve, RESTART_DELAY_MS));
+      }
+    }
+  };
+  const onFault = (message: string): void => {
+    if (stopping || restarting) {
+      return;
+    }
+    restarting = restart(message).finally((): void => {
+      restarting = undefined;
+    });
+  };
+  current = await launchWorker(options, warn, onFault);
+  watch(current);
+  const url = current.url;
+  const stop = (): Promise<void> => {
+    stopping ??= (async(): Promise<void> => {
+      await restarting;
+      await stopWorker(current.worker, current.exited, warn);
+    })();
+    return stopping;
+  };
+  return { url, stop, exited };
+}
+
+async function stopWorker(worker: Worker, exited: Promise<number>, warn: (message: string) => void): Promise<void> {
+  const message: ParentToWorkerMessage = { type: 'stop' };
+  worker.postMessage(message);
+  const timer = setTimeout((): void => {
+    warn('Embedded store worker did not stop in time; terminating it');
+    void worker.terminate();
+  }, STOP_TIMEOUT_MS);
+  await exited;
+  clearTimeout(timer);
+}
+
+function launchWorker(
+  options: EmbeddedStoreOptions,
+  warn: (message: string) => void,
+  onFault: (message: string) => void,
+): Promise<LaunchedWorker> {
   const worker = createWorker(options);
   const exited = new Promise<number>((resolve): void => {
     worker.once('exit', resolve);
   });
-  return new Promise<EmbeddedStoreWorkerHandle>((resolve, reject): void => {
+  return new Promise<LaunchedWorker>((resolve, reject): void => {
     let ready = false;
-    let stopping: Promise<void> | undefined;
-    const stop = (): Promise<void> => {
-      stopping ??= (async(): Promise<void> => {
-        const message: ParentToWorkerMessage = { type: 'stop' };
-        worker.postMessage(message);
-        const timer = setTimeout((): void => {
-          warn('Embedded store worker did not stop in time; terminating it');
-          void worker.terminate();
-        }, STOP_TIMEOUT_MS);
-        await exited;
-        clearTimeout(timer);
-      })();
-      return stopping;
-    };
     worker.on('message', (message: WorkerToParentMessage): void => {
       switch (message.type) {
         case 'ready':
           ready = true;
-          resolve({ url: message.url, stop, exited });
+          resolve({ worker, url: message.url, exited });
           break;
         case 'failed':
           if (ready) {
@@ -80,6 +151,9 @@ export function startEmbeddedStoreWorker(
           break;
         case 'warning':
           warn(message.message);
+          break;
+        case 'engineFault':
+          onFault(message.message);
           break;
         case 'stopped':
           if (message.error) {

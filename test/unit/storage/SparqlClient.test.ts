@@ -147,4 +147,22 @@ describe('SparqlClient when the store is away', (): void => {
     expect(other).toBeInstanceOf(SparqlEndpointError);
     expect((other as SparqlEndpointError).status).toBe(500);
   });
+
+  it('turns a store\'s refusal of the content into a 400 (BadRequestHttpError), never a 500', async(): Promise<void> => {
+    const answers: Answer[] = [
+      { status: 400, body: 'Virtuoso 22005 Error SR...: Bad value for xsd:integer\nmore', type: 'text/plain' },
+      { status: 500, body: 'Virtuoso 37000 Error SP031: SPARQL compiler: the generated SQL text is too long', type: 'text/plain' },
+      { status: 413, body: 'too large', type: 'text/plain' },
+      { status: 500, body: 'Virtuoso 08C01 Error CL...: connection lost', type: 'text/plain' },
+      { status: 503, body: 'down', type: 'text/plain' },
+    ];
+    store = await fakeStore((n): Answer => answers[n - 1]);
+    client = new SparqlClient(store.url, store.url);
+    for (let index = 0; index < 3; index++) {
+      const refused = await rejection(client.update('INSERT DATA { <urn:a> <urn:b> "abc"^^<http://www.w3.org/2001/XMLSchema#integer> }'));
+      expect(refused).toMatchObject({ statusCode: 400, name: 'BadRequestHttpError' });
+    }
+    expect(await rejection(client.update('INSERT DATA { <urn:a> <urn:b> <urn:c> }'))).toBeInstanceOf(SparqlEndpointError);
+    expect(StoreUnavailableHttpError.isInstance(await rejection(client.update('INSERT DATA { <urn:a> <urn:b> <urn:c> }')))).toBe(true);
+  });
 });

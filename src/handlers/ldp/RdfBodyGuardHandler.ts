@@ -1,0 +1,81 @@
+import type { IncomingMessage } from 'node:http';
+import { PassThrough } from 'node:stream';
+import type { HttpHandler, HttpHandlerInput, HttpRequest } from '@solid/community-server';
+import { guardStream } from '@solid/community-server';
+import { badRequest } from '../../util/HttpErrors';
+import { mediaTypeOf, readBody } from '../HttpUtil';
+import { JsonHttpHandler } from '../JsonHttpHandler';
+import { nestingDepthOver } from './RdfNestingDepth';
+
+const BODY_METHODS = new Set([ 'POST', 'PUT', 'PATCH' ]);
+
+/** Bodies CSS parses with recursive parsers, whose nesting is checked before they see it. */
+const NESTED_SYNTAXES = new Set([
+  'text/turtle', 'application/n-triples', 'application/n-quads', 'application/trig', 'text/n3', 'application/sparql-update',
+]);
+
+/**
+ * Stands in front of CSS's LDP handler for writes: reads the body itself, counting bytes as they
+ * arrive (CSS reads a chunked body without any limit), and refuses with a JSON error before
+ * anything is parsed or locked:
+ * - a body over the limit → 413 (with or without a Content-Length);
+ * - Turtle, N-Triples, N-Quads, TriG, N3 or a SPARQL update nested deeper than `maxNestingDepth`
+ *   → 400 (a deeply nested body kept CSS's parser busy past its lock time: a 500 and a busy core).
+ * The checked body is then handed to CSS as the request body.
+ */
+export class RdfBodyGuardHandler extends JsonHttpHandler {
+  /**
+   * @param source - CSS's LDP handler.
+   * @param maxBodyBytes - Largest accepted body.
+   * @param maxNestingDepth - Deepest accepted bracket nesting of the RDF syntaxes above.
+   */
+  public constructor(
+    private readonly source: HttpHandler,
+    private readonly maxBodyBytes = 1_048_576,
+    private readonly maxNestingDepth = 128,
+  ) {
+    super();
+  }
+
+  public override async canHandle(input: HttpHandlerInput): Promise<void> {
+    await this.source.canHandle(input);
+  }
+
+  protected async serve({ request, response }: HttpHandlerInput): Promise<void> {
+    const hasBody = request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
+    if (!BODY_METHODS.has(request.method ?? '') || !hasBody) {
+      await this.source.handle({ request, response });
+      return;
+    }
+    const body = await readBody(request, this.maxBodyBytes);
+    const type = mediaTypeOf(request.headers['content-type']);
+    if (NESTED_SYNTAXES.has(type) && nestingDepthOver(body.toString('utf8'), this.maxNestingDepth)) {
+      throw badRequest(`The body is nested more than ${this.maxNestingDepth} levels deep.`, 'too_deeply_nested');
+    }
+    await this.source.handle({ request: this.replay(request, body), response });
+  }
+
+  /** A request CSS can read as usual: the same head, the already read body. */
+  private replay(request: HttpRequest, body: Buffer): HttpRequest {
+    const stream = new PassThrough();
+    stream.end(body);
+    const headers = { ...request.headers, 'content-length': String(body.length) };
+    delete headers['transfer-encoding'];
+    // CSS reads only the head fields and the body stream of a request; the socket is the original one.
+    return guardStream(Object.assign(stream, {
+      method: request.method,
+      url: request.url,
+      headers,
+      rawHeaders: request.rawHeaders,
+      httpVersion: request.httpVersion,
+      httpVersionMajor: request.httpVersionMajor,
+      httpVersionMinor: request.httpVersionMinor,
+      socket: request.socket,
+      connection: request.socket,
+      complete: true,
+      aborted: false,
+      trailers: {},
+      rawTrailers: [],
+    }) as unknown as IncomingMessage);
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * The deepest bracket nesting (`(`, `[`, `{`) of a Turtle-family or SPARQL text, ignoring brackets
+ * inside strings, IRIs and comments. Stops counting once `limit` is passed, so a hostile body costs
+ * one linear scan whatever its shape. Approximate where the syntax is ambiguous (a `<` that is a
+ * comparison in SPARQL): it only decides whether a body is too deep to hand to a parser.
+ */
+export function nestingDepthOver(text: string, limit: number): boolean {
+  let depth = 0;
+  let index = 0;
+  const length = text.length;
+  while (index < length) {
+    const char = text[index];
+    switch (char) {
+      case '(':
+      case '[':
+      case '{':
+        depth += 1;
+        if (depth > limit) {
+          return true;
+        }
+        index += 1;
+        break;
+      case ')':
+      case ']':
+      case '}':
+        depth = Math.max(0, depth - 1);
+        index += 1;
+        break;
+      case '#': {
+        const end = text.indexOf('\n', index);
+        index = end < 0 ? length : end + 1;
+        break;
+      }
+      case '<': {
+        // An IRI runs to the next '>' without whitespace; otherwise it is an operator.
+        const match = /^<[^<>"{}|^`\\\s]*>/u.exec(text.slice(index, index + 4096));
+        index += match ? match[0].length : 1;
+        break;
+      }
+      case '"':
+      case '\'':
+        index = skipString(text, index, char);
+        break;
+      default:
+        index += 1;
+    }
+  }
+  return false;
+}
+
+/** Index just after the string literal starting at `start` (short or long form, with escapes). */
+function skipString(text: string, start: number, quote: string): number {
+  const long = text.startsWith(quote.repeat(3), start);
+  const close = long ? quote.repeat(3) : quote;
+  let index = start + close.length;
+  while (index < text.length) {
+    if (text[index] === '\\') {
+      index += 2;
+    } else if (text.startsWith(close, index)) {
+      return index + close.length;
+    } else if (!long && text[index] === '\n') {
+      // An unterminated short string: let the parser report it.
+      return index;
+    } else {
+      index += 1;
+    }
+  }
+  return index;
+}
