@@ -29,12 +29,18 @@ export class FileAccountStore implements AccountStore {
   private readonly emails: string;
   /**
    * Parsed accounts, each with the version of its file: every inbox delivery and collection read
-   * looks its account up. A lookup costs one stat and re-reads the file when it changed, so an
-   * account removed or made again by another node (or process) is never served stale.
+   * looks its account up. A lookup costs one stat (at most once per `recheckMs`) and re-reads the
+   * file when it changed, so an account removed or made again by another node (or process) is
+   * served stale for at most `recheckMs`.
    */
-  private readonly found = new Map<string, { account: Account; version: FileVersion }>();
+  private readonly found = new Map<string, { account: Account; version: FileVersion; checkedAt: number }>();
 
-  public constructor(dataDir: string) {
+  /**
+   * @param dataDir - The data directory (accounts live in its `accounts/` folder).
+   * @param recheckMs - How long a looked-up account is served before its file is checked again (an
+   * account file removed by an operator, here or on another node, stops working within this time).
+   */
+  public constructor(dataDir: string, private readonly recheckMs = 1000) {
     this.users = path.join(dataDir, 'accounts', 'users');
     this.emails = path.join(dataDir, 'accounts', 'emails');
   }
@@ -59,17 +65,24 @@ export class FileAccountStore implements AccountStore {
       return undefined;
     }
     const file = this.userFile(username);
+    const known = this.found.get(username);
+    if (known && Date.now() - known.checkedAt < this.recheckMs) {
+      // Checked a moment ago: every signed delivery looks its recipient up, and a stat each costs more
+      // than the rest of the lookup. Accounts are only ever created, never changed in place.
+      return known.account;
+    }
     try {
       const stats = await fs.stat(file);
       const version: FileVersion = { ino: stats.ino, size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs };
       const cached = this.found.get(username);
       if (cached && FileAccountStore.sameVersion(cached.version, version)) {
+        cached.checkedAt = Date.now();
         return cached.account;
       }
       // Read after the stat: if the file changed in between, the next stat differs and reads it again.
       const account = JSON.parse(await fs.readFile(file, 'utf8')) as Account;
       this.found.delete(username);
-      this.found.set(username, { account, version });
+      this.found.set(username, { account, version, checkedAt: Date.now() });
       if (this.found.size > FOUND_MAX) {
         this.found.delete(this.found.keys().next().value as string);
       }

@@ -43,6 +43,9 @@ export class FederationWorkers extends Initializer implements Finalizable {
    * @param signatureScheme - `cavage`, or `rfc9421` (RFC 9421 first, cavage again when refused with 400/401).
    * @param metrics - Where delivery attempts are counted by host and outcome.
    * @param resolver - Finds the inboxes of a fan-out's recipients (default: from cached or fetched actors only).
+   * @param inboxConcurrency - Received activities processed at once. Kept low on purpose: processing shares
+   * the main thread with accepting signed deliveries, and 32 at once halved the accepted rate (1,300/s to
+   * 600/s measured) for little faster processing.
    */
   public constructor(
     baseUrl: string,
@@ -56,6 +59,7 @@ export class FederationWorkers extends Initializer implements Finalizable {
     private readonly signatureScheme = 'cavage',
     private readonly metrics: Metrics = NO_METRICS,
     resolver?: InboxResolver,
+    private readonly inboxConcurrency = 8,
   ) {
     super();
     this.urls = new ActorUrls(baseUrl);
@@ -69,7 +73,7 @@ export class FederationWorkers extends Initializer implements Finalizable {
     this.queues.create<LocalDeliveryJob>(QUEUES.local).process(this.logged(async(job): Promise<void> =>
       this.deliverLocally(job)), 4);
     this.queues.create<InboxJob>(QUEUES.inbox).process(this.logged(async(job): Promise<void> =>
-      this.inbox.receive(job.data.activity, job.data.inboxOwner)), 8);
+      this.inbox.receive(job.data.activity, job.data.inboxOwner)), this.inboxConcurrency);
   }
 
   /** Failed runs are logged here (the queue retries them or keeps them as dead letters). */

@@ -17,8 +17,9 @@ describe('FileAccountStore on a data directory shared by several nodes', (): voi
 
   beforeEach((): void => {
     dataDir = mkdtempSync(join(tmpdir(), 'fedpod-accounts-nodes-'));
+    // Node B checks the file on every lookup here; the recheck interval has its own test below.
     nodeA = new FileAccountStore(dataDir);
-    nodeB = new FileAccountStore(dataDir);
+    nodeB = new FileAccountStore(dataDir, 0);
   });
 
   afterEach((): void => {
@@ -42,5 +43,18 @@ describe('FileAccountStore on a data directory shared by several nodes', (): voi
     await nodeA.remove('alice');
     await nodeA.create(account('alice', 'hash-3'));
     expect(await nodeB.findByUsername('alice')).toMatchObject({ passwordHash: 'hash-3' });
+  });
+
+  it('serves a looked-up account from memory for recheckMs, then checks its file again', async(): Promise<void> => {
+    const nodeC = new FileAccountStore(dataDir, 200);
+    await nodeA.create(account('alice', 'hash-1'));
+    expect(await nodeC.findByUsername('alice')).toMatchObject({ passwordHash: 'hash-1' });
+    await nodeA.remove('alice');
+    // Within the interval: no stat, the account as it was.
+    expect(await nodeC.findByUsername('alice')).toMatchObject({ passwordHash: 'hash-1' });
+    await new Promise((resolve): void => {
+      setTimeout(resolve, 250);
+    });
+    expect(await nodeC.findByUsername('alice')).toBeUndefined();
   });
 });
