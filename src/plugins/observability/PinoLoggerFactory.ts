@@ -91,6 +91,13 @@ export class PinoLoggerFactory implements LoggerFactory {
         destination: process.stdout,
       });
     }
-    return destination({ dest: 1, sync: false });
+    // Lines are gathered up to 8 KiB and written together, at the latest a quarter second later: one
+    // write per request line was 15% of a fast GET. pino flushes what is left when the process exits
+    // (a kill -9 may lose the last quarter second of lines).
+    const stream = destination({ dest: 1, sync: false, minLength: 8192 });
+    setInterval((): void => {
+      stream.flush();
+    }, 250).unref();
+    return stream;
   }
 }
