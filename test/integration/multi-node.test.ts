@@ -9,6 +9,7 @@ import { startFedpod, type FedpodServer } from '../support/fedpod';
 import { makeTempDir } from '../support/processes';
 import { startRoundRobinProxy, type RoundRobinProxy } from '../support/round-robin-proxy';
 import { sparqlSelect } from '../support/sparql';
+import { eventually as eventuallyWithin } from '../support/eventually';
 
 const AS = 'https://www.w3.org/ns/activitystreams';
 const LDP_CONTAINS = 'http://www.w3.org/ns/ldp#contains';
@@ -71,15 +72,8 @@ describe('several Fedpod nodes on one store and one Redis', () => {
     return (JSON.parse(answer.body) as { orderedItems: string[] }).orderedItems;
   }
 
-  async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
-    const until = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await check();
-      if (value !== undefined) return value;
-      if (Date.now() > until) throw new Error('condition not met in time');
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-  }
+  const eventually = <T>(check: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> =>
+    eventuallyWithin(check, timeoutMs, 500);
 
   async function select(query: string): Promise<Record<string, string>[]> {
     const rows = await sparqlSelect(endpoint, query);

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { claimRedisDb } from '../support/env';
 import { freePort } from '../support/ports';
 import { isAlive, killByPid, makeTempDir, REPO_ROOT, spawnLogged, tailFile, waitForHttp, type SpawnedProcess } from '../support/processes';
+import { eventually as eventuallyWithin } from '../support/eventually';
 
 const BIN = path.join(REPO_ROOT, 'bin', 'fedpod.js');
 const AS = 'https://www.w3.org/ns/activitystreams';
@@ -96,15 +97,8 @@ async function heldPost(url: string, body: string, contentType: string): Promise
   return { finish: () => req.end(bytes.subarray(half)), answer };
 }
 
-async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-}
+const eventually = <T>(check: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> =>
+  eventuallyWithin(check, timeoutMs, 500);
 
 describe.each([
   [ 'SIGTERM', 'the local queue' ],

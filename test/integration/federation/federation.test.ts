@@ -6,6 +6,7 @@ import { generateKeyPairSync, createSign, createHash } from 'node:crypto';
 import { startFedifyPeer, type FedifyPeer, type ReceivedActivity } from '../../support/fedify-peer';
 import { startHttpsFedpod, type HttpsFedpod } from '../../support/https-proxy';
 import { httpsRequest, testTls, type TlsFiles } from '../../support/tls';
+import { eventually as eventuallyWithin } from '../../support/eventually';
 
 const AS_PUBLIC = 'https://www.w3.org/ns/activitystreams#Public';
 
@@ -30,15 +31,8 @@ async function collection(url: string): Promise<string[]> {
   return answer.json<{ orderedItems: string[] }>().orderedItems;
 }
 
-async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+const eventually = <T>(check: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> =>
+  eventuallyWithin(check, timeoutMs, 200);
 
 describe('federation with a Fedify peer and a second Fedpod', () => {
   let tls: TlsFiles;

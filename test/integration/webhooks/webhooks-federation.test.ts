@@ -6,18 +6,12 @@
 import { startFedifyPeer, type FedifyPeer } from '../../support/fedify-peer';
 import { startHttpsFedpod, type HttpsFedpod } from '../../support/https-proxy';
 import { httpsRequest, testTls, type TlsFiles } from '../../support/tls';
+import { eventually as eventuallyWithin } from '../../support/eventually';
 
 interface Session { token: string; webId: string }
 
-async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+const eventually = <T>(check: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> =>
+  eventuallyWithin(check, timeoutMs, 200);
 
 describe('post-to-outbox webhooks deliver to a Fedify peer', () => {
   let tls: TlsFiles;

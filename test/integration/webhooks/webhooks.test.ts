@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { claimRedisDb } from '../../support/env';
 import { startFedpod, type FedpodServer } from '../../support/fedpod';
 import { REPO_ROOT } from '../../support/processes';
+import { eventually as eventuallyWithin } from '../../support/eventually';
 
 interface Session { token: string; webId: string }
 
@@ -46,15 +47,8 @@ async function storedText(server: FedpodServer, session: Session, username: stri
   return response.text();
 }
 
-async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
+const eventually = <T>(check: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> =>
+  eventuallyWithin(check, timeoutMs, 250);
 
 interface CliResult { code: number; stdout: string; stderr: string }
 

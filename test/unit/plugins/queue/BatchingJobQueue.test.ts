@@ -63,8 +63,8 @@ describe('BatchingJobQueue (over a real LocalJournalQueue)', (): void => {
     expect((await inner.counts()).waiting).toBe(6);
   });
 
-  it('runs at most `concurrency` entries at once, across batches', async(): Promise<void> => {
-    const { queue } = queues();
+  /** Processes with a 5 ms handler; `most` is the most entries seen running at once since the last `reset()`. */
+  function overlapProbe(queue: BatchingJobQueue<Payload>, concurrency: number): { most: () => number; done: () => number; reset: () => void } {
     let running = 0;
     let most = 0;
     let done = 0;
@@ -76,35 +76,36 @@ describe('BatchingJobQueue (over a real LocalJournalQueue)', (): void => {
       });
       running -= 1;
       done += 1;
-    }, 3);
-    await Promise.all(Array.from({ length: 30 }, async(_, n): Promise<string> => queue.add({ n })));
-    await waitFor((): boolean => done === 30);
-    expect(most).toBe(3);
+    }, concurrency);
+    return { most: (): number => most, done: (): number => done, reset: (): void => {
+      most = 0;
+    } };
+  }
+
+  async function addMany(queue: BatchingJobQueue<Payload>, count: number): Promise<void> {
+    await Promise.all(Array.from({ length: count }, async(_, n): Promise<string> => queue.add({ n })));
+  }
+
+  it('runs at most `concurrency` entries at once, across batches', async(): Promise<void> => {
+    const { queue } = queues();
+    const probe = overlapProbe(queue, 3);
+    await addMany(queue, 30);
+    await waitFor((): boolean => probe.done() === 30);
+    expect(probe.most()).toBe(3);
   });
 
   it('changes how many entries run at once while running', async(): Promise<void> => {
     const { queue } = queues();
-    let running = 0;
-    let most = 0;
-    let done = 0;
-    queue.process(async(): Promise<void> => {
-      running += 1;
-      most = Math.max(most, running);
-      await new Promise((resolve): void => {
-        setTimeout(resolve, 5);
-      });
-      running -= 1;
-      done += 1;
-    }, 4);
+    const probe = overlapProbe(queue, 4);
     queue.setConcurrency(1);
-    await Promise.all(Array.from({ length: 16 }, async(_, n): Promise<string> => queue.add({ n })));
-    await waitFor((): boolean => done === 16);
-    expect(most).toBe(1);
+    await addMany(queue, 16);
+    await waitFor((): boolean => probe.done() === 16);
+    expect(probe.most()).toBe(1);
     queue.setConcurrency(4);
-    most = 0;
-    await Promise.all(Array.from({ length: 16 }, async(_, n): Promise<string> => queue.add({ n })));
-    await waitFor((): boolean => done === 32);
-    expect(most).toBe(4);
+    probe.reset();
+    await addMany(queue, 16);
+    await waitFor((): boolean => probe.done() === 32);
+    expect(probe.most()).toBe(4);
   });
 
   it('keeps what was acknowledged across a restart', async(): Promise<void> => {
