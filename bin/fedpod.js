@@ -234,6 +234,8 @@ function fail(error) {
 
 yargs(hideBin(process.argv))
   .scriptName('fedpod')
+  // A flag given twice (e.g. once in a wrapper script, once by hand): the last one wins, as in most tools.
+  .parserConfiguration({ 'duplicate-arguments-array': false })
   .command([ 'start', '$0' ], 'Run the server', serverOptions, (argv) => startServer(argv).catch(fail))
   .command('store', 'Run the embedded triple store alone (Fuseki-compatible HTTP face)',
     (y) => storeOptions(y)
