@@ -6,6 +6,7 @@ import type { DeadLetter, JobHandler, JobOptions, JobQueue, JobQueueCounts } fro
 import { serviceUnavailable } from '../../util/HttpErrors';
 import { PermanentJobError } from './PermanentJobError';
 import { RetryPolicy } from './RetryPolicy';
+import { describeJobError, RunningJobs } from './RunningJobs';
 
 export interface BullMqJobQueueOptions {
   /** redis://[user:password@]host:port[/db] */
@@ -36,7 +37,6 @@ interface Envelope<T> {
   d: T;
 }
 
-const MAX_ERROR_LENGTH = 2000;
 
 /**
  * Reconnection wait after the n-th failed attempt: short and capped, so that queues and workers
@@ -76,8 +76,7 @@ export class BullMqJobQueue<T> implements JobQueue<T> {
   private readonly prefix: string;
   private readonly queue: Queue<Envelope<T>>;
   private worker: Worker<Envelope<T>> | undefined;
-  private active = 0;
-  private idleWaiters: (() => void)[] = [];
+  private readonly running = new RunningJobs();
   private closing = false;
   private closed: Promise<void> | undefined;
 
@@ -225,11 +224,11 @@ export class BullMqJobQueue<T> implements JobQueue<T> {
       // rest: their locks expire and the stalled check requeues them.
       await worker.pause(true).catch((): void => undefined);
       const timeoutMs = this.options.closeTimeoutMs ?? 10_000;
-      if (this.active > 0 && !await this.waitForIdle(timeoutMs)) {
-        this.logger.warn(`Queue ${this.name}: ${this.active} job(s) still running after ${
+      if (!await this.running.waitForIdle(timeoutMs)) {
+        this.logger.warn(`Queue ${this.name}: ${this.running.count} job(s) still running after ${
           timeoutMs} ms; they run again once their lock expires`);
       }
-      await worker.close(this.active > 0).catch((error: Error): void => {
+      await worker.close(this.running.count > 0).catch((error: Error): void => {
         this.logger.warn(`Queue ${this.name}: closing the worker: ${error.message}`);
       });
     }
@@ -239,7 +238,7 @@ export class BullMqJobQueue<T> implements JobQueue<T> {
   }
 
   private async runJob(job: Job<Envelope<T>>, handler: JobHandler<T>): Promise<void> {
-    this.active += 1;
+    this.running.started();
     try {
       await handler({
         id: job.data.id ?? (job.id as string),
@@ -249,33 +248,11 @@ export class BullMqJobQueue<T> implements JobQueue<T> {
       });
     } catch (error: unknown) {
       if (PermanentJobError.is(error)) {
-        throw new UnrecoverableError(BullMqJobQueue.describe(error));
+        throw new UnrecoverableError(describeJobError(error));
       }
-      throw error instanceof Error ? error : new Error(BullMqJobQueue.describe(error));
+      throw error instanceof Error ? error : new Error(describeJobError(error));
     } finally {
-      this.active -= 1;
-      if (this.active === 0) {
-        const waiters = this.idleWaiters;
-        this.idleWaiters = [];
-        for (const waiter of waiters) {
-          waiter();
-        }
-      }
+      this.running.finished();
     }
-  }
-
-  private waitForIdle(timeoutMs: number): Promise<boolean> {
-    return new Promise<boolean>((resolve): void => {
-      const timer = setTimeout((): void => resolve(false), timeoutMs);
-      this.idleWaiters.push((): void => {
-        clearTimeout(timer);
-        resolve(true);
-      });
-    });
-  }
-
-  private static describe(error: unknown): string {
-    const message = error instanceof Error ? error.message || error.name : String(error);
-    return message.length > MAX_ERROR_LENGTH ? `${message.slice(0, MAX_ERROR_LENGTH)}…` : message;
   }
 }

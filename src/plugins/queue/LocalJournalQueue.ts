@@ -11,6 +11,7 @@ import { JournalWriter } from './JournalWriter';
 import { PermanentJobError } from './PermanentJobError';
 import { DirectoryLock } from '../../util/DirectoryLock';
 import { RetryPolicy } from './RetryPolicy';
+import { describeJobError, RunningJobs } from './RunningJobs';
 
 export interface LocalJournalQueueOptions {
   retry?: RetryPolicy;
@@ -44,7 +45,6 @@ const DEFAULTS = {
 
 /** setTimeout takes at most 2^31-1 ms; longer waits re-check. */
 const MAX_TIMER_MS = 60 * 60 * 1000;
-const MAX_ERROR_LENGTH = 2000;
 const MAX_JOB_ID_LENGTH = 64 * 1024;
 
 interface PendingJob {
@@ -122,8 +122,7 @@ export class LocalJournalQueue<T> implements JobQueue<T> {
 
   private handler: JobHandler<T> | undefined;
   private concurrency = 0;
-  private active = 0;
-  private idleWaiters: (() => void)[] = [];
+  private readonly running = new RunningJobs();
   private closing = false;
   private closed: Promise<void> | undefined;
 
@@ -268,7 +267,7 @@ export class LocalJournalQueue<T> implements JobQueue<T> {
         }
       }
     }
-    return { waiting, active: this.active, delayed, dead: this.dead.length };
+    return { waiting, active: this.running.count, delayed, dead: this.dead.length };
   }
 
   public close(): Promise<void> {
@@ -285,12 +284,9 @@ export class LocalJournalQueue<T> implements JobQueue<T> {
       // Never opened: nothing to close (open() released the lock).
       return;
     }
-    if (this.active > 0) {
-      const finished = await this.waitForIdle(this.settings.closeTimeoutMs);
-      if (!finished) {
-        this.logger.warn(`Queue ${this.name}: ${this.active} job(s) still running after ${
-          this.settings.closeTimeoutMs} ms; they run again after a restart`);
-      }
+    if (!await this.running.waitForIdle(this.settings.closeTimeoutMs)) {
+      this.logger.warn(`Queue ${this.name}: ${this.running.count} job(s) still running after ${
+        this.settings.closeTimeoutMs} ms; they run again after a restart`);
     }
     try {
       await this.writer?.close();
@@ -509,7 +505,7 @@ export class LocalJournalQueue<T> implements JobQueue<T> {
     if (!this.handler || this.closing || !this.writer) {
       return;
     }
-    while (this.active < this.concurrency && this.readyHead < this.ready.length) {
+    while (this.running.count < this.concurrency && this.readyHead < this.ready.length) {
       const job = this.ready[this.readyHead];
       this.readyHead += 1;
       if (this.pending.get(job.id) === job && job.queued && !job.running) {
@@ -525,7 +521,7 @@ export class LocalJournalQueue<T> implements JobQueue<T> {
   private async run(job: PendingJob, handler: JobHandler<T>, writer: JournalWriter): Promise<void> {
     job.queued = false;
     job.running = true;
-    this.active += 1;
+    this.running.started();
     writer.appendLazy(JournalCodec.frame({ t: 's', id: job.id }));
     let failure: { error: unknown } | undefined;
     try {
@@ -536,7 +532,7 @@ export class LocalJournalQueue<T> implements JobQueue<T> {
       failure = { error };
     }
     job.running = false;
-    this.active -= 1;
+    this.running.finished();
     // Outcomes reached after close() are not journalled (the writer is closed, or
     // closes before they are written): the job runs again after a restart.
     if (failure) {
@@ -545,19 +541,12 @@ export class LocalJournalQueue<T> implements JobQueue<T> {
       this.removePending(job);
       writer.appendLazy(JournalCodec.frame({ t: 'c', id: job.id }));
     }
-    if (this.active === 0) {
-      const waiters = this.idleWaiters;
-      this.idleWaiters = [];
-      for (const waiter of waiters) {
-        waiter();
-      }
-    }
     this.pump();
   }
 
   private fail(job: PendingJob, error: unknown, writer: JournalWriter): void {
     const attempt = job.failures + 1;
-    const message = LocalJournalQueue.describe(error);
+    const message = describeJobError(error);
     if (PermanentJobError.is(error) || !this.retry.shouldRetry(attempt)) {
       this.logger.warn(`Queue ${this.name}: job ${job.id} is dead after ${attempt} attempt(s): ${message}`);
       this.kill(job, attempt, message);
@@ -582,20 +571,5 @@ export class LocalJournalQueue<T> implements JobQueue<T> {
     this.addDead(job.id, job.dataJson, attempts, message, at);
     this.metrics.jobDead(this.name);
     this.writer?.appendLazy(JournalCodec.frame({ t: 'x', id: job.id, f: attempts, e: message, at }));
-  }
-
-  private waitForIdle(timeoutMs: number): Promise<boolean> {
-    return new Promise<boolean>((resolve): void => {
-      const timer = setTimeout((): void => resolve(false), timeoutMs);
-      this.idleWaiters.push((): void => {
-        clearTimeout(timer);
-        resolve(true);
-      });
-    });
-  }
-
-  private static describe(error: unknown): string {
-    const message = error instanceof Error ? error.message || error.name : String(error);
-    return message.length > MAX_ERROR_LENGTH ? `${message.slice(0, MAX_ERROR_LENGTH)}…` : message;
   }
 }
