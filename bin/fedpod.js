@@ -39,9 +39,9 @@ function serverOptions(y) {
 let logFormat = process.env.FEDPOD_LOG_FORMAT === 'pretty' ? 'pretty' : 'json';
 
 /** A start-up line on stdout: a JSON log line like the server's (component "fedpod"), or readable text. */
-function say(message) {
+function say(message, level = 'info') {
   process.stdout.write(logFormat === 'json' ?
-    `${JSON.stringify({ level: 'info', time: new Date().toISOString(), pid: process.pid, component: 'fedpod', msg: message })}\n` :
+    `${JSON.stringify({ level, time: new Date().toISOString(), pid: process.pid, component: 'fedpod', msg: message })}\n` :
     `[fedpod] ${message}\n`);
 }
 
@@ -126,7 +126,7 @@ async function startServer(argv) {
   say('initialising (dataset, containers)');
   await app.start();
   if (!baseUrl.startsWith('https://') && !argv.config.startsWith('ldp')) {
-    say('warning: the base URL is not HTTPS; ActivityPub federation needs an HTTPS public URL (put a TLS proxy in front and set --base-url)');
+    say('warning: the base URL is not HTTPS; ActivityPub federation needs an HTTPS public URL (put a TLS proxy in front and set --base-url)', 'warn');
   }
   say(`ready: ${baseUrl} (listening on port ${argv.port})`);
   // Graceful stop (config/parts/util/shutdown.json): the HTTP server drains, queue workers stop
