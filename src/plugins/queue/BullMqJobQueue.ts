@@ -29,6 +29,8 @@ export interface BullMqJobQueueOptions {
   maxDeadLetters?: number;
   /** Where retries and dead letters are counted. */
   metrics?: Metrics;
+  /** An add() (or other producer command) that Redis has not answered by then fails with a 503. Default 10 s. */
+  commandTimeoutMs?: number;
 }
 
 /** What a job holds in Redis: the caller's id (when given) and data. */
@@ -47,7 +49,7 @@ export function redisReconnectDelay(attempt: number): number {
 }
 
 /** What ioredis says when Redis is not connected (refused, closed, reconnecting). */
-const REDIS_AWAY = /enableOfflineQueue|Connection is closed|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|max retries per request/iu;
+const REDIS_AWAY = /enableOfflineQueue|Connection is closed|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|max retries per request|Command timed out/iu;
 
 /**
  * The queue with REDIS_URL: a BullMQ Queue (producer) and, once process() is called,
@@ -88,8 +90,18 @@ export class BullMqJobQueue<T> implements JobQueue<T> {
     this.prefix = options.prefix ?? 'fedpod';
     this.queue = new Queue<Envelope<T>>(name, {
       // No offline queue for the producer: while Redis is away add() fails at once (503 for the
-      // client) instead of waiting, unacknowledged, for a reconnection.
-      connection: { url: options.redisUrl, enableOfflineQueue: false, retryStrategy: redisReconnectDelay },
+      // client) instead of waiting, unacknowledged, for a reconnection. An add already sent when
+      // the connection drops is failed too (maxRetriesPerRequest 0) rather than resent after a
+      // reconnection that may take long, and a Redis that stops answering is bounded by the
+      // command timeout. Either way the client gets a 503 and retries; if Redis had in fact
+      // applied that add, the job runs twice, which at-least-once allows.
+      connection: {
+        url: options.redisUrl,
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 0,
+        commandTimeout: options.commandTimeoutMs ?? 10_000,
+        retryStrategy: redisReconnectDelay,
+      },
       prefix: this.prefix,
       defaultJobOptions: {
         attempts: this.retry.attempts,

@@ -60,4 +60,29 @@ describe('BullMqJobQueue across a Redis restart', () => {
     expect(accepted.filter((n) => !ran.has(n))).toEqual([]);
     expect(ran.has(-1)).toBe(false);
   }, 90_000);
+
+  it('fails an add() that Redis never answers within the command timeout, and one in flight when Redis dies at once', async() => {
+    const hung = new BullMqJobQueue<{ n: number }>('hung', { redisUrl: redis!.url, commandTimeoutMs: 3_000 });
+    try {
+      await hung.add({ n: 0 });
+      // A stopped (not dead) redis-server keeps the connection open and never answers.
+      process.kill(redis!.pid, 'SIGSTOP');
+      const started = Date.now();
+      const timedOut = await hung.add({ n: 1 }).then(() => undefined, (error: unknown) => error);
+      expect(timedOut).toMatchObject({ statusCode: 503, errorCode: 'queue_unavailable' });
+      expect(Date.now() - started).toBeLessThan(8_000);
+
+      // Sent, unanswered, and then the server dies: refused when the connection closes, not
+      // resent after a reconnection (which would keep the client waiting for as long as Redis is away).
+      const inFlight = hung.add({ n: 2 }).then(() => undefined, (error: unknown) => error);
+      await sleep(100);
+      const killedAt = Date.now();
+      await redis!.kill9();
+      expect(await inFlight).toMatchObject({ statusCode: 503, errorCode: 'queue_unavailable' });
+      expect(Date.now() - killedAt).toBeLessThan(1_500);
+    } finally {
+      await redis!.restart();
+      await hung.close();
+    }
+  }, 60_000);
 });
