@@ -1,6 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import { normalizeUriPathSlashes, toCanonicalUriPath } from '@solid/community-server';
 
+/** A path of characters that encodeURIComponent leaves alone and that have no special meaning in a path. */
+const PLAIN_PATH = /^[A-Za-z0-9\-._~/]*$/u;
+
 /**
  * Maps request URLs onto resource IRIs under the configured base URL (never the Host header,
  * so a server behind a proxy generates the same IRIs whatever name it was reached by).
@@ -27,14 +30,25 @@ export class LdpPaths {
     if (!raw.startsWith('/')) {
       return undefined;
     }
-    let canonical: string;
-    try {
-      canonical = toCanonicalUriPath(raw);
-    } catch {
-      return undefined;
+    const queryAt = raw.indexOf('?');
+    const rawPath = queryAt < 0 ? raw : raw.slice(0, queryAt);
+    let pathname: string;
+    let search: string;
+    if (PLAIN_PATH.test(rawPath) && !rawPath.includes('//')) {
+      // Already canonical: re-encoding each segment would give it back unchanged.
+      pathname = rawPath;
+      search = queryAt < 0 ? '' : raw.slice(queryAt);
+    } else {
+      let canonical: string;
+      try {
+        canonical = toCanonicalUriPath(raw);
+      } catch {
+        return undefined;
+      }
+      const parts = /^([^?]*)(.*)$/u.exec(canonical)!;
+      pathname = normalizeUriPathSlashes(parts[1]);
+      search = parts[2];
     }
-    const [ , rawPath, search ] = /^([^?]*)(.*)$/u.exec(canonical)!;
-    const pathname = normalizeUriPathSlashes(rawPath);
     if (/(?:^|\/)\.{1,2}(?:\/|$)/u.test(pathname) || !pathname.startsWith(this.base.pathname)) {
       return undefined;
     }

@@ -140,7 +140,7 @@ export class WebhookHandler extends JsonHttpHandler {
       throw notFound('No such webhook (unknown or revoked).', 'unknown_webhook');
     }
     const body = await readBody(request, this.maxBodyBytes);
-    return this.service.accept(secret, this.parse(body), body.length);
+    return this.service.acceptFor(record, this.parse(body), body.length);
   }
 
   private parse(body: Buffer): unknown {

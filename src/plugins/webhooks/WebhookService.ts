@@ -76,6 +76,11 @@ export class WebhookService {
   private readonly cache = new Map<string, CacheEntry>();
   /** Store reads under way, by key, with the counter value read before each: shared only by lookups of that value. */
   private readonly inFlight = new Map<string, { revocations: string; read: Promise<WebhookRecord | undefined> }>();
+  /**
+   * Keys of secrets that opened a record: hashing the secret was a visible share of a POST's cost.
+   * Only secrets of real webhooks are kept (bounded like the cache), so random URIs cannot fill it.
+   */
+  private readonly keys = new Map<string, string>();
   private queueInstance?: BatchingJobQueue<WebhookJob>;
   private accepted = 0;
 
@@ -192,7 +197,16 @@ export class WebhookService {
     if (!WEBHOOK_SEGMENT.test(secret)) {
       return undefined;
     }
-    return this.byKey(webhookKeyOf(secret));
+    const known = this.keys.get(secret);
+    const key = known ?? webhookKeyOf(secret);
+    const record = await this.byKey(key);
+    if (record && known === undefined) {
+      if (this.keys.size >= this.cacheSize) {
+        this.keys.delete(this.keys.keys().next().value!);
+      }
+      this.keys.set(secret, key);
+    }
+    return record;
   }
 
   /** Queues a POST to a webhook; resolves with the job id once the job is durable. 404 for an unknown URI. */
@@ -201,6 +215,15 @@ export class WebhookService {
     if (!record) {
       throw notFound('No such webhook (unknown or revoked).', 'unknown_webhook');
     }
+    return this.acceptFor(record, data, sizeBytes);
+  }
+
+  /**
+   * Queues a POST to the webhook of a record just returned by lookup(); resolves with the job id
+   * once the job is durable. The HTTP handler looks up before reading the body (an unknown URI's body
+   * is never read), so a second lookup here would only add a Redis round trip to every POST.
+   */
+  public async acceptFor(record: WebhookRecord, data: unknown, sizeBytes?: number): Promise<string> {
     const jobId = `wh-${uuidv7()}`;
     const job: WebhookJob = { id: jobId, hook: record.key, user: record.user, username: record.username, action: record.action,
       data, receivedAt: new Date().toISOString() };

@@ -62,11 +62,13 @@ describe('BullMqJobQueue across a Redis restart', () => {
   }, 90_000);
 
   it('fails an add() that Redis never answers within the command timeout, and one in flight when Redis dies at once', async() => {
-    const hung = new BullMqJobQueue<{ n: number }>('hung', { redisUrl: redis!.url, commandTimeoutMs: 3_000 });
+    // Its own redis-server: this test stops and kills it under the queue.
+    const own = await startRedis({ appendfsync: 'always' });
+    const hung = new BullMqJobQueue<{ n: number }>('hung', { redisUrl: own.url, commandTimeoutMs: 3_000 });
     try {
       await hung.add({ n: 0 });
       // A stopped (not dead) redis-server keeps the connection open and never answers.
-      process.kill(redis!.pid, 'SIGSTOP');
+      process.kill(own.pid, 'SIGSTOP');
       const started = Date.now();
       const timedOut = await hung.add({ n: 1 }).then(() => undefined, (error: unknown) => error);
       expect(timedOut).toMatchObject({ statusCode: 503, errorCode: 'queue_unavailable' });
@@ -77,12 +79,18 @@ describe('BullMqJobQueue across a Redis restart', () => {
       const inFlight = hung.add({ n: 2 }).then(() => undefined, (error: unknown) => error);
       await sleep(100);
       const killedAt = Date.now();
-      await redis!.kill9();
+      await own.kill9();
       expect(await inFlight).toMatchObject({ statusCode: 503, errorCode: 'queue_unavailable' });
       expect(Date.now() - killedAt).toBeLessThan(1_500);
+      // And it accepts again once Redis is back.
+      await own.restart();
+      for (let tries = 0; !await hung.add({ n: 3 }).then(() => true, () => false); tries++) {
+        expect(tries).toBeLessThan(100);
+        await sleep(100);
+      }
     } finally {
-      await redis!.restart();
       await hung.close();
+      await own.stop();
     }
   }, 60_000);
 });
