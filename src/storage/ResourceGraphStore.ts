@@ -14,6 +14,16 @@ export interface StoredResource {
   metadata: Quad[];
 }
 
+/** One resource to replace: see ResourceGraphStore.write. */
+export interface ResourceWrite {
+  iri: string;
+  /** The container it is a member of (containment added; touched when `data` is given). */
+  parent: string | undefined;
+  metadata: readonly Quad[];
+  /** Its data triples; undefined to keep the data and replace the metadata only. */
+  data?: readonly Quad[];
+}
+
 export interface ContainerMember {
   iri: string;
   data: Quad[];
@@ -152,22 +162,36 @@ export class ResourceGraphStore {
    * representation embeds its members, so its ETag (and any cached listing) must change with them.
    */
   public async write(iri: string, parent: string | undefined, metadata: readonly Quad[], data?: readonly Quad[]): Promise<void> {
-    const operations = [ this.clearGraph(metadataGraphOf(iri)) ];
-    if (data) {
-      operations.unshift(this.clearGraph(iri));
-      if (parent) {
-        operations.unshift(...this.touch(parent, new Date()));
+    await this.writeMany([{ iri, parent, metadata, data }]);
+  }
+
+  /**
+   * Several write()s as one update request (so all of them or none): each resource is replaced in
+   * turn, and each container whose documents were written is touched once.
+   */
+  public async writeMany(writes: readonly ResourceWrite[]): Promise<void> {
+    const touched = new Set<string>();
+    const operations: string[] = [];
+    for (const { iri, parent, metadata, data } of writes) {
+      if (data) {
+        if (parent) {
+          touched.add(parent);
+        }
+        operations.push(this.clearGraph(iri));
       }
+      operations.push(this.clearGraph(metadataGraphOf(iri)));
+      const blocks = [ sparqlGraphBlock(namedNode(metadataGraphOf(iri)), this.storable(metadata)) ];
+      if (parent) {
+        blocks.push(sparqlGraphBlock(namedNode(parent), [ quad(namedNode(parent), namedNode(LDP_CONTAINS), namedNode(iri)) ]));
+      }
+      if (data && data.length > 0) {
+        blocks.push(sparqlGraphBlock(namedNode(iri), this.skolemizer.skolemize(data)));
+      }
+      operations.push(`INSERT DATA { ${blocks.join('\n')} }`);
     }
-    const blocks = [ sparqlGraphBlock(namedNode(metadataGraphOf(iri)), this.storable(metadata)) ];
-    if (parent) {
-      blocks.push(sparqlGraphBlock(namedNode(parent), [ quad(namedNode(parent), namedNode(LDP_CONTAINS), namedNode(iri)) ]));
-    }
-    if (data && data.length > 0) {
-      blocks.push(sparqlGraphBlock(namedNode(iri), this.skolemizer.skolemize(data)));
-    }
-    operations.push(`INSERT DATA { ${blocks.join('\n')} }`);
-    await this.client.update(operations.join(' ;\n'));
+    const modified = new Date();
+    const touches = [ ...touched ].flatMap((container): string[] => this.touch(container, modified));
+    await this.client.update([ ...touches, ...operations ].join(' ;\n'));
   }
 
   public async writeMetadata(iri: string, metadata: readonly Quad[]): Promise<void> {

@@ -2,6 +2,7 @@ import type { Quad } from '@rdfjs/types';
 import type { ResourceStore } from '@solid/community-server';
 import { BasicRepresentation, getLoggerFor, INTERNAL_QUADS } from '@solid/community-server';
 import { DataFactory } from 'n3';
+import { CoalescingResourceWriter } from '../../../storage/CoalescingResourceWriter';
 import type { ResourceGraphStore } from '../../../storage/ResourceGraphStore';
 import { DC_MODIFIED, LDP_RESOURCE, RDF_TYPE, XSD_DATETIME } from '../../../storage/Vocabulary';
 import type { WebhookAction, WebhookActionInput } from '../WebhookAction';
@@ -24,6 +25,8 @@ export class StoreInContainerAction implements WebhookAction {
   protected readonly logger = getLoggerFor(this);
   private readonly root: string;
   private readonly ready = new Map<string, Promise<void>>();
+  /** Payloads of jobs running side by side are stored together: one update request per group. */
+  private readonly writer: CoalescingResourceWriter;
 
   /**
    * @param baseUrl - Public base URL.
@@ -34,11 +37,12 @@ export class StoreInContainerAction implements WebhookAction {
    */
   public constructor(
     baseUrl: string,
-    private readonly store: ResourceGraphStore,
+    store: ResourceGraphStore,
     private readonly resourceStore: ResourceStore,
     containerPath = 'webhook-data/',
     public readonly name = 'store-in-container',
   ) {
+    this.writer = new CoalescingResourceWriter(store);
     const root = new URL(containerPath, baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`).href;
     this.root = root.endsWith('/') ? root : `${root}/`;
   }
@@ -65,8 +69,8 @@ export class StoreInContainerAction implements WebhookAction {
       quad(subject, namedNode(RDF_TYPE), namedNode(LDP_RESOURCE)),
       quad(subject, namedNode(DC_MODIFIED), literal(now.toISOString(), namedNode(XSD_DATETIME))),
     ];
-    // write() replaces: running the same job again leaves one resource.
-    await this.store.write(iri, container, metadata, quads);
+    // A write replaces: running the same job again leaves one resource.
+    await this.writer.write({ iri, parent: container, metadata, data: quads });
   }
 
   private async ensureContainer(container: string): Promise<void> {
