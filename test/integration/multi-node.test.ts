@@ -157,7 +157,11 @@ describe('several Fedpod nodes on one store and one Redis', () => {
         return list.length >= sessions.length - 1 ? list : undefined;
       });
       expect([ ...following ].sort()).toEqual(others(index));
-      const followers = await items(`${session.webId}/followers`);
+      // The Follows *to* this actor are other jobs than the Accepts of its own: wait for them as well.
+      const followers = await eventually(async() => {
+        const list = await items(`${session.webId}/followers`);
+        return list.length >= sessions.length - 1 ? list : undefined;
+      });
       expect([ ...followers ].sort()).toEqual(others(index));
     }
     // Every Follow was answered by exactly one Accept.
