@@ -61,10 +61,10 @@ describe('BullMqJobQueue across a Redis restart', () => {
     expect(ran.has(-1)).toBe(false);
   }, 90_000);
 
-  it('fails an add() that Redis never answers within the command timeout, and one in flight when Redis dies at once', async() => {
+  it('fails an add() that Redis does not answer in time with 503, whether Redis hangs or dies with the add in flight', async() => {
     // Its own redis-server: this test stops and kills it under the queue.
     const own = await startRedis({ appendfsync: 'always' });
-    const hung = new BullMqJobQueue<{ n: number }>('hung', { redisUrl: own.url, commandTimeoutMs: 3_000 });
+    const hung = new BullMqJobQueue<{ n: number }>('hung', { redisUrl: own.url, addTimeoutMs: 3_000 });
     try {
       await hung.add({ n: 0 });
       // A stopped (not dead) redis-server keeps the connection open and never answers.
@@ -74,14 +74,14 @@ describe('BullMqJobQueue across a Redis restart', () => {
       expect(timedOut).toMatchObject({ statusCode: 503, errorCode: 'queue_unavailable' });
       expect(Date.now() - started).toBeLessThan(8_000);
 
-      // Sent, unanswered, and then the server dies: refused when the connection closes, not
-      // resent after a reconnection (which would keep the client waiting for as long as Redis is away).
+      // Sent, unanswered, and then the server dies: ioredis would resend it once reconnected, for as
+      // long as Redis is away; the client gets its 503 within the add timeout instead.
+      const sentAt = Date.now();
       const inFlight = hung.add({ n: 2 }).then(() => undefined, (error: unknown) => error);
       await sleep(100);
-      const killedAt = Date.now();
       await own.kill9();
       expect(await inFlight).toMatchObject({ statusCode: 503, errorCode: 'queue_unavailable' });
-      expect(Date.now() - killedAt).toBeLessThan(1_500);
+      expect(Date.now() - sentAt).toBeLessThan(8_000);
       // And it accepts again once Redis is back.
       await own.restart();
       for (let tries = 0; !await hung.add({ n: 3 }).then(() => true, () => false); tries++) {
