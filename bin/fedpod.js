@@ -28,6 +28,7 @@ function serverOptions(y) {
     .option('redis-url', { type: 'string', default: process.env.REDIS_URL || '', describe: 'Redis for queues and locks; empty = local durable queue' })
     .option('allow-private-network', { type: 'boolean', default: process.env.FEDPOD_ALLOW_PRIVATE_NETWORK === 'true', describe: 'Let outbound requests reach loopback and private addresses' })
     .option('metrics', { type: 'boolean', default: process.env.FEDPOD_METRICS === 'true', describe: 'Serve Prometheus metrics at /metrics' })
+    .option('metrics-token', { type: 'string', default: process.env.FEDPOD_METRICS_TOKEN || '', describe: 'Bearer token a /metrics scrape must present (empty: none)' })
     .option('max-body-size', { type: 'number', default: Number(process.env.FEDPOD_MAX_BODY_SIZE || 1048576), describe: 'Largest request body in bytes (413 above)' })
     .option('signature-scheme', { type: 'string', default: process.env.FEDPOD_SIGNATURE_SCHEME || 'cavage', choices: [ 'cavage', 'rfc9421' ], describe: 'HTTP signatures on deliveries: draft-cavage (as Mastodon), or RFC 9421 first with draft-cavage again when refused' })
     .option('token-lifetime', { type: 'number', default: Number(process.env.FEDPOD_TOKEN_LIFETIME || 604800), describe: 'Lifetime of issued tokens in seconds (default 7 days)' })
@@ -119,6 +120,7 @@ async function startServer(argv) {
       'urn:fedpod:default:variable:redisUrl': argv['redis-url'],
       'urn:fedpod:default:variable:allowPrivateNetwork': argv['allow-private-network'],
       'urn:fedpod:default:variable:metricsEnabled': argv.metrics,
+      'urn:fedpod:default:variable:metricsToken': argv['metrics-token'],
       'urn:fedpod:default:variable:logLevel': argv['log-level'],
       'urn:fedpod:default:variable:logFormat': argv['log-format'],
     },

@@ -54,8 +54,8 @@ async function readyz(server: FedpodServer): Promise<{ status: number; body: Rec
   return { status: response.status, body: await response.json() as Record<string, unknown>, cacheControl: response.headers.get('cache-control') };
 }
 
-async function scrape(server: FedpodServer): Promise<string> {
-  const response = await fetch(`${server.baseUrl}metrics`);
+async function scrape(server: FedpodServer, token?: string): Promise<string> {
+  const response = await fetch(`${server.baseUrl}metrics`, { headers: token ? { authorization: `Bearer ${token}` } : {}});
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toContain('text/plain');
   return response.text();
@@ -268,12 +268,22 @@ describe('observability with a private store that goes away (metrics on)', () =>
   });
 });
 
-describe('observability with the shared Virtuoso and Redis (metrics on)', () => {
+describe('observability with the shared Virtuoso and Redis (metrics on, behind a token)', () => {
+  const token = 'metrics-token-for-tests';
   let server: FedpodServer;
 
   beforeAll(async() => {
     server = await startFedpod({ config: 'activitypub', sparqlEndpoint: sharedServers().sparqlEndpoint, redisUrl: claimRedisDb(),
-      extraArgs: [ '--metrics' ] });
+      extraArgs: [ '--metrics', '--metrics-token', token ] });
+  });
+
+  it('refuses a scrape without the metrics token, or with another', async() => {
+    const missing = await fetch(`${server.baseUrl}metrics`);
+    expect(missing.status).toBe(401);
+    expect(await missing.json()).toMatchObject({ error: 'authorization_required' });
+    const wrong = await fetch(`${server.baseUrl}metrics`, { headers: { authorization: 'Bearer not-the-token' }});
+    expect(wrong.status).toBe(401);
+    expect(await wrong.text()).not.toContain('fedpod_');
   });
 
   afterAll(async() => {
@@ -288,8 +298,8 @@ describe('observability with the shared Virtuoso and Redis (metrics on)', () => 
 
   it('reads the BullMQ queue depths on scrape and counts requests', async() => {
     expect((await fetch(`${server.baseUrl}healthz`)).status).toBe(200);
-    await eventually(async() => sample(await scrape(server), 'fedpod_http_requests_total{method="GET",route="/healthz",status="200"}') >= 1);
-    const text = await scrape(server);
+    await eventually(async() => sample(await scrape(server, token), 'fedpod_http_requests_total{method="GET",route="/healthz",status="200"}') >= 1);
+    const text = await scrape(server, token);
     for (const family of FAMILIES) {
       expect(text).toContain(`# TYPE ${family} `);
     }

@@ -49,4 +49,40 @@ describe('MetricsHandler', (): void => {
     expect((await fetch(`${base}/metrics`, { method: 'POST' })).status).toBe(404);
     expect((await fetch(`${base}/metricsz`)).status).toBe(404);
   });
+
+  it('with a token, serves only scrapes that present it', async(): Promise<void> => {
+    const guarded = new MetricsHandler(metrics, 'scrape-secret-1');
+    const tokenServer = createServer((raw, response): void => {
+      const request = guardStream(raw);
+      void guarded.canHandle({ request, response }).then(
+        async(): Promise<void> => guarded.handle({ request, response }),
+        (): void => {
+          response.writeHead(404).end();
+        },
+      );
+    });
+    await new Promise<void>((resolve): void => {
+      tokenServer.listen(0, '127.0.0.1', resolve);
+    });
+    const url = `http://127.0.0.1:${(tokenServer.address() as AddressInfo).port}/metrics`;
+    try {
+      const missing = await fetch(url);
+      expect(missing.status).toBe(401);
+      expect(missing.headers.get('www-authenticate')).toBe('Bearer');
+      expect(await missing.json()).toMatchObject({ error: 'authorization_required' });
+      for (const authorization of [ 'Bearer scrape-secret-2', 'Bearer scrape-secret-1x', 'Basic c2NyYXBlOnNlY3JldA==', 'Bearer ' ]) {
+        const wrong = await fetch(url, { headers: { authorization }});
+        expect({ authorization, status: wrong.status }).toEqual({ authorization, status: 401 });
+        expect(await wrong.text()).not.toContain('fedpod_http_requests_total');
+      }
+      const right = await fetch(url, { headers: { authorization: 'Bearer scrape-secret-1' }});
+      expect(right.status).toBe(200);
+      expect(await right.text()).toContain('fedpod_http_requests_total');
+    } finally {
+      tokenServer.closeAllConnections();
+      await new Promise((resolve): void => {
+        tokenServer.close(resolve);
+      });
+    }
+  });
 });
