@@ -1,37 +1,20 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { guardStream } from '@solid/community-server';
 import { MetricsHandler } from '../../../src/handlers/MetricsHandler';
 import { PrometheusMetrics } from '../../../src/plugins/observability/PrometheusMetrics';
 import { ToggledMetrics } from '../../../src/plugins/observability/ToggledMetrics';
+import { serveHandler, type HandlerServer } from './support/handlerServer';
 
 describe('MetricsHandler', (): void => {
   const metrics = new ToggledMetrics(new PrometheusMetrics(1000, 2000, false));
-  const handler = new MetricsHandler(metrics);
-  let server: Server;
+  let server: HandlerServer;
   let base: string;
 
   beforeAll(async(): Promise<void> => {
-    server = createServer((raw, response): void => {
-      const request = guardStream(raw);
-      void handler.canHandle({ request, response }).then(
-        async(): Promise<void> => handler.handle({ request, response }),
-        (): void => {
-          response.writeHead(404).end();
-        },
-      );
-    });
-    await new Promise<void>((resolve): void => {
-      server.listen(0, '127.0.0.1', resolve);
-    });
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await serveHandler(new MetricsHandler(metrics));
+    base = server.base;
   });
 
   afterAll(async(): Promise<void> => {
-    server.closeAllConnections();
-    await new Promise((resolve): void => {
-      server.close(resolve);
-    });
+    await server.close();
   });
 
   it('leaves /metrics to other handlers while metrics are off', async(): Promise<void> => {
@@ -51,20 +34,8 @@ describe('MetricsHandler', (): void => {
   });
 
   it('with a token, serves only scrapes that present it', async(): Promise<void> => {
-    const guarded = new MetricsHandler(metrics, 'scrape-secret-1');
-    const tokenServer = createServer((raw, response): void => {
-      const request = guardStream(raw);
-      void guarded.canHandle({ request, response }).then(
-        async(): Promise<void> => guarded.handle({ request, response }),
-        (): void => {
-          response.writeHead(404).end();
-        },
-      );
-    });
-    await new Promise<void>((resolve): void => {
-      tokenServer.listen(0, '127.0.0.1', resolve);
-    });
-    const url = `http://127.0.0.1:${(tokenServer.address() as AddressInfo).port}/metrics`;
+    const guarded = await serveHandler(new MetricsHandler(metrics, 'scrape-secret-1'));
+    const url = `${guarded.base}/metrics`;
     try {
       const missing = await fetch(url);
       expect(missing.status).toBe(401);
@@ -79,10 +50,7 @@ describe('MetricsHandler', (): void => {
       expect(right.status).toBe(200);
       expect(await right.text()).toContain('fedpod_http_requests_total');
     } finally {
-      tokenServer.closeAllConnections();
-      await new Promise((resolve): void => {
-        tokenServer.close(resolve);
-      });
+      await guarded.close();
     }
   });
 });

@@ -1,6 +1,3 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { guardStream } from '@solid/community-server';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,13 +9,14 @@ import { JobQueueFactory } from '../../../src/plugins/queue/JobQueueFactory';
 import type { LocalJournalQueue } from '../../../src/plugins/queue/LocalJournalQueue';
 import { SparqlClient } from '../../../src/storage/SparqlClient';
 import { FakeStore } from '../plugins/observability/support/FakeStore';
+import { serveHandler, type HandlerServer } from './support/handlerServer';
 
 describe('ReadinessHandler', (): void => {
   const store = new FakeStore();
   let dataDir: string;
   let queues: JobQueueFactory;
   let client: SparqlClient;
-  let server: Server;
+  let server: HandlerServer;
   let base: string;
 
   beforeAll(async(): Promise<void> => {
@@ -33,28 +31,14 @@ describe('ReadinessHandler', (): void => {
       // Without a Redis URL this check does not apply and is left out.
       new RedisReadinessCheck(''),
     ], 300);
-    server = createServer((raw, response): void => {
-      const request = guardStream(raw);
-      void handler.canHandle({ request, response }).then(
-        async(): Promise<void> => handler.handle({ request, response }),
-        (): void => {
-          response.writeHead(404).end();
-        },
-      );
-    });
-    await new Promise<void>((resolve): void => {
-      server.listen(0, '127.0.0.1', resolve);
-    });
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await serveHandler(handler);
+    base = server.base;
   });
 
   afterAll(async(): Promise<void> => {
     client.close();
     await queues.closeAll();
-    server.closeAllConnections();
-    await new Promise((resolve): void => {
-      server.close(resolve);
-    });
+    await server.close();
     await store.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });

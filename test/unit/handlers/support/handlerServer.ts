@@ -1,0 +1,38 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { HttpHandler } from '@solid/community-server';
+import { guardStream } from '@solid/community-server';
+
+export interface HandlerServer {
+  /** http://127.0.0.1:PORT (no trailing slash). */
+  base: string;
+  close: () => Promise<void>;
+}
+
+/**
+ * A real HTTP server on loopback that offers every request to one handler, as Fedpod's handler
+ * chain does (canHandle, then handle); a request it refuses gets a bare 404.
+ */
+export async function serveHandler(handler: HttpHandler): Promise<HandlerServer> {
+  const server = createServer((raw, response): void => {
+    const request = guardStream(raw);
+    void handler.canHandle({ request, response }).then(
+      async(): Promise<void> => handler.handle({ request, response }),
+      (): void => {
+        response.writeHead(404).end();
+      },
+    );
+  });
+  await new Promise<void>((resolve): void => {
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: async(): Promise<void> => {
+      server.closeAllConnections();
+      await new Promise((resolve): void => {
+        server.close(resolve);
+      });
+    },
+  };
+}
