@@ -48,6 +48,9 @@ export function redisReconnectDelay(attempt: number): number {
   return Math.min(100 * 2 ** Math.max(0, attempt - 1), 2_000);
 }
 
+/** Longest wait for one BullMQ close() (worker, then queue) before disconnecting instead. */
+const CLOSE_STEP_MS = 3_000;
+
 /** What ioredis says when Redis is not connected (refused, closed, reconnecting). */
 const REDIS_AWAY = /enableOfflineQueue|Connection is closed|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|max retries per request/iu;
 
@@ -253,13 +256,31 @@ export class BullMqJobQueue<T> implements JobQueue<T> {
         this.logger.warn(`Queue ${this.name}: ${this.running.count} job(s) still running after ${
           timeoutMs} ms; they run again once their lock expires`);
       }
-      await worker.close(this.running.count > 0).catch((error: Error): void => {
-        this.logger.warn(`Queue ${this.name}: closing the worker: ${error.message}`);
-      });
+      await this.bounded('worker', worker.close(this.running.count > 0), async(): Promise<void> => worker.disconnect());
     }
-    await this.queue.close().catch((error: Error): void => {
-      this.logger.warn(`Queue ${this.name}: closing the queue: ${error.message}`);
-    });
+    await this.bounded('queue', this.queue.close(), async(): Promise<void> => this.queue.disconnect());
+  }
+
+  /**
+   * Waits for a BullMQ close() for at most CLOSE_STEP_MS, then disconnects instead: in rare full
+   * test runs a close() never returned, and a stop must not hang on it (what it leaves undone,
+   * the stalled check and lock expiry recover).
+   */
+  private async bounded(what: string, closing: Promise<void>, disconnect: () => Promise<void>): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const outcome = await Promise.race([
+      closing.then((): string => 'closed', (error: Error): string => `failed: ${error.message}`),
+      new Promise<string>((resolve): void => {
+        timer = setTimeout((): void => resolve('timeout'), CLOSE_STEP_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (outcome === 'closed') {
+      return;
+    }
+    this.logger.warn(`Queue ${this.name}: closing the ${what}: ${outcome === 'timeout' ?
+      `no end after ${CLOSE_STEP_MS} ms; disconnecting` : outcome}`);
+    await disconnect().catch((): void => undefined);
   }
 
   private async runJob(job: Job<Envelope<T>>, handler: JobHandler<T>): Promise<void> {

@@ -29,7 +29,10 @@ describe('BullMqJobQueue across a Redis restart', () => {
 
   it('refuses add() with 503 queue_unavailable while Redis is down and runs every accepted job after', async() => {
     const ran = new Set<number>();
-    queue = new BullMqJobQueue<{ n: number }>('outage', { redisUrl: redis!.url, retry: new RetryPolicy(5, 50, 1000, 0) });
+    // Short locks: a job the worker had fetched when Redis went (its answer lost) is picked up again by
+    // the stalled check once its lock expires; with the default 30 s lock that can outlast the wait below.
+    queue = new BullMqJobQueue<{ n: number }>('outage', { redisUrl: redis!.url, retry: new RetryPolicy(5, 50, 1000, 0),
+      lockDurationMs: 1_000, stalledIntervalMs: 300 });
     queue.process(async(job) => {
       ran.add(job.data.n);
     }, 2);
