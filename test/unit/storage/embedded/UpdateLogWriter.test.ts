@@ -46,23 +46,38 @@ describe('UpdateLogWriter', (): void => {
   it('acknowledges an append only after its fsync has completed', async(): Promise<void> => {
     const prototype = await fileHandlePrototype();
     const realDatasync = prototype.datasync;
-    let releaseSync: () => void = (): void => undefined;
-    jest.spyOn(prototype, 'datasync').mockImplementation(async function(this: fs.FileHandle): Promise<void> {
-      await new Promise<void>((resolve): void => {
-        releaseSync = resolve;
-      });
-      return realDatasync.call(this);
+    // Every datasync waits until released; `syncing` resolves when the append's sync has begun (not
+    // after a fixed delay: on a busy machine the writer may take longer to get there).
+    let held = false;
+    const waiting: (() => void)[] = [];
+    let syncStarted: () => void = (): void => undefined;
+    const syncing = new Promise<void>((resolve): void => {
+      syncStarted = resolve;
     });
     const writer = await UpdateLogWriter.open(files, 1, 0);
+    jest.spyOn(prototype, 'datasync').mockImplementation(async function(this: fs.FileHandle): Promise<void> {
+      if (held) {
+        await new Promise<void>((resolve): void => {
+          waiting.push(resolve);
+          syncStarted();
+        });
+      }
+      return realDatasync.call(this);
+    });
+    held = true;
     let acknowledged = false;
     const append = writer.append(record('wait for me')).then((): void => {
       acknowledged = true;
     });
+    await syncing;
     await new Promise((resolve): void => {
       setTimeout(resolve, 50);
     });
     expect(acknowledged).toBe(false);
-    releaseSync();
+    held = false;
+    for (const release of waiting.splice(0)) {
+      release();
+    }
     await append;
     expect(acknowledged).toBe(true);
     jest.restoreAllMocks();
