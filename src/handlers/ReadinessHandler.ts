@@ -3,6 +3,7 @@ import type { ReadinessCheck } from '../plugins/observability/ReadinessCheck';
 import { sendJson } from './HttpUtil';
 import { JsonHttpHandler } from './JsonHttpHandler';
 import { NOT_HANDLED } from './NotHandled';
+import { settleWithin } from '../util/Deadline';
 
 interface CheckResult {
   status: 'ok' | 'failed';
@@ -48,12 +49,8 @@ export class ReadinessHandler extends JsonHttpHandler {
   }
 
   private async run(check: ReadinessCheck): Promise<CheckResult> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<'timeout'>((resolve): void => {
-      timer = setTimeout((): void => resolve('timeout'), this.timeoutMs);
-    });
     try {
-      const outcome = await Promise.race([ check.check().then((): 'ok' => 'ok'), timeout ]);
+      const outcome = await settleWithin(check.check().then((): 'ok' => 'ok'), this.timeoutMs, (): 'timeout' => 'timeout');
       if (outcome === 'timeout') {
         this.logger.warn(`Readiness: ${check.name} did not answer within ${this.timeoutMs} ms`);
         return { status: 'failed', message: `no answer within ${this.timeoutMs} ms` };
@@ -62,8 +59,6 @@ export class ReadinessHandler extends JsonHttpHandler {
     } catch (error: unknown) {
       this.logger.warn(`Readiness: ${check.name} failed: ${(error as Error).message}`);
       return { status: 'failed', message: 'error (see the server log)' };
-    } finally {
-      clearTimeout(timer);
     }
   }
 }

@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { DeliveryOutcome, Metrics, MetricsExposition, QueueDepth, QueueDepthSource } from './Metrics';
+import { settleWithin } from '../../util/Deadline';
 
 const HTTP_BUCKETS = [ 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10 ];
 const STORE_BUCKETS = [ 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30 ];
@@ -113,14 +114,6 @@ export class PrometheusMetrics implements Metrics {
 
   /** The source's depths, or none when it fails or takes too long (a scrape must not hang). */
   private static async bounded(source: QueueDepthSource, timeoutMs: number): Promise<QueueDepth[]> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<QueueDepth[]>((resolve): void => {
-      timer = setTimeout((): void => resolve([]), timeoutMs);
-    });
-    try {
-      return await Promise.race([ source().catch((): QueueDepth[] => []), timeout ]);
-    } finally {
-      clearTimeout(timer);
-    }
+    return settleWithin(source().catch((): QueueDepth[] => []), timeoutMs, (): QueueDepth[] => []);
   }
 }

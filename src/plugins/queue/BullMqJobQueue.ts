@@ -7,6 +7,7 @@ import { serviceUnavailable } from '../../util/HttpErrors';
 import { PermanentJobError } from './PermanentJobError';
 import { RetryPolicy } from './RetryPolicy';
 import { describeJobError, RunningJobs } from './RunningJobs';
+import { settleWithin } from '../../util/Deadline';
 
 export interface BullMqJobQueueOptions {
   /** redis://[user:password@]host:port[/db] */
@@ -157,17 +158,9 @@ export class BullMqJobQueue<T> implements JobQueue<T> {
    */
   private async answeredWithin(add: Promise<Job<Envelope<T>>>): Promise<Job<Envelope<T>>> {
     const timeoutMs = this.options.addTimeoutMs ?? 10_000;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_resolve, reject): void => {
-      timer = setTimeout((): void => reject(serviceUnavailable(`The job queue did not answer within ${timeoutMs} ms`,
-        'queue_unavailable')), timeoutMs);
+    return settleWithin(add, timeoutMs, (): never => {
+      throw serviceUnavailable(`The job queue did not answer within ${timeoutMs} ms`, 'queue_unavailable');
     });
-    add.catch((): void => undefined);
-    try {
-      return await Promise.race([ add, timeout ]);
-    } finally {
-      clearTimeout(timer);
-    }
   }
 
   public process(handler: JobHandler<T>, concurrency: number): void {
@@ -267,14 +260,8 @@ export class BullMqJobQueue<T> implements JobQueue<T> {
    * the stalled check and lock expiry recover).
    */
   private async bounded(what: string, closing: Promise<void>, disconnect: () => Promise<void>): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const outcome = await Promise.race([
-      closing.then((): string => 'closed', (error: Error): string => `failed: ${error.message}`),
-      new Promise<string>((resolve): void => {
-        timer = setTimeout((): void => resolve('timeout'), CLOSE_STEP_MS);
-      }),
-    ]);
-    clearTimeout(timer);
+    const outcome = await settleWithin(closing.then((): string => 'closed', (error: Error): string => `failed: ${error.message}`),
+      CLOSE_STEP_MS, (): string => 'timeout');
     if (outcome === 'closed') {
       return;
     }

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { ServerResponse } from 'node:http';
 import type { Finalizable } from '@solid/community-server';
 import { getLoggerFor, ServerConfigurator } from '@solid/community-server';
+import { settleWithin } from '../../util/Deadline';
 
 /**
  * The first step of a graceful shutdown: the HTTP server stops accepting connections, every request
@@ -75,14 +76,7 @@ export class HttpServerDrain extends ServerConfigurator implements Finalizable {
     });
     server.closeIdleConnections();
     this.logger.info(`Stopped accepting connections; ${inFlight} request(s) in flight`);
-    let timer: NodeJS.Timeout | undefined;
-    const finished = await Promise.race([
-      closed.then((): boolean => true),
-      new Promise<boolean>((resolve): void => {
-        timer = setTimeout((): void => resolve(false), this.timeoutMs);
-      }),
-    ]);
-    clearTimeout(timer);
+    const finished = await settleWithin(closed.then((): boolean => true), this.timeoutMs, (): boolean => false);
     if (!finished) {
       this.logger.warn(`${this.active.size} request(s) still running after ${this.timeoutMs} ms: closing their connections`);
       server.closeAllConnections();
