@@ -26,6 +26,7 @@ function serverOptions(y) {
     .option('sparql-endpoint', { type: 'string', default: process.env.SPARQL_ENDPOINT || '', describe: 'Triple store: a Fuseki base URL, or a SPARQL endpoint URL ending in /sparql; empty = embedded store' })
     .option('dataset', { type: 'string', default: process.env.SPARQL_DATASET || 'localData', describe: 'Dataset name (created at start-up on Fuseki-style stores)' })
     .option('redis-url', { type: 'string', default: process.env.REDIS_URL || '', describe: 'Redis for queues and locks; empty = local durable queue' })
+    .option('queue-workers', { type: 'boolean', default: process.env.FEDPOD_QUEUE_WORKERS !== 'false', describe: 'Run queue jobs (deliveries, inbox, webhook actions) on this node; --no-queue-workers: only add them, for nodes that do (needs --redis-url)' })
     .option('allow-private-network', { type: 'boolean', default: process.env.FEDPOD_ALLOW_PRIVATE_NETWORK === 'true', describe: 'Let outbound requests reach loopback and private addresses' })
     .option('metrics', { type: 'boolean', default: process.env.FEDPOD_METRICS === 'true', describe: 'Serve Prometheus metrics at /metrics' })
     .option('metrics-token', { type: 'string', default: process.env.FEDPOD_METRICS_TOKEN || '', describe: 'Bearer token a /metrics scrape must present (empty: none)' })
@@ -69,6 +70,9 @@ async function startServer(argv) {
   if (argv['retry-base-delay'] !== undefined) {
     // Read by the queue factory (RetryPolicy.baseDelayFromEnvironment); no config variable needed.
     process.env.FEDPOD_RETRY_BASE_DELAY = String(argv['retry-base-delay']);
+  }
+  if (!argv['queue-workers'] && !argv['redis-url'].trim()) {
+    throw new UsageError('--no-queue-workers needs --redis-url: the jobs this node accepts must reach the nodes that run them');
   }
   const dataDir = path.resolve(argv['data-dir']);
   let embedded;
@@ -118,6 +122,7 @@ async function startServer(argv) {
       'urn:fedpod:default:variable:tokenLifetime': argv['token-lifetime'],
       'urn:fedpod:default:variable:signatureScheme': argv['signature-scheme'],
       'urn:fedpod:default:variable:redisUrl': argv['redis-url'],
+      'urn:fedpod:default:variable:queueWorkers': argv['queue-workers'],
       'urn:fedpod:default:variable:allowPrivateNetwork': argv['allow-private-network'],
       'urn:fedpod:default:variable:metricsEnabled': argv.metrics,
       'urn:fedpod:default:variable:metricsToken': argv['metrics-token'],
@@ -229,8 +234,11 @@ function webhookCommands(y) {
     .demandCommand(1, 'Name a webhooks command: generate, list, revoke or dead-letters');
 }
 
+/** A wrong combination of flags: said in one line, without a stack. */
+class UsageError extends Error {}
+
 function fail(error) {
-  process.stderr.write(`[fedpod] error: ${error && error.stack ? error.stack : error}\n`);
+  process.stderr.write(`[fedpod] error: ${error instanceof UsageError ? error.message : error && error.stack ? error.stack : error}\n`);
   process.exit(1);
 }
 

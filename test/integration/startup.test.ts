@@ -39,3 +39,14 @@ describe('start-up with an unreachable Redis', () => {
     expect(fs.readFileSync(proc.logFile, 'utf8')).toMatch(/Redis is not reachable/u);
   }, 90_000);
 });
+
+describe('start-up without queue workers and without Redis', () => {
+  it('exits with code 1 at once: the jobs it accepted would never run', async() => {
+    const [ port, storePort ] = [ await freePort(), await freePort() ];
+    const proc = await spawnLogged(process.execPath, [ BIN, 'start', '--config', 'activitypub', '--port', String(port),
+      '--data-dir', makeTempDir('fedpod-startup-'), '--store-port', String(storePort), '--no-queue-workers' ], { name: 'fedpod-no-workers' });
+    const { code } = await proc.exited;
+    expect(code).toBe(1);
+    expect(fs.readFileSync(proc.logFile, 'utf8')).toMatch(/--no-queue-workers needs --redis-url/u);
+  }, 60_000);
+});

@@ -32,6 +32,11 @@ export interface BullMqJobQueueOptions {
   metrics?: Metrics;
   /** An add() that Redis has not answered by then fails with a 503 (see answeredWithin). Default 10 s. */
   addTimeoutMs?: number;
+  /**
+   * false: this process only adds jobs; process() starts no worker, other nodes run the jobs
+   * (`fedpod start --no-queue-workers`). Default true.
+   */
+  processJobs?: boolean;
 }
 
 /** What a job holds in Redis: the caller's id (when given) and data. */
@@ -164,6 +169,10 @@ export class BullMqJobQueue<T> implements JobQueue<T> {
   }
 
   public process(handler: JobHandler<T>, concurrency: number): void {
+    if (this.options.processJobs === false) {
+      this.logger.info(`Queue ${this.name}: jobs are run by the nodes with queue workers, not this one`);
+      return;
+    }
     if (this.worker) {
       throw new Error(`Queue ${this.name} already has a handler`);
     }

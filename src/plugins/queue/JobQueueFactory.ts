@@ -32,6 +32,7 @@ export class JobQueueFactory {
    * @param baseDelayMs - wait after the first failed run
    * @param maxDelayMs - longest wait between two runs
    * @param metrics - where the queues count retries and dead letters, and where their depths are read
+   * @param processJobs - false: this node only adds jobs and nodes with workers run them (needs Redis)
    */
   public constructor(
     private readonly dataDir: string,
@@ -40,7 +41,12 @@ export class JobQueueFactory {
     baseDelayMs = RetryPolicy.defaultBaseDelayMs,
     maxDelayMs = RetryPolicy.defaultMaxDelayMs,
     private readonly metrics: Metrics = NO_METRICS,
+    private readonly processJobs = true,
   ) {
+    if (!processJobs && this.kind === 'local') {
+      // A local queue is run by the one process that owns its journal; without workers nothing would.
+      throw new Error('A node without queue workers needs Redis (--redis-url): its jobs must reach the nodes that run them');
+    }
     // FEDPOD_RETRY_BASE_DELAY (--retry-base-delay) wins: drills shorten retries without a config of their own.
     this.retry = new RetryPolicy(attempts, RetryPolicy.baseDelayFromEnvironment(baseDelayMs), maxDelayMs);
     metrics.watchQueues(async(): Promise<QueueDepth[]> => this.depths());
@@ -64,7 +70,8 @@ export class JobQueueFactory {
     if (!queue || queue.isClosed) {
       queue = this.kind === 'local' ?
         new LocalJournalQueue<unknown>(name, join(this.dataDir, 'queues', name), { retry: this.retry, metrics: this.metrics }) :
-        new BullMqJobQueue<unknown>(name, { redisUrl: this.redisUrl.trim(), retry: this.retry, metrics: this.metrics });
+        new BullMqJobQueue<unknown>(name,
+          { redisUrl: this.redisUrl.trim(), retry: this.retry, metrics: this.metrics, processJobs: this.processJobs });
       this.queues.set(name, queue);
     }
     return queue as JobQueue<T>;

@@ -141,6 +141,7 @@ async function instantiateService(options: WebhookCliOptions, store: StoreUrls):
     'urn:fedpod:default:variable:dataDir': options.dataDir,
     'urn:fedpod:default:variable:tokenLifetime': options.tokenLifetime ?? 604_800,
     'urn:fedpod:default:variable:redisUrl': options.redisUrl,
+    'urn:fedpod:default:variable:queueWorkers': true,
     'urn:fedpod:default:variable:allowPrivateNetwork': false,
   };
   return manager.instantiate<WebhookService>('urn:fedpod:default:WebhookService', { variables });

@@ -60,6 +60,20 @@ describe('JobQueueFactory', (): void => {
     await factory.closeAll();
   });
 
+  it('refuses to make a node without queue workers on local queues, whose jobs nothing else would run', (): void => {
+    expect((): unknown => new JobQueueFactory(dataDir, '', undefined, undefined, undefined, undefined, false)).toThrow('needs Redis');
+  });
+
+  it('starts no worker for process() on a node without queue workers', async(): Promise<void> => {
+    const factory = new JobQueueFactory(dataDir, 'redis://127.0.0.1:1/0', undefined, undefined, undefined, undefined, false);
+    const queue = factory.create('delivery') as BullMqJobQueue<unknown>;
+    queue.process(async(): Promise<void> => undefined, 1);
+    // A second process() would throw on a queue that has a worker.
+    expect((): void => queue.process(async(): Promise<void> => undefined, 1)).not.toThrow();
+    expect(queue.isRunning()).toBe(true);
+    await factory.closeAll();
+  });
+
   it('refuses names that are not safe as a directory or key part', (): void => {
     const factory = new JobQueueFactory(dataDir, '');
     for (const name of [ '', '../x', 'a/b', 'a b', '.hidden', 'a:b' ]) {
