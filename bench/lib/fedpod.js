@@ -60,21 +60,26 @@ async function fedpodCommand(command) {
 }
 
 /** Start `fedpod start --config <config>` and wait for GET /healthz = 200. */
-async function startFedpod({ name = 'fedpod', config, port, storePort, timeoutMs, extraArgs = [] }) {
-  const baseUrl = `http://localhost:${port}/`;
+/**
+ * Start `fedpod start`. Nodes of one deployment share `dataDir` and `baseUrl` (then `readyUrl` is
+ * the node's own /healthz); `prefix` runs it under another command, e.g. ['chrt', '--idle', '0'].
+ */
+async function startFedpod({ name = 'fedpod', config, port, storePort, timeoutMs, extraArgs = [], dataDir, baseUrl, prefix = [] }) {
+  const publicBase = baseUrl || `http://localhost:${port}/`;
   const args = [
     FEDPOD_BIN, 'start',
     '--config', config,
     '--port', String(port),
-    '--base-url', baseUrl,
-    '--data-dir', makeDataDir('fedpod'),
+    '--base-url', publicBase,
+    '--data-dir', dataDir || makeDataDir('fedpod'),
     '--store-port', String(storePort),
     ...extraArgs,
   ];
   const handle = await startServer({
-    name, args, cwd: FEDPOD_ROOT, readyUrl: `${baseUrl}healthz`, timeoutMs,
+    name, cwd: FEDPOD_ROOT, readyUrl: `http://localhost:${port}/healthz`, timeoutMs,
+    ...prefix.length > 0 ? { command: prefix[0], args: [ ...prefix.slice(1), process.execPath, ...args ] } : { args },
   });
-  return { ...handle, baseUrl };
+  return { ...handle, baseUrl: publicBase };
 }
 
 // Flags of `fedpod store` as its --help spells them: the port flag, and a way

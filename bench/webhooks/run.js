@@ -18,7 +18,7 @@ const { loadConfig } = require('../lib/config');
 const { freePort } = require('../lib/ports');
 const { request, expectStatus, basicAuth } = require('../lib/http');
 const { startServer, stopAll, getLogDir, sleep } = require('../lib/process');
-const { startFedpod } = require('../lib/fedpod');
+const { startFedpod, makeDataDir } = require('../lib/fedpod');
 const { measure } = require('../lib/load');
 const { formatTable, formatNumber, writeResults, busyMachineWarning, machineInfo } = require('../lib/report');
 const { log, firstLine, installGuards, cleanUpFiles } = require('../lib/runner');
@@ -26,6 +26,7 @@ const { log, firstLine, installGuards, cleanUpFiles } = require('../lib/runner')
 const DRAIN_TIMEOUT_MS = 180_000;
 const PROBES = 40;
 const GOAL = 0.2;
+const TARGETS = [ 'bare', 'bare-bullmq', 'local', 'redis', 'redis-split' ];
 
 function percentile(values, p) {
   if (values.length === 0) return NaN;
@@ -109,12 +110,36 @@ async function startTarget(id, config) {
   if (id === 'bare') {
     return startBareTarget(id, config, 'bare-webhook-server.js');
   }
-  const redis = id === 'redis' ? await startRedis() : undefined;
+  const redis = id.startsWith('redis') ? await startRedis() : undefined;
   const port = await freePort();
   const storePort = await freePort();
-  const handle = await startFedpod({ name: `fedpod-${id}`, config: 'activitypub', port, storePort,
-    timeoutMs: config.startTimeout * 1000, extraArgs: redis ? [ '--redis-url', redis.url ] : [] });
-  const base = handle.baseUrl;
+  const redisArgs = redis ? [ '--redis-url', redis.url ] : [];
+  const handles = [];
+  let web;
+  try {
+    if (id === 'redis-split') {
+      // Two nodes of one deployment (same Redis, data directory and base URL): a worker node that owns
+      // the embedded store and runs the jobs at idle CPU priority, and a web node without queue
+      // workers that takes the load (see README, "Web and worker nodes").
+      const webPort = await freePort();
+      const dataDir = makeDataDir('fedpod-split');
+      const baseUrl = `http://localhost:${webPort}/`;
+      handles.push(await startFedpod({ name: 'fedpod-redis-worker', config: 'activitypub', port, storePort, dataDir, baseUrl,
+        timeoutMs: config.startTimeout * 1000, extraArgs: redisArgs, prefix: [ 'chrt', '--idle', '0' ] }));
+      web = await startFedpod({ name: 'fedpod-redis-web', config: 'activitypub', port: webPort, storePort: await freePort(), dataDir,
+        baseUrl, timeoutMs: config.startTimeout * 1000,
+        extraArgs: [ ...redisArgs, '--sparql-endpoint', `http://127.0.0.1:${storePort}/`, '--no-queue-workers' ] });
+    } else {
+      web = await startFedpod({ name: `fedpod-${id}`, config: 'activitypub', port, storePort,
+        timeoutMs: config.startTimeout * 1000, extraArgs: redisArgs });
+    }
+    handles.push(web);
+  } catch (error) {
+    await Promise.all(handles.map((handle) => handle.stop()));
+    if (redis) await redis.stop();
+    throw error;
+  }
+  const base = web.baseUrl;
   const signup = await expectStatus(`${base}auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ username: 'bench', email: 'bench@example.com', password: 'correct horse battery' }) }, [ 201 ]);
   const { token } = JSON.parse(signup.body);
@@ -123,11 +148,12 @@ async function startTarget(id, config) {
   const url = generated.headers.location;
   const session = { storeUrl: `http://127.0.0.1:${storePort}/` };
   return {
-    id, handle, url, redis,
+    id, url, redis,
     processed: async() => (await storedPayloads(session)).count,
     latencies: async(since) => (await storedPayloads(session, since)).latencies,
     stop: async() => {
-      await handle.stop();
+      // The web node first: the worker node owns the store.
+      for (const handle of handles.reverse()) await handle.stop();
       if (redis) {
         await redis.stop();
       }
@@ -199,12 +225,12 @@ async function benchmark(id, config) {
 async function main() {
   const config = loadConfig();
   installGuards(config, 'bench/webhooks');
-  const wanted = config.targets || [ 'bare', 'bare-bullmq', 'local', 'redis' ];
+  const wanted = config.targets || TARGETS;
   const machineAtStart = machineInfo();
   const busy = busyMachineWarning();
   if (busy) log(busy);
   const outcomes = {};
-  for (const id of [ 'bare', 'bare-bullmq', 'local', 'redis' ].filter((name) => wanted.includes(name))) {
+  for (const id of TARGETS.filter((name) => wanted.includes(name))) {
     outcomes[id] = await benchmark(id, config);
   }
   const bare = outcomes.bare && outcomes.bare.load ? outcomes.bare.load.reqPerSec : undefined;
@@ -216,12 +242,17 @@ async function main() {
   ]);
   log(`\nWebhook benchmark: ${config.connections} connections, ${config.duration} s (after ${config.warmup} s warm-up)\n`);
   log(formatTable(header, rows));
-  const redis = outcomes.redis;
-  const met = Boolean(redis && redis.load && bare && !redis.load.flagged && redis.lost === 0 &&
-    redis.load.reqPerSec >= GOAL * bare);
-  log(`\nGoal: Redis >= ${GOAL * 100}% of bare Node with zero loss: ${redis && redis.load && bare ?
-    `${formatNumber(100 * redis.load.reqPerSec / bare)}%, ${redis.lost} lost: ${met ? 'MET' : 'NOT MET'}` : 'not measured'}`);
-  const file = writeResults('webhooks', { settings: config, machineAtStart, outcomes, goal: { ratio: GOAL, met } });
+  // The goal, for each Redis deployment measured: one node, and a web node with a worker node.
+  const goals = [ [ 'redis', 'one node' ], [ 'redis-split', 'web node + worker node' ] ].filter(([ id ]) => outcomes[id]).map(([ id, label ]) => {
+    const outcome = outcomes[id];
+    const measured = Boolean(outcome.load && bare);
+    const met = measured && !outcome.load.flagged && outcome.lost === 0 && outcome.load.reqPerSec >= GOAL * bare;
+    log(`Goal: Redis (${label}) >= ${GOAL * 100}% of bare Node with zero loss: ${measured ?
+      `${formatNumber(100 * outcome.load.reqPerSec / bare)}%, ${outcome.lost} lost: ${met ? 'MET' : 'NOT MET'}` : 'not measured'}`);
+    return { id, met };
+  });
+  const met = goals.some((goal) => goal.met);
+  const file = writeResults('webhooks', { settings: config, machineAtStart, outcomes, goal: { ratio: GOAL, met, byTarget: goals } });
   log(`\nJSON results: ${file}\nserver logs: ${getLogDir()}`);
   return process.env.BENCH_STRICT === '1' && !met ? 1 : 0;
 }
