@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { mediaTypeOf, negotiate, readBody } from '../../../src/handlers/HttpUtil';
 import { FedpodHttpError } from '../../../src/util/HttpErrors';
+import { rejection } from '../../support/rejection';
 
 const JSON_LD = 'application/ld+json';
 const TURTLE = 'text/turtle';
@@ -25,15 +26,6 @@ function endlessRequest(chunk: Buffer, headers: Record<string, string> = {}): { 
     },
   });
   return { request: Object.assign(stream, { headers }) as unknown as IncomingMessage, pulled: (): number => pulled };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error: unknown) {
-    return error;
-  }
-  throw new Error('Expected a rejection.');
 }
 
 describe('HttpUtil', (): void => {

@@ -3,6 +3,7 @@ import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { SparqlClient, SparqlEndpointError } from '../../../src/storage/SparqlClient';
 import { StoreUnavailableHttpError } from '../../../src/storage/StoreUnavailableHttpError';
+import { rejection } from '../../support/rejection';
 
 /** A store stand-in on loopback: `answer` decides, per request (1-based), what it does. */
 interface FakeStore {
@@ -62,15 +63,6 @@ async function closedPort(): Promise<number> {
     server.close((): void => resolve());
   });
   return port;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error: unknown) {
-    return error;
-  }
-  throw new Error('Expected a rejection.');
 }
 
 const ASK_TRUE = { status: 200, body: '{"boolean":true}' };

@@ -5,6 +5,7 @@ import type { JWK, KeyLike } from 'jose';
 import { importJWK, SignJWT } from 'jose';
 import { TokenService } from '../../../../src/plugins/accounts/TokenService';
 import { FedpodHttpError } from '../../../../src/util/HttpErrors';
+import { rejection } from '../../../support/rejection';
 
 const BASE = 'https://pod.example/';
 const WEB_ID = 'https://pod.example/actors/alice';
@@ -24,18 +25,14 @@ function base64url(value: unknown): string {
   return Buffer.from(JSON.stringify(value)).toString('base64url');
 }
 
-async function rejection(promise: Promise<unknown>): Promise<FedpodHttpError> {
-  try {
-    await promise;
-  } catch (error: unknown) {
-    expect(error).toBeInstanceOf(FedpodHttpError);
-    return error as FedpodHttpError;
-  }
-  throw new Error('Expected a rejection.');
+async function httpRejection(promise: Promise<unknown>): Promise<FedpodHttpError> {
+  const error = await rejection(promise);
+  expect(error).toBeInstanceOf(FedpodHttpError);
+  return error as FedpodHttpError;
 }
 
 async function expectInvalid(service: TokenService, token: string): Promise<void> {
-  const error = await rejection(service.verify(token));
+  const error = await httpRejection(service.verify(token));
   expect(error.statusCode).toBe(401);
   expect(error.errorCode).toBe('invalid_token');
 }
@@ -113,7 +110,7 @@ describe('TokenService', (): void => {
 
   it('refuses a token of another issuer, even one signed with its own key', async(): Promise<void> => {
     const token = await new TokenService('https://elsewhere.example/', dataDir).issue(CLAIMS);
-    const error = await rejection(new TokenService(BASE, dataDir).verify(token));
+    const error = await httpRejection(new TokenService(BASE, dataDir).verify(token));
     expect(error.statusCode).toBe(401);
     expect(error.errorCode).toBe('invalid_token');
     expect(error.headers['www-authenticate']).toBe('Bearer');
@@ -131,7 +128,7 @@ describe('TokenService', (): void => {
       .setIssuedAt(now - 3600)
       .setExpirationTime(now - 60)
       .sign(key);
-    const error = await rejection(service.verify(expired));
+    const error = await httpRejection(service.verify(expired));
     expect(error.statusCode).toBe(401);
     expect(error.errorCode).toBe('token_expired');
   });
@@ -142,7 +139,7 @@ describe('TokenService', (): void => {
     await new Promise((resolve): void => {
       setTimeout(resolve, 2100);
     });
-    const error = await rejection(service.verify(token));
+    const error = await httpRejection(service.verify(token));
     expect(error.statusCode).toBe(401);
     expect(error.errorCode).toBe('token_expired');
   });
