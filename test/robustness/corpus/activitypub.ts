@@ -4,7 +4,7 @@
  */
 import { cavageHeaders, sha256Digest, type HostileTokens } from '../support/forgery';
 import {
-  BAD_IRIS, BAD_USERNAMES, MALFORMED_JSON, manyKeys, nestedArrays, nestedObjects, SPARQL_INJECTIONS, ssrfUrls,
+  AS, BAD_IRIS, BAD_USERNAMES, enc, MIB, MALFORMED_JSON, manyKeys, nestedArrays, nestedObjects, SPARQL_INJECTIONS, ssrfUrls,
 } from './payloads';
 import { jsonCase, type CaseGroup, type HostileCase } from './types';
 
@@ -21,9 +21,6 @@ export interface ActivityPubTarget {
   canaryPort: number;
 }
 
-const AS = 'https://www.w3.org/ns/activitystreams';
-const MIB = 1024 * 1024;
-const enc = encodeURIComponent;
 
 function authGroup(t: ActivityPubTarget): CaseGroup {
   const cases: HostileCase[] = [];

@@ -4,7 +4,9 @@
  * only add the created resources (see CaseGroup.mayCreateResources).
  */
 import { INJECTION_MARKER } from '../support/snapshot';
-import { BAD_IRIS, MALFORMED_JSON, manyKeys, nestedArrays, nestedObjects, SPARQL_INJECTIONS, ssrfUrls } from './payloads';
+import {
+  AS, BAD_IRIS, enc, MALFORMED_JSON, manyKeys, MIB, nestedArrays, nestedObjects, SPARQL_INJECTIONS, ssrfUrls,
+} from './payloads';
 import { jsonCase, type CaseGroup, type HostileCase } from './types';
 
 export interface LdpTarget {
@@ -13,9 +15,6 @@ export interface LdpTarget {
   canaryPort: number;
 }
 
-const AS = 'https://www.w3.org/ns/activitystreams';
-const MIB = 1024 * 1024;
-const enc = encodeURIComponent;
 const JSON_TYPES = [ 'application/json', 'application/ld+json' ];
 const CREATED_OR_REFUSED = [ 201, 400 ];
 

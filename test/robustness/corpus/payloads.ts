@@ -1,6 +1,11 @@
 /** Hostile building blocks shared by the corpus groups. */
 import { INJECTION_MARKER } from '../support/snapshot';
 
+/** The ActivityStreams namespace, as the corpora write it. */
+export const AS = 'https://www.w3.org/ns/activitystreams';
+export const MIB = 1024 * 1024;
+export const enc = encodeURIComponent;
+
 /** Bodies that are not JSON at all, or broken JSON. */
 export const MALFORMED_JSON: readonly [string, string][] = [
   [ 'empty body', '' ],

@@ -6,6 +6,7 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { cavageHeaders, sha256Digest } from '../support/forgery';
+import { AS } from './payloads';
 import type { CaseGroup, HostileCase } from './types';
 
 export interface SignedTarget {
@@ -18,7 +19,6 @@ export interface SignedTarget {
   keyId: string;
 }
 
-const AS = 'https://www.w3.org/ns/activitystreams';
 const otherKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
 
 function delivery(t: SignedTarget, label: string, actor = t.actor): string {
