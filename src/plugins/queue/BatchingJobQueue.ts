@@ -41,7 +41,7 @@ interface Waiting<T> {
  * A batch of one is an ordinary job: its failures go to the wrapped queue's retries and dead letters.
  *
  * Not for jobs that need deduplication by jobId (a batch cannot drop one of its entries): a jobId or
- * a delay makes an add() a batch of its own.
+ * a delay makes an add() a batch of its own, which the wrapped queue deduplicates.
  */
 export class BatchingJobQueue<T> implements JobQueue<T> {
   protected readonly logger = getLoggerFor(this);
@@ -71,7 +71,12 @@ export class BatchingJobQueue<T> implements JobQueue<T> {
 
   public async add(data: T, options: BatchAddOptions = {}): Promise<string> {
     const entry: BatchEntry<T> = { d: data === undefined ? null as T : data };
-    if (options.jobId !== undefined || (options.delayMs ?? 0) > 0) {
+    if (options.jobId !== undefined || options.delayMs !== undefined) {
+      // The wrapped queue checks the options; a job added with an id keeps that id for its handler
+      // and in the dead letters, as in any JobQueue.
+      if (options.jobId !== undefined) {
+        entry.id = options.jobId;
+      }
       const id = await this.inner.add({ batch: [ entry ] }, { jobId: options.jobId, delayMs: options.delayMs });
       return options.jobId ?? `${id}/0`;
     }

@@ -10,38 +10,12 @@ import type { QueuedJob } from '../../../src/plugins/queue/JobQueue';
 import { PermanentJobError } from '../../../src/plugins/queue/PermanentJobError';
 import { RetryPolicy } from '../../../src/plugins/queue/RetryPolicy';
 import { claimRedisDb } from '../../support/env';
+import { describeJobQueueContract } from '../../support/jobQueueContract';
 import { startRedis } from '../../support/redis';
+import { sleep, waitFor } from '../../support/waitFor';
 
 interface Payload {
   n: number;
-}
-
-async function sleep(ms: number): Promise<void> {
-  await new Promise((resolve): void => {
-    setTimeout(resolve, ms);
-  });
-}
-
-async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  const failure = (): Error => new Error(`condition not met within ${timeoutMs} ms: ${condition.toString().slice(0, 200)}`);
-  for (;;) {
-    // A check that never answers (a Redis command) fails at the deadline too, rather than at jest's timeout.
-    let timer: NodeJS.Timeout | undefined;
-    const met = await Promise.race([
-      Promise.resolve(condition()),
-      new Promise<never>((_resolve, reject): void => {
-        timer = setTimeout((): void => reject(failure()), Math.max(0, deadline - Date.now()));
-      }),
-    ]).finally((): void => clearTimeout(timer));
-    if (met) {
-      return;
-    }
-    if (Date.now() > deadline) {
-      throw failure();
-    }
-    await sleep(10);
-  }
 }
 
 /** 3 runs, waits of 50 ms then 100 ms, no jitter. */
@@ -75,23 +49,7 @@ describe('BullMqJobQueue (real Redis)', (): void => {
     await Promise.all(open.splice(0).map(async(queue): Promise<void> => queue.close()));
   });
 
-  it('runs added jobs with their data, id and attempt number', async(): Promise<void> => {
-    const queue = makeQueue();
-    const seen: QueuedJob<Payload>[] = [];
-    queue.process(async(job): Promise<void> => {
-      seen.push(job);
-    }, 2);
-    const first = await queue.add({ n: 1 });
-    const second = await queue.add({ n: 2 }, { jobId: 'https://remote.example/inbox#activity:1' });
-    expect(second).toBe('https://remote.example/inbox#activity:1');
-    await waitFor((): boolean => seen.length === 2);
-    expect(seen).toEqual(expect.arrayContaining([
-      { id: first, queue: queue.name, data: { n: 1 }, attempt: 1 },
-      { id: second, queue: queue.name, data: { n: 2 }, attempt: 1 },
-    ]));
-    await waitFor(async(): Promise<boolean> => settled(queue));
-    expect(await queue.counts()).toEqual({ waiting: 0, active: 0, delayed: 0, dead: 0 });
-  });
+  describeJobQueueContract({ makeQueue: (): BullMqJobQueue<Payload> => makeQueue(), retryWaitsMs: [ 50, 100 ] });
 
   it('keeps its keys under <prefix>:<name> in the claimed database', async(): Promise<void> => {
     const queue = makeQueue({ prefix: 'fedpod-keys' }, 'keys-queue');
@@ -104,57 +62,6 @@ describe('BullMqJobQueue (real Redis)', (): void => {
     } finally {
       client.disconnect();
     }
-  });
-
-  it('retries a failing job after the backoff, with increasing attempt numbers', async(): Promise<void> => {
-    const queue = makeQueue();
-    const runs: { attempt: number; at: number }[] = [];
-    queue.process(async(job): Promise<void> => {
-      runs.push({ attempt: job.attempt, at: Date.now() });
-      if (job.attempt < 3) {
-        throw new Error(`fail ${job.attempt}`);
-      }
-    }, 1);
-    await queue.add({ n: 1 });
-    await waitFor((): boolean => runs.length === 3);
-    expect(runs.map((run): number => run.attempt)).toEqual([ 1, 2, 3 ]);
-    expect(runs[1].at - runs[0].at).toBeGreaterThanOrEqual(45);
-    expect(runs[2].at - runs[1].at).toBeGreaterThanOrEqual(95);
-    await waitFor(async(): Promise<boolean> => settled(queue));
-    expect((await queue.counts()).dead).toBe(0);
-  });
-
-  it('makes a job a dead letter once its attempts are used up', async(): Promise<void> => {
-    const queue = makeQueue();
-    let runs = 0;
-    queue.process(async(): Promise<void> => {
-      runs += 1;
-      throw new Error(`boom ${runs}`);
-    }, 1);
-    await queue.add({ n: 7 }, { jobId: 'doomed' });
-    await waitFor(async(): Promise<boolean> => (await queue.counts()).dead === 1);
-    expect(runs).toBe(3);
-    const [ letter ] = await queue.deadLetters();
-    expect(letter).toEqual({
-      id: 'doomed', queue: queue.name, data: { n: 7 }, attempts: 3, error: 'boom 3', failedAt: expect.any(String),
-    });
-    expect(Math.abs(Date.now() - Date.parse(letter.failedAt))).toBeLessThan(5000);
-  });
-
-  it('sends a job that throws PermanentJobError straight to the dead letters', async(): Promise<void> => {
-    const queue = makeQueue();
-    let runs = 0;
-    queue.process(async(job): Promise<void> => {
-      runs += 1;
-      throw new PermanentJobError(`410 Gone ${job.data.n}`);
-    }, 1);
-    await queue.add({ n: 1 }, { jobId: 'gone' });
-    await waitFor(async(): Promise<boolean> => (await queue.counts()).dead === 1);
-    await sleep(200);
-    expect(runs).toBe(1);
-    expect(await queue.deadLetters()).toEqual([
-      expect.objectContaining({ id: 'gone', attempts: 1, error: '410 Gone 1' }),
-    ]);
   });
 
   it('lists dead letters newest first, up to the limit', async(): Promise<void> => {
@@ -172,35 +79,6 @@ describe('BullMqJobQueue (real Redis)', (): void => {
     expect(await queue.deadLetters(0)).toEqual([]);
   });
 
-  it('does not add a job twice while one with the same jobId is pending', async(): Promise<void> => {
-    const queue = makeQueue();
-    const ids = await Promise.all([
-      queue.add({ n: 1 }, { jobId: 'same' }),
-      queue.add({ n: 2 }, { jobId: 'same' }),
-    ]);
-    expect(ids).toEqual([ 'same', 'same' ]);
-    expect((await queue.counts()).waiting).toBe(1);
-    const seen: number[] = [];
-    let release!: () => void;
-    const blocked = new Promise<void>((resolve): void => {
-      release = resolve;
-    });
-    queue.process(async(job): Promise<void> => {
-      seen.push(job.data.n);
-      await blocked;
-    }, 2);
-    await waitFor((): boolean => seen.length === 1);
-    expect(await queue.add({ n: 3 }, { jobId: 'same' })).toBe('same');
-    await sleep(100);
-    expect(seen).toEqual([ 1 ]);
-    release();
-    await waitFor(async(): Promise<boolean> => settled(queue));
-    // Once done, the id may be used again.
-    await queue.add({ n: 4 }, { jobId: 'same' });
-    await waitFor((): boolean => seen.length === 2);
-    expect(seen).toEqual([ 1, 4 ]);
-  });
-
   it('accepts any string as jobId, numbers and colons included', async(): Promise<void> => {
     const queue = makeQueue();
     const seen: string[] = [];
@@ -212,23 +90,6 @@ describe('BullMqJobQueue (real Redis)', (): void => {
     }
     await waitFor((): boolean => seen.length === 4);
     expect(seen.sort()).toEqual([ '123', 'a:b', 'urn:x:y:z', 'ü/✓ ?#' ]);
-  });
-
-  it('runs at most `concurrency` jobs at once', async(): Promise<void> => {
-    const queue = makeQueue();
-    let running = 0;
-    let peak = 0;
-    let done = 0;
-    queue.process(async(): Promise<void> => {
-      running += 1;
-      peak = Math.max(peak, running);
-      await sleep(20);
-      running -= 1;
-      done += 1;
-    }, 3);
-    await Promise.all(Array.from({ length: 20 }, async(_, n): Promise<string> => queue.add({ n })));
-    await waitFor((): boolean => done === 20);
-    expect(peak).toBe(3);
   });
 
   it('runs a delayed job no earlier than its delay and counts it as delayed', async(): Promise<void> => {
@@ -351,16 +212,5 @@ describe('BullMqJobQueue (real Redis)', (): void => {
     } finally {
       await redis.stop();
     }
-  });
-
-  it('rejects bad options and use after close', async(): Promise<void> => {
-    const queue = makeQueue();
-    await expect(queue.add({ n: 1 }, { delayMs: -1 })).rejects.toThrow('delayMs');
-    await expect(queue.add({ n: 1 }, { jobId: '' })).rejects.toThrow('jobId');
-    expect((): void => queue.process(async(): Promise<void> => undefined, 0)).toThrow('Concurrency');
-    queue.process(async(): Promise<void> => undefined, 1);
-    expect((): void => queue.process(async(): Promise<void> => undefined, 1)).toThrow('already');
-    await queue.close();
-    await expect(queue.add({ n: 1 })).rejects.toThrow('closed');
   });
 });

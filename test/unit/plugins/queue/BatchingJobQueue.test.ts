@@ -7,7 +7,8 @@ import type { QueuedJob } from '../../../../src/plugins/queue/JobQueue';
 import { LocalJournalQueue } from '../../../../src/plugins/queue/LocalJournalQueue';
 import { PermanentJobError } from '../../../../src/plugins/queue/PermanentJobError';
 import { RetryPolicy } from '../../../../src/plugins/queue/RetryPolicy';
-import { waitFor } from './support/waitFor';
+import { describeJobQueueContract } from '../../../support/jobQueueContract';
+import { waitFor } from '../../../support/waitFor';
 
 interface Payload {
   n: number;
@@ -34,6 +35,11 @@ describe('BatchingJobQueue (over a real LocalJournalQueue)', (): void => {
   afterEach(async(): Promise<void> => {
     await Promise.all(open.splice(0).map(async(queue): Promise<void> => queue.close().catch((): void => undefined)));
     rmSync(root, { recursive: true, force: true });
+  });
+
+  describe('as any JobQueue', (): void => {
+    let made = 0;
+    describeJobQueueContract({ makeQueue: (): BatchingJobQueue<Payload> => queues(`contract-${++made}`).queue, retryWaitsMs: [ 30, 60 ] });
   });
 
   it('makes the adds of one turn one durable job, and runs every entry once with its own id', async(): Promise<void> => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { BullMqJobQueue } from '../../../../src/plugins/queue/BullMqJobQueue';
 import { JobQueueFactory } from '../../../../src/plugins/queue/JobQueueFactory';
 import { LocalJournalQueue } from '../../../../src/plugins/queue/LocalJournalQueue';
-import { waitFor } from './support/waitFor';
+import { waitFor } from '../../../support/waitFor';
 
 describe('JobQueueFactory', (): void => {
   let dataDir: string;

@@ -7,7 +7,8 @@ import { JournalCodec } from '../../../../src/plugins/queue/JournalCodec';
 import { LocalJournalQueue, type LocalJournalQueueOptions } from '../../../../src/plugins/queue/LocalJournalQueue';
 import { PermanentJobError } from '../../../../src/plugins/queue/PermanentJobError';
 import { RetryPolicy } from '../../../../src/plugins/queue/RetryPolicy';
-import { sleep, waitFor } from './support/waitFor';
+import { describeJobQueueContract } from '../../../support/jobQueueContract';
+import { sleep, waitFor } from '../../../support/waitFor';
 
 interface Payload {
   n: number;
@@ -42,23 +43,7 @@ describe('LocalJournalQueue', (): void => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  it('runs added jobs with their data, id and attempt number', async(): Promise<void> => {
-    const queue = makeQueue();
-    const seen: QueuedJob<Payload>[] = [];
-    queue.process(async(job): Promise<void> => {
-      seen.push(job);
-    }, 2);
-    const first = await queue.add({ n: 1 });
-    const second = await queue.add({ n: 2 }, { jobId: 'job-2' });
-    expect(second).toBe('job-2');
-    await waitFor((): boolean => seen.length === 2);
-    expect(seen).toEqual(expect.arrayContaining([
-      { id: first, queue: 'test', data: { n: 1 }, attempt: 1 },
-      { id: 'job-2', queue: 'test', data: { n: 2 }, attempt: 1 },
-    ]));
-    await waitFor(async(): Promise<boolean> => (await queue.counts()).waiting === 0);
-    expect(await queue.counts()).toEqual({ waiting: 0, active: 0, delayed: 0, dead: 0 });
-  });
+  describeJobQueueContract({ makeQueue: (): LocalJournalQueue<Payload> => makeQueue(), retryWaitsMs: [ 30, 60 ] });
 
   it('hands the handler a JSON round trip of the data', async(): Promise<void> => {
     const queue = new LocalJournalQueue<unknown>('test', dir);
@@ -86,25 +71,6 @@ describe('LocalJournalQueue', (): void => {
     expect(seen).toEqual([ 1, 2 ]);
   });
 
-  it('retries a failing job after the backoff, with increasing attempt numbers', async(): Promise<void> => {
-    const queue = makeQueue();
-    const runs: { attempt: number; at: number }[] = [];
-    queue.process(async(job): Promise<void> => {
-      runs.push({ attempt: job.attempt, at: Date.now() });
-      if (job.attempt < 3) {
-        throw new Error(`fail ${job.attempt}`);
-      }
-    }, 1);
-    await queue.add({ n: 1 });
-    await waitFor((): boolean => runs.length === 3);
-    expect(runs.map((run): number => run.attempt)).toEqual([ 1, 2, 3 ]);
-    // Waits of 30 ms and 60 ms (timers may fire a little early or late).
-    expect(runs[1].at - runs[0].at).toBeGreaterThanOrEqual(25);
-    expect(runs[2].at - runs[1].at).toBeGreaterThanOrEqual(55);
-    await waitFor(async(): Promise<boolean> => (await queue.counts()).waiting + (await queue.counts()).delayed === 0);
-    expect((await queue.counts()).dead).toBe(0);
-  });
-
   it('shows a job waiting for its retry as delayed', async(): Promise<void> => {
     const queue = makeQueue({ retry: new RetryPolicy(2, 60_000, 60_000, 0) });
     let runs = 0;
@@ -116,40 +82,6 @@ describe('LocalJournalQueue', (): void => {
     await waitFor((): boolean => runs === 1);
     await waitFor(async(): Promise<boolean> => (await queue.counts()).delayed === 1);
     expect(await queue.counts()).toEqual({ waiting: 0, active: 0, delayed: 1, dead: 0 });
-  });
-
-  it('makes a job a dead letter once its attempts are used up', async(): Promise<void> => {
-    const queue = makeQueue();
-    let runs = 0;
-    queue.process(async(): Promise<void> => {
-      runs += 1;
-      throw new Error(`boom ${runs}`);
-    }, 1);
-    await queue.add({ n: 7 }, { jobId: 'doomed' });
-    await waitFor(async(): Promise<boolean> => (await queue.counts()).dead === 1);
-    expect(runs).toBe(3);
-    const [ letter ] = await queue.deadLetters();
-    expect(letter).toEqual({
-      id: 'doomed', queue: 'test', data: { n: 7 }, attempts: 3, error: 'boom 3', failedAt: expect.any(String),
-    });
-    expect(Date.now() - Date.parse(letter.failedAt)).toBeLessThan(5000);
-    expect(await queue.counts()).toEqual({ waiting: 0, active: 0, delayed: 0, dead: 1 });
-  });
-
-  it('sends a job that throws PermanentJobError straight to the dead letters', async(): Promise<void> => {
-    const queue = makeQueue();
-    let runs = 0;
-    queue.process(async(): Promise<void> => {
-      runs += 1;
-      throw new PermanentJobError('410 Gone');
-    }, 1);
-    await queue.add({ n: 1 }, { jobId: 'gone' });
-    await waitFor(async(): Promise<boolean> => (await queue.counts()).dead === 1);
-    await sleep(100);
-    expect(runs).toBe(1);
-    expect(await queue.deadLetters()).toEqual([
-      expect.objectContaining({ id: 'gone', attempts: 1, error: '410 Gone' }),
-    ]);
   });
 
   it('lists dead letters newest first, up to the limit, and keeps them across a restart', async(): Promise<void> => {
@@ -181,51 +113,6 @@ describe('LocalJournalQueue', (): void => {
     expect((await queue.counts()).dead).toBe(3);
   });
 
-  it('does not add a job twice while one with the same jobId is pending', async(): Promise<void> => {
-    const queue = makeQueue();
-    const ids = await Promise.all([
-      queue.add({ n: 1 }, { jobId: 'same' }),
-      queue.add({ n: 2 }, { jobId: 'same' }),
-    ]);
-    expect(ids).toEqual([ 'same', 'same' ]);
-    expect((await queue.counts()).waiting).toBe(1);
-    const seen: number[] = [];
-    let release!: () => void;
-    const blocked = new Promise<void>((resolve): void => {
-      release = resolve;
-    });
-    queue.process(async(job): Promise<void> => {
-      seen.push(job.data.n);
-      await blocked;
-    }, 1);
-    await waitFor((): boolean => seen.length === 1);
-    // Active counts as pending too.
-    expect(await queue.add({ n: 3 }, { jobId: 'same' })).toBe('same');
-    release();
-    await waitFor(async(): Promise<boolean> => (await queue.counts()).active === 0);
-    // Once done, the id may be used again.
-    await queue.add({ n: 4 }, { jobId: 'same' });
-    await waitFor((): boolean => seen.length === 2);
-    expect(seen).toEqual([ 1, 4 ]);
-  });
-
-  it('runs at most `concurrency` jobs at once', async(): Promise<void> => {
-    const queue = makeQueue();
-    let running = 0;
-    let peak = 0;
-    let done = 0;
-    queue.process(async(): Promise<void> => {
-      running += 1;
-      peak = Math.max(peak, running);
-      await sleep(10);
-      running -= 1;
-      done += 1;
-    }, 3);
-    await Promise.all(Array.from({ length: 20 }, async(_, n): Promise<string> => queue.add({ n })));
-    await waitFor((): boolean => done === 20);
-    expect(peak).toBe(3);
-  });
-
   it('runs a delayed job no earlier than its delay', async(): Promise<void> => {
     const queue = makeQueue();
     const seen: { n: number; at: number }[] = [];
@@ -239,17 +126,6 @@ describe('LocalJournalQueue', (): void => {
     await waitFor((): boolean => seen.length === 2);
     expect(seen.map((entry): number => entry.n)).toEqual([ 2, 1 ]);
     expect(seen[1].at - start).toBeGreaterThanOrEqual(145);
-  });
-
-  it('rejects bad options and use after close', async(): Promise<void> => {
-    const queue = makeQueue();
-    await expect(queue.add({ n: 1 }, { delayMs: -1 })).rejects.toThrow('delayMs');
-    await expect(queue.add({ n: 1 }, { jobId: '' })).rejects.toThrow('jobId');
-    expect((): void => queue.process(async(): Promise<void> => undefined, 0)).toThrow('Concurrency');
-    queue.process(async(): Promise<void> => undefined, 1);
-    expect((): void => queue.process(async(): Promise<void> => undefined, 1)).toThrow('already');
-    await queue.close();
-    await expect(queue.add({ n: 1 })).rejects.toThrow('closed');
   });
 
   it('keeps pending jobs across a restart, with their retry state', async(): Promise<void> => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { PrometheusMetrics } from '../../../../src/plugins/observability/PrometheusMetrics';
 import { PermanentJobError } from '../../../../src/plugins/queue/PermanentJobError';
 import { JobQueueFactory } from '../../../../src/plugins/queue/JobQueueFactory';
-import { waitFor } from './support/waitFor';
+import { waitFor } from '../../../support/waitFor';
 
 describe('queue metrics (local queues)', (): void => {
   let dataDir: string;

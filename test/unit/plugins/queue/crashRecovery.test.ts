@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalJournalQueue } from '../../../../src/plugins/queue/LocalJournalQueue';
-import { waitFor } from './support/waitFor';
+import { waitFor } from '../../../support/waitFor';
 
 interface ChildOptions {
   dir: string;

@@ -10,7 +10,7 @@ import type { WebhookAction, WebhookActionInput } from '../../../../src/plugins/
 import { WebhookActionRegistry } from '../../../../src/plugins/webhooks/WebhookActionRegistry';
 import type { WebhookJob, WebhookService } from '../../../../src/plugins/webhooks/WebhookService';
 import { WebhookWorkers } from '../../../../src/plugins/webhooks/WebhookWorkers';
-import { waitFor } from '../queue/support/waitFor';
+import { waitFor } from '../../../support/waitFor';
 
 function job(n: number, action = 'record'): WebhookJob {
   return { id: `wh-${n}`, hook: 'k', user: 'https://pod.example/actors/alice', username: 'alice', action, data: { n },
