@@ -7,15 +7,12 @@
 //   node bench/actors/run.js          (knobs: see bench/README.md)
 
 const { loadConfig } = require('../lib/config');
-const { getLogDir } = require('../lib/process');
-const {
-  comparisonTable, evaluateChecks, formatChecks, formatTable, writeResults, busyMachineWarning, machineInfo,
-} = require('../lib/report');
+const { formatTable } = require('../lib/report');
 const { cssVersion } = require('../lib/css');
 const {
-  log, firstLine, selectTargets, installGuards, cleanUpFiles, measureScenario,
+  log, startRun, runMain, strictExitCode, saveResults, warnIfBusy, withTargetSession, skipOnError,
+  logStoreNotes, logComparison, logChecksVsCss, measureScenario,
 } = require('../lib/runner');
-const { stopAll } = require('../lib/process');
 const { SCENARIOS } = require('./scenarios');
 const { TARGETS } = require('./targets');
 const { representativeDocuments } = require('./documents');
@@ -40,11 +37,7 @@ function describeAnswers(scenarios) {
 // Start, prepare, load and stop one target. Never throws: failures are recorded.
 async function benchmarkTarget(target, config, documents) {
   const outcome = { info: {}, results: {}, answers: {} };
-  log(`\n== ${target.label}: ${target.description}`);
-  let session;
-  try {
-    session = await target.start(config);
-    outcome.info = session.info;
+  await withTargetSession(target, config, outcome, async (session) => {
     const prepared = await target.prepare(session, documents);
     outcome.documents = prepared.documents;
     for (const [id, entry] of Object.entries(prepared.scenarios)) {
@@ -55,12 +48,7 @@ async function benchmarkTarget(target, config, documents) {
     if (session.info.webId) {
       log(`  signed up: ${session.info.webId}`);
     }
-    if (session.info.storeNote) {
-      log(`  store: ${session.info.storeNote}`);
-    }
-    if (session.info.storeFallbackReason) {
-      log(`  (Fedpod's store not used: ${session.info.storeFallbackReason})`);
-    }
+    logStoreNotes(session.info);
     for (const scenario of SCENARIOS) {
       const entry = prepared.scenarios[scenario.id];
       if (entry.skipped) {
@@ -68,22 +56,10 @@ async function benchmarkTarget(target, config, documents) {
         log(`  ${scenario.label}: skipped: ${entry.skipped}`);
         continue;
       }
-      try {
-        outcome.results[scenario.id] = await measureScenario(session, { label: scenario.label, spec: entry.spec }, config);
-      } catch (error) {
-        outcome.results[scenario.id] = { skipped: firstLine(error) };
-        log(`  ${scenario.label}: skipped: ${firstLine(error)}`);
-      }
+      outcome.results[scenario.id] = await skipOnError(scenario.label,
+        () => measureScenario(session, { label: scenario.label, spec: entry.spec }, config));
     }
-  } catch (error) {
-    outcome.unavailable = firstLine(error);
-    outcome.detail = String(error.message || error);
-    log(`  not available: ${outcome.unavailable}`);
-  } finally {
-    if (session) {
-      await session.stop();
-    }
-  }
+  });
   return outcome;
 }
 
@@ -127,31 +103,16 @@ function sizesTable(targets, outcomes) {
 }
 
 function report(config, targets, outcomes, documents, machineAtStart) {
-  const results = {};
-  const tableTargets = targets.map((target) => {
-    results[target.id] = outcomes[target.id].results;
-    return { id: target.id, label: target.label, unavailable: outcomes[target.id].unavailable };
-  });
-  const ratios = RATIOS.filter(([top, bottom]) => results[top] && results[bottom]);
-  log(`\nActor benchmark: ${config.connections} connections, ${config.duration} s per scenario ` +
-    `(after ${config.warmup} s warm-up), CSS ${cssVersion()}\n`);
-  log(comparisonTable({ scenarios: SCENARIOS, targets: tableTargets, results, ratios }));
+  const title = `\nActor benchmark: ${config.connections} connections, ${config.duration} s per scenario ` +
+    `(after ${config.warmup} s warm-up), CSS ${cssVersion()}\n`;
+  const results = logComparison(title, { scenarios: SCENARIOS, targets, outcomes, ratios: RATIOS });
   log(`\n${sizesTable(targets, outcomes)}`);
   if (documents) {
     log(`\nDocuments served by the other targets:\n${describeDocuments(documents)}`);
   }
-  const checks = evaluateChecks(GOALS, results);
-  log(`\nIssue targets (Fedpod vs stock CSS on the same SPARQL store):\n${formatChecks(checks)}`);
-  const sparqlInfo = outcomes['css-sparql'] && outcomes['css-sparql'].info;
-  if (sparqlInfo && sparqlInfo.store) {
-    log(`  (CSS-sparql ran on: ${sparqlInfo.storeNote}` +
-      `${sparqlInfo.store === 'fedpod-store' ? ')' : ', NOT Fedpod\'s store, see above why)'}`);
-  }
-  const busy = busyMachineWarning();
-  if (busy) {
-    log(`\n${busy}`);
-  }
-  const file = writeResults('actors', {
+  const checks = logChecksVsCss(GOALS, results, outcomes);
+  warnIfBusy('\n');
+  saveResults('actors', {
     settings: { ...config, cssVersion: cssVersion() },
     machineAtStart,
     scenarios: SCENARIOS.map(({ id, label, kind, copyPath }) => ({ id, label, kind, copyPath })),
@@ -164,19 +125,12 @@ function report(config, targets, outcomes, documents, machineAtStart) {
     }),
     checks,
   });
-  log(`\nJSON results: ${file}\nserver logs: ${getLogDir()}`);
   return checks;
 }
 
 async function main() {
   const config = loadConfig();
-  installGuards(config, 'bench/actors');
-  const targets = selectTargets(TARGETS, config);
-  const machineAtStart = machineInfo();
-  const busy = busyMachineWarning();
-  if (busy) {
-    log(busy);
-  }
+  const { targets, machineAtStart } = startRun(config, { name: 'bench/actors', targets: TARGETS });
   const outcomes = {};
   let documents = null;
   for (const target of executionOrder(targets)) {
@@ -187,18 +141,7 @@ async function main() {
     outcomes[target.id] = await benchmarkTarget(target, config, documents);
   }
   const checks = report(config, targets, outcomes, documents, machineAtStart);
-  const strictFailure = process.env.BENCH_STRICT === '1' && checks.some((check) => check.met !== true);
-  return strictFailure ? 1 : 0;
+  return strictExitCode(checks);
 }
 
-main()
-  .then((code) => {
-    cleanUpFiles();
-    process.exitCode = code;
-  })
-  .catch(async (error) => {
-    process.stderr.write(`bench/actors failed: ${error.stack || error}\n`);
-    await stopAll();
-    cleanUpFiles();
-    process.exitCode = 1;
-  });
+runMain('bench/actors', main);

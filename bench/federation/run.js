@@ -16,10 +16,12 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { loadConfig, readList } = require('../lib/config');
-const { getLogDir, stopAll, sleep } = require('../lib/process');
-const { formatTable, formatNumber, formatRatio, writeResults, busyMachineWarning, machineInfo } = require('../lib/report');
+const { sleep } = require('../lib/process');
+const { formatTable, formatNumber, formatRatio } = require('../lib/report');
 const { makeDataDir } = require('../lib/fedpod');
-const { log, firstLine, selectTargets, installGuards, cleanUpFiles } = require('../lib/runner');
+const {
+  log, firstLine, startRun, runMain, strictExitCode, saveResults, warnIfBusy, withTargetSession, skipOnError,
+} = require('../lib/runner');
 const { ceiling } = require('./signatures');
 const { makeTls, destroyAgents } = require('./lib/tls');
 const { startSinks } = require('./lib/sinks');
@@ -228,46 +230,30 @@ async function measureIngest(session, sender, config, runTag) {
 async function benchmarkTarget(target, context) {
   const { config, sinks, sender, runId } = context;
   const outcome = { info: {}, fanout: {}, ingest: null };
-  log(`\n== ${target.label}: ${target.description}`);
-  let session;
-  try {
-    session = await target.start({ tls: context.tls, startTimeout: config.startTimeout, followers: config.followers });
-    outcome.info = session.info;
+  // The profile is summarized after the target stops, unless the ingest part was left out.
+  let profile = true;
+  const startOptions = { tls: context.tls, startTimeout: config.startTimeout, followers: config.followers };
+  await withTargetSession(target, startOptions, outcome, async (session) => {
     log(`  up in ${session.info.startMs} ms; log ${session.info.log}`);
     for (const shape of config.parts.includes('fanout') ? SHAPES : []) {
       const followers = followersOf(shape.id, sinks, config.followers);
       await session.prepareFanOut(shape.id, followers);
       await sinks.registerKeys(session.senderKeys(shape.id));
       for (let post = 1; post <= config.posts; post++) {
-        try {
-          outcome.fanout[`${shape.id}-${post}`] = await measureFanOut(session, sinks, shape, post, config, `${runId} ${target.id}`);
-        } catch (error) {
-          outcome.fanout[`${shape.id}-${post}`] = { skipped: firstLine(error) };
-          log(`  ${shape.label(config)}, ${ordinal(post)} post: skipped: ${firstLine(error)}`);
-        }
+        outcome.fanout[`${shape.id}-${post}`] = await skipOnError(`${shape.label(config)}, ${ordinal(post)} post`,
+          () => measureFanOut(session, sinks, shape, post, config, `${runId} ${target.id}`));
         await sleep(500);
       }
     }
     if (!config.parts.includes('ingest')) {
-      return outcome;
+      profile = false;
+      return;
     }
-    try {
-      outcome.ingest = await measureIngest(session, sender, config, `${runId}-${target.id}`);
-    } catch (error) {
-      outcome.ingest = { skipped: firstLine(error) };
-      log(`  inbox ingest: skipped: ${firstLine(error)}`);
-    }
-  } catch (error) {
-    outcome.unavailable = firstLine(error);
-    outcome.detail = String(error.message || error);
-    log(`  not available: ${outcome.unavailable}`);
-  } finally {
-    if (session) {
-      await session.stop();
-    }
-  }
-  if (session && session.info.profileDir) {
-    outcome.profile = profilePhases(session.info, outcome, config);
+    outcome.ingest = await skipOnError('inbox ingest', () => measureIngest(session, sender, config, `${runId}-${target.id}`));
+  });
+  // outcome.info is the session's info once the target started ({} otherwise).
+  if (profile && outcome.info.profileDir) {
+    outcome.profile = profilePhases(outcome.info, outcome, config);
   }
   return outcome;
 }
@@ -424,10 +410,11 @@ function fanOutTime(outcome, shapeId, posts) {
   if (!outcome || outcome.unavailable) {
     return { problem: outcome ? `not available: ${outcome.unavailable}` : 'not run' };
   }
-  const results = posts.map((post) => outcome.fanout[`${shapeId}-${post}`]);
-  const missing = results.find((result) => !result || result.skipped);
-  if (missing !== undefined) {
-    return { problem: missing ? missing.skipped : 'no result' };
+  const results = posts.map((post) => (outcome.fanout || {})[`${shapeId}-${post}`]);
+  // (findIndex: a missing result is itself undefined, which find() could not tell from "none".)
+  const missing = results.findIndex((result) => !result || result.skipped);
+  if (missing >= 0) {
+    return { problem: results[missing] ? results[missing].skipped : 'no result' };
   }
   const invalid = results.find((result) => result.flagged);
   if (invalid) {
@@ -554,11 +541,8 @@ function report(context, targets, outcomes, ceilingResult) {
   }
   const checks = evaluateGoals(config, outcomes);
   log(`\nIssue targets:\n${formatGoals(checks)}`);
-  const busy = busyMachineWarning();
-  if (busy) {
-    log(`\n${busy}`);
-  }
-  const file = writeResults('federation', {
+  warnIfBusy('\n');
+  saveResults('federation', {
     settings: { ...config, fedify: FEDIFY_VERSION, goals: GOALS },
     machineAtStart: context.machineAtStart,
     sinks: { hosts: context.sinks.hosts, processes: context.sinks.processes, signatures: config.sinkVerify ? 'verified' : 'required only', logs: context.sinks.logFiles },
@@ -566,7 +550,6 @@ function report(context, targets, outcomes, ceilingResult) {
     targets: targets.map(({ id, label, description }) => ({ id, label, description, ...outcomes[id] })),
     checks,
   });
-  log(`\nJSON results: ${file}\nserver logs: ${getLogDir()}`);
   return checks;
 }
 
@@ -574,13 +557,7 @@ function report(context, targets, outcomes, ceilingResult) {
 
 async function main() {
   const config = loadFederationConfig();
-  installGuards(config, 'bench/federation');
-  const targets = selectTargets(TARGETS, config);
-  const machineAtStart = machineInfo();
-  const busy = busyMachineWarning();
-  if (busy) {
-    log(busy);
-  }
+  const { targets, machineAtStart } = startRun(config, { name: 'bench/federation', targets: TARGETS });
   const cores = os.cpus().length;
   log(`bench/federation: ${config.followers} followers, ${config.hosts} sink hosts, ${config.posts} posts per shape, ` +
     `ingest ${config.ingest} (+${config.ingestWarmup} warm-up) over ${config.ingestConnections} connections; ${cores} cores`);
@@ -622,18 +599,7 @@ async function main() {
     destroyAgents();
   }
   const checks = report(context, targets, outcomes, ceilingResult);
-  const strictFailure = process.env.BENCH_STRICT === '1' && checks.some((check) => check.met !== true);
-  return strictFailure ? 1 : 0;
+  return strictExitCode(checks);
 }
 
-main()
-  .then((code) => {
-    cleanUpFiles();
-    process.exitCode = code;
-  })
-  .catch(async (error) => {
-    process.stderr.write(`bench/federation failed: ${error.stack || error}\n`);
-    await stopAll();
-    cleanUpFiles();
-    process.exitCode = 1;
-  });
+runMain('bench/federation', main);

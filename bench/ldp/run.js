@@ -6,13 +6,10 @@
 //   node bench/ldp/run.js          (knobs: see bench/README.md)
 
 const { loadConfig } = require('../lib/config');
-const { stopAll, getLogDir } = require('../lib/process');
-const {
-  comparisonTable, evaluateChecks, formatChecks, writeResults, busyMachineWarning, machineInfo,
-} = require('../lib/report');
 const { cssVersion } = require('../lib/css');
 const {
-  log, firstLine, selectTargets, installGuards, cleanUpFiles, measureScenario,
+  log, startRun, runMain, strictExitCode, saveResults, warnIfBusy, withTargetSession, skipOnError,
+  logStoreNotes, logComparison, logChecksVsCss, measureScenario,
 } = require('../lib/runner');
 const { prepareNotes } = require('./seed');
 const { SCENARIOS, executionOrder } = require('./scenarios');
@@ -36,99 +33,46 @@ function runScenario(session, scenario, prepared, config) {
 // Start, seed, load and stop one target. Never throws: failures are recorded.
 async function benchmarkTarget(target, config) {
   const outcome = { info: {}, results: {} };
-  log(`\n== ${target.label}: ${target.description}`);
-  let session;
-  try {
-    session = await target.start(config);
-    outcome.info = session.info;
+  await withTargetSession(target, config, outcome, async (session) => {
     const prepared = await prepareNotes(session.baseUrl, CONTAINER_SIZE);
     outcome.info.seed = { container: prepared.container, ...prepared.shape };
     log(`  up at ${session.baseUrl}, /notes/ ${prepared.container}, ${CONTAINER_SIZE} notes seeded; ` +
       `answers: note ${prepared.shape.noteBytes} B, container ${prepared.shape.containerBytes} B`);
-    if (session.info.storeNote) {
-      log(`  store: ${session.info.storeNote}`);
-    }
-    if (session.info.storeFallbackReason) {
-      log(`  (Fedpod's store not used: ${session.info.storeFallbackReason})`);
-    }
+    logStoreNotes(session.info);
     for (const scenario of executionOrder(SCENARIOS)) {
-      try {
-        outcome.results[scenario.id] = await runScenario(session, scenario, prepared, config);
-      } catch (error) {
-        outcome.results[scenario.id] = { skipped: firstLine(error) };
-        log(`  ${scenario.label}: skipped: ${firstLine(error)}`);
-      }
+      outcome.results[scenario.id] = await skipOnError(scenario.label,
+        () => runScenario(session, scenario, prepared, config));
     }
-  } catch (error) {
-    outcome.unavailable = firstLine(error);
-    outcome.detail = String(error.message || error);
-    log(`  not available: ${outcome.unavailable}`);
-  } finally {
-    if (session) {
-      await session.stop();
-    }
-  }
+  });
   return outcome;
 }
 
 function report(config, targets, outcomes, machineAtStart) {
-  const results = {};
-  const tableTargets = targets.map((target) => {
-    results[target.id] = outcomes[target.id].results;
-    return { id: target.id, label: target.label, unavailable: outcomes[target.id].unavailable };
-  });
-  const ratios = RATIOS.filter(([top, bottom]) => results[top] && results[bottom]);
-  log(`\nLDP benchmark: ${config.connections} connections, ${config.duration} s per scenario ` +
-    `(after ${config.warmup} s warm-up), container of ${CONTAINER_SIZE} notes, CSS ${cssVersion()}\n`);
-  log(comparisonTable({ scenarios: SCENARIOS, targets: tableTargets, results, ratios }));
-  const checks = evaluateChecks(GOALS, results);
-  log(`\nIssue targets (Fedpod vs stock CSS on the same SPARQL store):\n${formatChecks(checks)}`);
-  const sparqlInfo = outcomes['css-sparql'] && outcomes['css-sparql'].info;
-  if (sparqlInfo && sparqlInfo.store) {
-    log(`  (CSS-sparql ran on: ${sparqlInfo.storeNote}` +
-      `${sparqlInfo.store === 'fedpod-store' ? ')' : ', NOT Fedpod\'s store, see above why)'}`);
-  }
-  const busy = busyMachineWarning();
-  if (busy) {
-    log(`\n${busy}`);
-  }
-  const file = writeResults('ldp', {
+  const title = `\nLDP benchmark: ${config.connections} connections, ${config.duration} s per scenario ` +
+    `(after ${config.warmup} s warm-up), container of ${CONTAINER_SIZE} notes, CSS ${cssVersion()}\n`;
+  const results = logComparison(title, { scenarios: SCENARIOS, targets, outcomes, ratios: RATIOS });
+  const checks = logChecksVsCss(GOALS, results, outcomes);
+  warnIfBusy('\n');
+  saveResults('ldp', {
     settings: { ...config, containerSize: CONTAINER_SIZE, cssVersion: cssVersion() },
     machineAtStart,
     scenarios: SCENARIOS.map(({ id, label, kind }) => ({ id, label, kind })),
     targets: targets.map(({ id, label, description }) => ({ id, label, description, ...outcomes[id] })),
     checks,
   });
-  log(`\nJSON results: ${file}\nserver logs: ${getLogDir()}`);
   return checks;
 }
 
 async function main() {
   const config = loadConfig();
-  installGuards(config);
-  const targets = selectTargets(TARGETS, config);
-  const machineAtStart = machineInfo();
-  const busy = busyMachineWarning();
-  if (busy) {
-    log(busy);
-  }
+  // No name: the over-time message keeps its plain "bench:" prefix.
+  const { targets, machineAtStart } = startRun(config, { targets: TARGETS });
   const outcomes = {};
   for (const target of targets) {
     outcomes[target.id] = await benchmarkTarget(target, config);
   }
   const checks = report(config, targets, outcomes, machineAtStart);
-  const strictFailure = process.env.BENCH_STRICT === '1' && checks.some((check) => check.met !== true);
-  return strictFailure ? 1 : 0;
+  return strictExitCode(checks);
 }
 
-main()
-  .then((code) => {
-    cleanUpFiles();
-    process.exitCode = code;
-  })
-  .catch(async (error) => {
-    process.stderr.write(`bench/ldp failed: ${error.stack || error}\n`);
-    await stopAll();
-    cleanUpFiles();
-    process.exitCode = 1;
-  });
+runMain('bench/ldp', main);

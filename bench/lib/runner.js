@@ -1,13 +1,16 @@
 'use strict';
 
 // Pieces of a benchmark run that every bench/<name>/run.js needs: logging,
-// target selection, hard limits, measuring one scenario (plus the SPARQL
-// round-trip probe on stores that count requests) and clean-up.
+// target selection, hard limits, the opening and end of main(), one target's
+// start/stop, measuring one scenario (plus the SPARQL round-trip probe on
+// stores that count requests), the Fedpod-vs-CSS report, and clean-up.
 
 const { request } = require('./http');
-const { sleep, killAllNow } = require('./process');
+const { sleep, killAllNow, stopAll, getLogDir } = require('./process');
 const { measure } = require('./load');
-const { formatNumber } = require('./report');
+const {
+  formatNumber, comparisonTable, evaluateChecks, formatChecks, writeResults, busyMachineWarning, machineInfo,
+} = require('./report');
 const { removeHostDir } = require('./css');
 const { removeTempDirs } = require('./fedpod');
 
@@ -59,6 +62,136 @@ function installGuards(config, name = 'bench') {
     });
   }
   process.on('exit', killAllNow);
+}
+
+// Printed at the start of a run and again before its results, so that noisy
+// numbers come with their reason.
+function warnIfBusy(prefix = '') {
+  const busy = busyMachineWarning();
+  if (busy) {
+    log(`${prefix}${busy}`);
+  }
+}
+
+/**
+ * The opening of every main(): installGuards() first, then the targets named
+ * by BENCH_TARGETS (only when `targets` is given; runners with their own rule
+ * leave it out), then the machine's state before any server starts.
+ * Returns { targets, machineAtStart }.
+ */
+function startRun(config, { name, targets } = {}) {
+  installGuards(config, name);
+  const selected = targets ? selectTargets(targets, config) : undefined;
+  const machineAtStart = machineInfo();
+  warnIfBusy();
+  return { targets: selected, machineAtStart };
+}
+
+/**
+ * Run main() (resolving to an exit code) and end the process the same way in
+ * every runner: scratch files removed; on an unexpected error the stack on
+ * stderr as "<name> failed: ...", every server still running stopped, exit 1.
+ */
+function runMain(name, main) {
+  return main()
+    .then((code) => {
+      cleanUpFiles();
+      process.exitCode = code;
+    })
+    .catch(async (error) => {
+      process.stderr.write(`${name} failed: ${error.stack || error}\n`);
+      await stopAll();
+      cleanUpFiles();
+      process.exitCode = 1;
+    });
+}
+
+// With BENCH_STRICT=1 a run whose issue targets are not all met exits 1.
+function strictExitCode(checks) {
+  return process.env.BENCH_STRICT === '1' && checks.some((check) => check.met !== true) ? 1 : 0;
+}
+
+// Write the JSON results (writeResults()) and say where they and the server logs are.
+function saveResults(name, payload) {
+  const file = writeResults(name, payload);
+  log(`\nJSON results: ${file}\nserver logs: ${getLogDir()}`);
+  return file;
+}
+
+/**
+ * Start `target` with `startOptions`, record session.info on `outcome`, hand
+ * the session to `body`, and stop it again whatever happens. A target that
+ * fails to start or to get ready is recorded on `outcome` (unavailable: the
+ * first line, detail: the whole message) instead of ending the run.
+ */
+async function withTargetSession(target, startOptions, outcome, body) {
+  log(`\n== ${target.label}: ${target.description}`);
+  let session;
+  try {
+    session = await target.start(startOptions);
+    outcome.info = session.info;
+    await body(session);
+  } catch (error) {
+    outcome.unavailable = firstLine(error);
+    outcome.detail = String(error.message || error);
+    log(`  not available: ${outcome.unavailable}`);
+  } finally {
+    if (session) {
+      await session.stop();
+    }
+  }
+}
+
+// One scenario that fails is reported and recorded as { skipped }; the others still run.
+async function skipOnError(label, run) {
+  try {
+    return await run();
+  } catch (error) {
+    log(`  ${label}: skipped: ${firstLine(error)}`);
+    return { skipped: firstLine(error) };
+  }
+}
+
+// Which SPARQL store a target ended up on (CSS-sparql and Fedpod targets say so in session.info).
+function logStoreNotes(info) {
+  if (info.storeNote) {
+    log(`  store: ${info.storeNote}`);
+  }
+  if (info.storeFallbackReason) {
+    log(`  (Fedpod's store not used: ${info.storeFallbackReason})`);
+  }
+}
+
+/**
+ * The report of a Fedpod-vs-stock-CSS comparison (bench/actors, bench/ldp):
+ * `title`, then the req/s table of every target's outcome.results, with those
+ * of `ratios` whose two targets both ran. Returns the results by target id.
+ */
+function logComparison(title, { scenarios, targets, outcomes, ratios }) {
+  const results = {};
+  const tableTargets = targets.map((target) => {
+    results[target.id] = outcomes[target.id].results;
+    return { id: target.id, label: target.label, unavailable: outcomes[target.id].unavailable };
+  });
+  const shown = ratios.filter(([top, bottom]) => results[top] && results[bottom]);
+  log(title);
+  log(comparisonTable({ scenarios, targets: tableTargets, results, ratios: shown }));
+  return results;
+}
+
+/**
+ * Evaluate and print `goals` (Fedpod vs stock CSS on the same SPARQL store),
+ * then which store CSS-sparql really ran on. Returns the checks.
+ */
+function logChecksVsCss(goals, results, outcomes) {
+  const checks = evaluateChecks(goals, results);
+  log(`\nIssue targets (Fedpod vs stock CSS on the same SPARQL store):\n${formatChecks(checks)}`);
+  const sparqlInfo = outcomes['css-sparql'] && outcomes['css-sparql'].info;
+  if (sparqlInfo && sparqlInfo.store) {
+    log(`  (CSS-sparql ran on: ${sparqlInfo.storeNote}` +
+      `${sparqlInfo.store === 'fedpod-store' ? ')' : ', NOT Fedpod\'s store, see above why)'}`);
+  }
+  return checks;
 }
 
 // Requests aborted at the end of a load run keep querying the store for a
@@ -131,6 +264,16 @@ module.exports = {
   selectTargets,
   cleanUpFiles,
   installGuards,
+  warnIfBusy,
+  startRun,
+  runMain,
+  strictExitCode,
+  saveResults,
+  withTargetSession,
+  skipOnError,
+  logStoreNotes,
+  logComparison,
+  logChecksVsCss,
   storeRoundTrips,
   describeRoundTrips,
   measureScenario,

@@ -17,11 +17,11 @@ const path = require('node:path');
 const { loadConfig } = require('../lib/config');
 const { freePort } = require('../lib/ports');
 const { request, expectStatus, basicAuth } = require('../lib/http');
-const { startServer, stopAll, getLogDir, sleep } = require('../lib/process');
+const { startServer, getLogDir, sleep } = require('../lib/process');
 const { startFedpod, makeDataDir } = require('../lib/fedpod');
 const { measure } = require('../lib/load');
-const { formatTable, formatNumber, writeResults, busyMachineWarning, machineInfo } = require('../lib/report');
-const { log, firstLine, installGuards, cleanUpFiles } = require('../lib/runner');
+const { formatTable, formatNumber } = require('../lib/report');
+const { log, firstLine, startRun, runMain, saveResults } = require('../lib/runner');
 
 const DRAIN_TIMEOUT_MS = 180_000;
 const PROBES = 40;
@@ -224,11 +224,9 @@ async function benchmark(id, config) {
 
 async function main() {
   const config = loadConfig();
-  installGuards(config, 'bench/webhooks');
+  // Unknown BENCH_TARGETS ids are ignored here, so no selectTargets().
+  const { machineAtStart } = startRun(config, { name: 'bench/webhooks' });
   const wanted = config.targets || TARGETS;
-  const machineAtStart = machineInfo();
-  const busy = busyMachineWarning();
-  if (busy) log(busy);
   const outcomes = {};
   for (const id of TARGETS.filter((name) => wanted.includes(name))) {
     outcomes[id] = await benchmark(id, config);
@@ -252,19 +250,8 @@ async function main() {
     return { id, met };
   });
   const met = goals.some((goal) => goal.met);
-  const file = writeResults('webhooks', { settings: config, machineAtStart, outcomes, goal: { ratio: GOAL, met, byTarget: goals } });
-  log(`\nJSON results: ${file}\nserver logs: ${getLogDir()}`);
+  saveResults('webhooks', { settings: config, machineAtStart, outcomes, goal: { ratio: GOAL, met, byTarget: goals } });
   return process.env.BENCH_STRICT === '1' && !met ? 1 : 0;
 }
 
-main()
-  .then((code) => {
-    cleanUpFiles();
-    process.exitCode = code;
-  })
-  .catch(async(error) => {
-    process.stderr.write(`bench/webhooks failed: ${error.stack || error}\n`);
-    await stopAll();
-    cleanUpFiles();
-    process.exitCode = 1;
-  });
+runMain('bench/webhooks', main);
