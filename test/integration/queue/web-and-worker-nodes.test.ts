@@ -3,7 +3,8 @@
  * with workers runs it. Both nodes share one store (the run's Virtuoso), one Redis database, one data
  * directory and one public base URL, as a web node and a worker node of one deployment do.
  */
-import * as http from 'node:http';
+import { signup, storeWebhook } from '../../robustness/faults/app';
+import { request } from '../../robustness/faults/http';
 import { claimRedisDb, sharedServers } from '../../support/env';
 import { eventually } from '../../support/eventually';
 import { startFedpod, type FedpodServer } from '../../support/fedpod';
@@ -11,8 +12,6 @@ import { makeTempDir } from '../../support/processes';
 import { sparqlSelect } from '../../support/sparql';
 
 const LDP_CONTAINS = 'http://www.w3.org/ns/ldp#contains';
-
-interface Answer { status: number; headers: http.IncomingHttpHeaders; body: string }
 
 describe('a web node without queue workers and a worker node', () => {
   let web: FedpodServer | undefined;
@@ -22,28 +21,6 @@ describe('a web node without queue workers and a worker node', () => {
   let redisUrl: string;
   let dataDir: string;
   const run = Date.now().toString(36);
-
-  /** A request straight to `node`, with the deployment's public Host. */
-  function call(node: FedpodServer, method: string, path: string, body?: unknown, token?: string): Promise<Answer> {
-    const url = new URL(path, base);
-    const text = body === undefined ? undefined : JSON.stringify(body);
-    const headers: Record<string, string> = { host: url.host };
-    if (text !== undefined) {
-      headers['content-type'] = 'application/json';
-      headers['content-length'] = String(Buffer.byteLength(text));
-    }
-    if (token) headers.authorization = `Bearer ${token}`;
-    return new Promise((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port: node.port, method, path: `${url.pathname}${url.search}`, headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      });
-      req.on('error', reject);
-      req.end(text);
-    });
-  }
 
   async function storedMembers(container: string): Promise<number> {
     const [ row ] = await sparqlSelect(endpoint, `SELECT (COUNT(DISTINCT ?m) AS ?n) WHERE { GRAPH <${container}> { <${container}> <${LDP_CONTAINS}> ?m } }`);
@@ -63,18 +40,16 @@ describe('a web node without queue workers and a worker node', () => {
   });
 
   it('accepts webhook POSTs that only a node with workers runs', async() => {
-    const signup = await call(web!, 'POST', '/auth/signup', { username: `web${run}`, email: `web${run}@example.com`, password: 'correct horse battery' });
-    expect(signup.status).toBe(201);
-    const { token } = JSON.parse(signup.body) as { token: string };
-    const generated = await call(web!, 'POST', '/webhooks', { action: 'store-in-container' }, token);
-    expect(generated.status).toBe(201);
-    const hook = generated.headers.location!;
+    // Requests to the base URL reach the web node: it is started on it.
+    const session = await signup(base, `web${run}`);
+    const hook = await storeWebhook(base, session);
 
     const total = 20;
-    const answers = await Promise.all(Array.from({ length: total }, async(_unused, index) => call(web!, 'POST', hook, { index })));
+    const answers = await Promise.all(Array.from({ length: total }, async(_unused, index) => request(hook, { method: 'POST',
+      headers: { 'content-type': 'application/json' }, body: JSON.stringify({ index }) })));
     expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: total }, () => 202));
     // Ready without workers: it serves what it is for.
-    expect((await call(web!, 'GET', '/readyz')).status).toBe(200);
+    expect((await request(`${base}readyz`)).status).toBe(200);
 
     // Nothing runs them yet. The web node has had time to run a burst of 20 many times over (the
     // worker node below does it in well under a second once started).
