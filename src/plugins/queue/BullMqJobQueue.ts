@@ -157,9 +157,10 @@ export class BullMqJobQueue<T> implements JobQueue<T> {
   /**
    * The add's answer, or a 503 once `addTimeoutMs` has passed without one: an add on the wire when
    * the connection drops is resent by ioredis after it reconnects, which may be long after the
-   * client gave up. (Bounded here rather than by ioredis's maxRetriesPerRequest or commandTimeout on
-   * the connection: with those set, BullMQ's close() hung in two of four full test runs.) If Redis applies such an add
-   * later, the job runs although its client got a 503 and will retry: at least once still holds.
+   * client gave up. Bounded here, around the add alone, rather than by ioredis's
+   * maxRetriesPerRequest or commandTimeout, which would apply to every command of the connection.
+   * If Redis applies such an add later, the job runs although its client got a 503 and will retry:
+   * at least once still holds.
    */
   private async answeredWithin(add: Promise<Job<Envelope<T>>>): Promise<Job<Envelope<T>>> {
     const timeoutMs = this.options.addTimeoutMs ?? 10_000;
