@@ -44,4 +44,4 @@ function loadConfig() {
   return config;
 }
 
-module.exports = { loadConfig, readList };
+module.exports = { loadConfig, readList, readNumber };
