@@ -11,8 +11,8 @@ COPY package.json package-lock.json ./
 # --ignore-scripts: the package's `prepare` script builds, and the sources are not here yet (this
 # layer is cached while the lock file stays the same); the one dependency with an install script
 # (msgpackr-extract, optional) ships prebuilt binaries.
-# npm ci refuses a lock file without other platforms' optional packages (e.g. darwin builds),
-# which some registries cannot serve; npm install accepts it (as scripts/test.sh does).
+# npm install only as a fallback, when npm ci cannot use the lock with the registry at hand (as
+# scripts/test.sh does).
 RUN npm ci --ignore-scripts --no-audit --no-fund --loglevel=error 2>/tmp/npm-ci.log \
  || { echo "npm ci failed ($(grep -m1 -E 'npm error (code|Missing)' /tmp/npm-ci.log)); trying npm install"; \
       npm install --ignore-scripts --no-audit --no-fund --loglevel=error; } \

@@ -17,9 +17,8 @@ install_node_deps() {
     rm -f "$log"
     return 0
   fi
-  # npm ci refuses a lock file without the other platforms' optional packages
-  # (e.g. @msgpackr-extract/*-darwin-*), which a registry that only serves
-  # this platform cannot provide; npm install accepts it and keeps it as is.
+  # A fallback only: npm ci fails when the lock and the registry disagree (a
+  # mirror without some locked version); npm install resolves what it can.
   echo "[npm test] npm ci failed ($(grep -m1 -E 'npm error (code|Missing)' "$log" || echo 'see below')); trying npm install" >&2
   if npm install --no-audit --no-fund --loglevel=error; then
     rm -f "$log"
