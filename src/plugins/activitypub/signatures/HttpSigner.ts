@@ -10,6 +10,7 @@ import {
   type SignatureScheme,
   type SigningKey,
 } from './SignatureCommon';
+import type { ByteSigner } from './ByteSigner';
 import { serializeString } from './StructuredFields';
 
 export interface SignableRequest {
@@ -55,6 +56,11 @@ interface PreparedSignature {
  * thread); the key must be a KeyObject.
  */
 export class HttpSigner {
+  /**
+   * @param byteSigner - Where signAsync's private-key operations run (default: libuv's thread pool).
+   */
+  public constructor(private readonly byteSigner?: ByteSigner) {}
+
   public sign(
     request: SignableRequest,
     key: SigningKey,
@@ -65,7 +71,7 @@ export class HttpSigner {
     return prepared.headers(signBytes(prepared.alg, Buffer.from(prepared.text, 'utf8'), key.privateKey));
   }
 
-  /** As sign(), with the private-key operation on libuv's thread pool instead of the calling thread. */
+  /** As sign(), with the private-key operation off the calling thread (the byteSigner's, or libuv's pool). */
   public async signAsync(
     request: SignableRequest,
     key: SigningKey,
@@ -73,7 +79,10 @@ export class HttpSigner {
     options: SignOptions = {},
   ): Promise<Record<string, string>> {
     const prepared = this.prepare(request, key, scheme, options);
-    return prepared.headers(await signBytesAsync(prepared.alg, Buffer.from(prepared.text, 'utf8'), key.privateKey));
+    const data = Buffer.from(prepared.text, 'utf8');
+    return prepared.headers(await (this.byteSigner ?
+      this.byteSigner.sign(prepared.alg, data, key.privateKey) :
+      signBytesAsync(prepared.alg, data, key.privateKey)));
   }
 
   private prepare(request: SignableRequest, key: SigningKey, scheme: SignatureScheme, options: SignOptions): PreparedSignature {

@@ -5,7 +5,6 @@ import {
   verify as cryptoVerify,
   type KeyObject,
   type SignKeyObjectInput,
-  type SignPrivateKeyInput,
 } from 'node:crypto';
 
 /** Which HTTP signature standard a request is signed with. */
@@ -74,25 +73,34 @@ export function keyFitsAlgorithm(key: KeyObject, alg: Rfc9421Algorithm): boolean
   }
 }
 
-/** The digest and key options node:crypto's sign() takes for an algorithm. */
-function signParameters(alg: Rfc9421Algorithm, privateKey: KeyObject): [ string | null, SignKeyObjectInput | SignPrivateKeyInput | KeyObject ] {
+/** What node:crypto's sign() takes for an algorithm besides the key: the digest, and padding or encoding. */
+export interface SignParameters {
+  digest: string | null;
+  options?: Omit<SignKeyObjectInput, 'key'>;
+}
+
+export function signParameters(alg: Rfc9421Algorithm): SignParameters {
   switch (alg) {
     case 'rsa-v1_5-sha256':
-      return [ 'sha256', privateKey ];
+      return { digest: 'sha256' };
     case 'rsa-pss-sha512':
-      return [ 'sha512', { key: privateKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 64 } ];
+      return { digest: 'sha512', options: { padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 64 } };
     case 'ecdsa-p256-sha256':
-      return [ 'sha256', { key: privateKey, dsaEncoding: 'ieee-p1363' } ];
+      return { digest: 'sha256', options: { dsaEncoding: 'ieee-p1363' } };
     case 'ecdsa-p384-sha384':
-      return [ 'sha384', { key: privateKey, dsaEncoding: 'ieee-p1363' } ];
+      return { digest: 'sha384', options: { dsaEncoding: 'ieee-p1363' } };
     case 'ed25519':
-      return [ null, privateKey ];
+      return { digest: null };
   }
 }
 
+function signInput(privateKey: KeyObject, options: SignParameters['options']): KeyObject | SignKeyObjectInput {
+  return options ? { ...options, key: privateKey } : privateKey;
+}
+
 export function signBytes(alg: Rfc9421Algorithm, data: Buffer, privateKey: KeyObject): Buffer {
-  const [ digest, key ] = signParameters(alg, privateKey);
-  return cryptoSign(digest, data, key);
+  const { digest, options } = signParameters(alg);
+  return cryptoSign(digest, data, signInput(privateKey, options));
 }
 
 /**
@@ -100,9 +108,9 @@ export function signBytes(alg: Rfc9421Algorithm, data: Buffer, privateKey: KeyOb
  * 1,000 inboxes would otherwise spend on the main thread, in series with its HTTP work.
  */
 export async function signBytesAsync(alg: Rfc9421Algorithm, data: Buffer, privateKey: KeyObject): Promise<Buffer> {
-  const [ digest, key ] = signParameters(alg, privateKey);
+  const { digest, options } = signParameters(alg);
   return new Promise<Buffer>((resolve, reject): void => {
-    cryptoSign(digest, data, key, (error: Error | null, signature: Buffer): void => {
+    cryptoSign(digest, data, signInput(privateKey, options), (error: Error | null, signature: Buffer): void => {
       if (error) {
         reject(error);
       } else {

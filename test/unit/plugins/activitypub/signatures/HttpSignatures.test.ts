@@ -7,6 +7,7 @@ import {
   type KeyObject,
 } from 'node:crypto';
 import { HttpSigner } from '../../../../../src/plugins/activitypub/signatures/HttpSigner';
+import { WorkerThreadSigner } from '../../../../../src/plugins/activitypub/signatures/WorkerThreadSigner';
 import {
   HttpSignatureVerifier,
   parseCavageParams,
@@ -124,21 +125,30 @@ describe('HttpSigner', () => {
       .toThrow(TypeError);
   });
 
-  it.each([ 'cavage', 'rfc9421' ] as const)('signs off the calling thread to the same headers (%s)', async (scheme) => {
+  const threads = new WorkerThreadSigner();
+  afterAll(async () => threads.finalize());
+
+  it.each([
+    [ 'cavage', 'libuv', undefined ],
+    [ 'rfc9421', 'libuv', undefined ],
+    [ 'cavage', 'signing threads', threads ],
+    [ 'rfc9421', 'signing threads', threads ],
+  ] as const)('signs off the calling thread to the same headers (%s, %s)', async (scheme, _where, byteSigner) => {
+    const offThread = new HttpSigner(byteSigner);
     const request = { method: 'POST', url: INBOX, headers: { host: 'local.example' }, body: BODY };
     for (const privateKey of [ rsa.privateKey, ed.privateKey ]) {
       const key = { keyId: KEY_ID, privateKey };
       // PKCS#1 v1.5 and Ed25519 signatures are deterministic: both paths give the same bytes.
-      await expect(signer.signAsync(request, key, scheme, { now: NOW })).resolves.toEqual(signer.sign(request, key, scheme, { now: NOW }));
+      await expect(offThread.signAsync(request, key, scheme, { now: NOW })).resolves.toEqual(signer.sign(request, key, scheme, { now: NOW }));
     }
-    const received = await signer.signAsync(request, { keyId: KEY_ID, privateKey: rsa.privateKey }, scheme, { now: NOW });
+    const received = await offThread.signAsync(request, { keyId: KEY_ID, privateKey: rsa.privateKey }, scheme, { now: NOW });
     const headers: Record<string, string> = { host: 'local.example' };
     for (const [ name, value ] of Object.entries(received)) {
       headers[name.toLowerCase()] = value;
     }
     await expect(verifier.verify({ method: 'POST', url: INBOX, headers, body: BODY }, resolverFor(rsa.publicKey), { now: NOW }))
       .resolves.toMatchObject({ ok: true });
-    await expect(signer.signAsync(request, { keyId: KEY_ID, privateKey: rsa.publicKey }, scheme)).rejects.toThrow(TypeError);
+    await expect(offThread.signAsync(request, { keyId: KEY_ID, privateKey: rsa.publicKey }, scheme)).rejects.toThrow(TypeError);
   });
 });
 
