@@ -23,7 +23,8 @@ const {
   log, firstLine, startRun, runMain, strictExitCode, saveResults, warnIfBusy, withTargetSession, skipOnError,
 } = require('../lib/runner');
 const { ceiling } = require('./signatures');
-const { makeTls, destroyAgents } = require('./lib/tls');
+const { makeTls, destroyAgents, httpsRequest } = require('./lib/tls');
+const { signPost } = require('./lib/cavage');
 const { startSinks } = require('./lib/sinks');
 const { buildRequests, runLoad } = require('./lib/ingest');
 const { TARGETS, FEDIFY_VERSION } = require('./lib/targets');
@@ -39,6 +40,7 @@ const LIMITS = {
   hosts: { env: 'BENCH_FED_HOSTS', fallback: 10, min: 1, max: 50 },
   sinkProcesses: { env: 'BENCH_FED_SINK_PROCESSES', fallback: 2, min: 1, max: 10 },
   sinkVerify: { env: 'BENCH_FED_SINK_VERIFY', fallback: 1, min: 0, max: 1 },
+  sinkWarmup: { env: 'BENCH_FED_SINK_WARMUP', fallback: 2000, min: 0, max: 20000 },
   posts: { env: 'BENCH_FED_POSTS', fallback: 3, min: 1, max: 5 },
   deliveryTimeout: { env: 'BENCH_FED_DELIVERY_TIMEOUT', fallback: 60, min: 5, max: 300 },
   ingest: { env: 'BENCH_FED_INGEST', fallback: 2000, min: 50, max: 20000 },
@@ -555,6 +557,37 @@ function report(context, targets, outcomes, ceilingResult) {
 
 // ---------- main ----------
 
+const SINK_WARMUP_IN_FLIGHT = 16;
+
+/**
+ * Signed deliveries from the runner's own sender to every sink, before any target is measured: the
+ * sinks' TLS, HTTP and signature-checking code is then warm for every target alike. Without it the
+ * first target's first fan-out paid for the sinks' JIT warm-up and the targets after it did not.
+ */
+async function warmUpSinks(context, count, publicKeyPem) {
+  const { sinks, sender, tls, runId } = context;
+  await sinks.registerKeys({ [sender.keyId]: publicKeyPem });
+  const started = Date.now();
+  let next = 0;
+  const refused = [];
+  const send = async () => {
+    for (let index = next++; index < count; index = next++) {
+      const host = sinks.hosts[index % sinks.hosts.length];
+      const inbox = `${host.origin}/d/users/warm${index}/inbox`;
+      const body = JSON.stringify({ '@context': 'https://www.w3.org/ns/activitystreams', id: `${sender.actor}/warm/${runId}-${index}`,
+        type: 'Create', actor: sender.actor, object: { type: 'Note', content: `warm-up ${runId}`, attributedTo: sender.actor } });
+      const headers = signPost({ url: inbox, body, keyId: sender.keyId, privateKey: sender.privateKey });
+      const res = await httpsRequest(inbox, { method: 'POST', headers, body }, tls.caFile);
+      if (res.status !== 202) refused.push(res.status);
+    }
+  };
+  await Promise.all(Array.from({ length: SINK_WARMUP_IN_FLIGHT }, send));
+  if (refused.length > 0) {
+    throw new Error(`sink warm-up: ${refused.length} of ${count} deliveries refused (first status ${refused[0]})`);
+  }
+  log(`  warmed up with ${count} signed deliveries in ${Date.now() - started} ms`);
+}
+
 async function main() {
   const config = loadFederationConfig();
   const { targets, machineAtStart } = startRun(config, { name: 'bench/federation', targets: TARGETS });
@@ -591,6 +624,9 @@ async function main() {
 
   const outcomes = {};
   try {
+    if (config.sinkWarmup > 0 && config.parts.includes('fanout')) {
+      await warmUpSinks(context, config.sinkWarmup, publicKey.export({ type: 'spki', format: 'pem' }));
+    }
     for (const target of targets) {
       outcomes[target.id] = await benchmarkTarget(target, context);
     }
