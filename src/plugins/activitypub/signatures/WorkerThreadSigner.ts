@@ -45,13 +45,16 @@ interface SigningThread {
   worker: Worker;
   /** Batches posted and not answered yet, by id. */
   batches: Map<number, QueuedSignature[]>;
+  /** Signatures posted and not answered yet. */
+  pending: number;
   /** Called once no batch is left unanswered. */
   idle: (() => void)[];
 }
 
-/** Wakes whoever waits for the thread to have no batch left unanswered. */
+/** When the thread has no batch left unanswered: lets the process exit without it, and wakes whoever waits. */
 function notifyIfIdle(thread: SigningThread): void {
   if (thread.batches.size === 0) {
+    thread.worker.unref();
     for (const resolve of thread.idle.splice(0)) {
       resolve();
     }
@@ -123,14 +126,30 @@ export class WorkerThreadSigner implements ByteSigner, Finalizable {
       }
       return;
     }
+    // A large batch is shared out; a small one (a turn often asks for one or two) goes to the thread with the least to do.
     const share = Math.ceil(queued.length / this.threads.length);
-    for (let index = 0; index * share < queued.length; index += 1) {
-      this.post(index, queued.slice(index * share, (index + 1) * share));
+    for (let start = 0; start < queued.length; start += share) {
+      this.post(this.leastBusy(), queued.slice(start, start + share));
     }
+  }
+
+  private leastBusy(): number {
+    let best = 0;
+    for (let index = 1; index < this.threads.length; index += 1) {
+      if ((this.threads[index]?.pending ?? 0) < (this.threads[best]?.pending ?? 0)) {
+        best = index;
+      }
+    }
+    return best;
   }
 
   private post(index: number, jobs: QueuedSignature[]): void {
     const thread = this.threads[index] ?? this.start(index);
+    if (thread.pending === 0) {
+      // Signatures under way keep the process alive, as any other pending I/O would.
+      thread.worker.ref();
+    }
+    thread.pending += jobs.length;
     const keys: KeyObject[] = [];
     const keyIndexes = new Map<KeyObject, number>();
     const posted = jobs.map((job): PostedJob => {
@@ -151,12 +170,11 @@ export class WorkerThreadSigner implements ByteSigner, Finalizable {
 
   private start(index: number): SigningThread {
     const worker = new Worker(THREAD_SOURCE, { eval: true });
-    // Never what keeps the process alive; finalize() ends the threads at shutdown.
-    worker.unref();
-    const thread: SigningThread = { worker, batches: new Map(), idle: []};
+    const thread: SigningThread = { worker, batches: new Map(), pending: 0, idle: [] };
     worker.on('message', ({ id, results }: BatchResult): void => {
       const jobs = thread.batches.get(id) ?? [];
       thread.batches.delete(id);
+      thread.pending -= jobs.length;
       jobs.forEach((job, position): void => {
         const { signature, error } = results[position] ?? { error: 'no answer' };
         if (signature) {
@@ -180,10 +198,14 @@ export class WorkerThreadSigner implements ByteSigner, Finalizable {
         }
       }
       thread.batches.clear();
+      thread.pending = 0;
       notifyIfIdle(thread);
     };
     worker.on('error', (error: Error): void => fail(`failed: ${error.message}`));
     worker.on('exit', (code: number): void => fail(`exited (code ${code})`));
+    // Idle, never what keeps the process alive (finalize() ends the threads at shutdown). After the
+    // listeners: adding a 'message' listener refs the thread's port again.
+    worker.unref();
     this.threads[index] = thread;
     return thread;
   }

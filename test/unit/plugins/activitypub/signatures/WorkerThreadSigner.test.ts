@@ -46,6 +46,17 @@ describe('WorkerThreadSigner', () => {
     });
   });
 
+  it('sends the one signature of a turn to a thread with nothing to do', async () => {
+    const first = signer.sign('rsa-v1_5-sha256', Buffer.from('first turn'), rsa.privateKey);
+    await new Promise((resolve) => setImmediate(resolve));
+    const second = signer.sign('rsa-v1_5-sha256', Buffer.from('second turn'), rsa.privateKey);
+    await new Promise((resolve) => setImmediate(resolve));
+    // Reached through the private field: which thread signs is not visible otherwise.
+    const { threads } = signer as unknown as { threads: ({ pending: number } | undefined)[] };
+    expect(threads.map((thread) => thread?.pending)).toEqual([ 1, 1 ]);
+    await Promise.all([ first, second ]);
+  });
+
   it('fails only the signature whose key does not fit its algorithm', async () => {
     const results = await Promise.allSettled([
       signer.sign('rsa-v1_5-sha256', Buffer.from('a'), rsa.privateKey),
