@@ -44,6 +44,9 @@ export class RedisReadinessCheck implements ReadinessCheck, Finalizable {
       maxRetriesPerRequest: 0,
       // Reconnects in the background, so a check after Redis came back finds it.
       retryStrategy: (): number => 1000,
+      // ioredis's timer for a socket that does not close after disconnect() is not cleared when the
+      // socket had closed already (Redis away): it kept the process alive 2 s (the default) after finalize().
+      disconnectTimeout: 200,
     });
     // Errors are the checks' answers; without a listener ioredis would print them.
     client.on('error', (): void => undefined);
