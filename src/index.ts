@@ -22,6 +22,7 @@ export * from './handlers/webhooks/WebhookHandler';
 export * from './handlers/JsonHttpHandler';
 export * from './handlers/MediaTypeGuardHandler';
 export * from './handlers/NotHandled';
+export * from './handlers/RequestMatcher';
 export * from './handlers/SparqlEndpointHandler';
 export * from './handlers/ldp/BaseUrlTargetExtractor';
 export * from './handlers/ldp/LdpCreateHandler';

@@ -1,6 +1,7 @@
 import type { HttpHandlerInput } from '@solid/community-server';
 import { HttpHandler } from '@solid/community-server';
 import { NOT_HANDLED } from './NotHandled';
+import { isRequestMatcher } from './RequestMatcher';
 
 /**
  * Offers a request to its handlers in order and lets the first that accepts it handle it.
@@ -8,7 +9,7 @@ import { NOT_HANDLED } from './NotHandled';
  * Used instead of CSS's WaterfallHandler for Fedpod's own handler lists because that one asks every
  * handler twice (in canHandle and again in handle) and builds an aggregate HttpError when none
  * matches; here the choice made in canHandle is remembered for handle, and a refusal is the shared
- * NOT_HANDLED error.
+ * NOT_HANDLED error. Handlers that are RequestMatchers are asked synchronously.
  */
 export class FirstMatchHandler extends HttpHandler {
   private readonly chosen = new WeakMap<HttpHandlerInput, HttpHandler>();
@@ -29,6 +30,12 @@ export class FirstMatchHandler extends HttpHandler {
 
   private async find(input: HttpHandlerInput): Promise<HttpHandler> {
     for (const handler of this.handlers) {
+      if (isRequestMatcher(handler)) {
+        if (handler.accepts(input)) {
+          return handler;
+        }
+        continue;
+      }
       try {
         await handler.canHandle(input);
         return handler;

@@ -11,6 +11,7 @@ import { badRequest, FedpodHttpError, notFound, unsupportedMediaType } from '../
 import { mediaTypeOf, readBody, sendJson } from '../HttpUtil';
 import { JsonHttpHandler } from '../JsonHttpHandler';
 import { NOT_HANDLED } from '../NotHandled';
+import type { RequestMatcher } from '../RequestMatcher';
 
 const ACCEPTED = new Set([ 'application/activity+json', 'application/ld+json', 'application/json' ]);
 
@@ -20,7 +21,7 @@ const ACCEPTED = new Set([ 'application/activity+json', 'application/ld+json', '
  * actor — otherwise 401 with a JSON error and nothing is kept. A valid delivery is put on the durable
  * inbox queue and answered 202; its effects run from the queue (InboxService).
  */
-export class InboxHandler extends JsonHttpHandler {
+export class InboxHandler extends JsonHttpHandler implements RequestMatcher {
   private readonly urls: ActorUrls;
   private readonly origin: string;
   private readonly sharedPath: string;
@@ -39,8 +40,12 @@ export class InboxHandler extends JsonHttpHandler {
     this.sharedPath = new URL(this.urls.sharedInbox()).pathname;
   }
 
-  public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
-    if (request.method !== 'POST' || this.target(request.url) === undefined) {
+  public accepts({ request }: HttpHandlerInput): boolean {
+    return request.method === 'POST' && this.target(request.url) !== undefined;
+  }
+
+  public override async canHandle(input: HttpHandlerInput): Promise<void> {
+    if (!this.accepts(input)) {
       throw NOT_HANDLED;
     }
   }

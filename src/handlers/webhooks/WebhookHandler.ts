@@ -9,6 +9,7 @@ import { bearerToken } from '../auth/BearerToken';
 import { mediaTypeOf, readBody, sendJson } from '../HttpUtil';
 import { JsonHttpHandler } from '../JsonHttpHandler';
 import { NOT_HANDLED } from '../NotHandled';
+import type { RequestMatcher } from '../RequestMatcher';
 import { WebhookPaths } from './WebhookPaths';
 
 const JSON_LD = 'application/ld+json';
@@ -26,7 +27,7 @@ const JSON_TYPE = /^application\/(?:json|[a-z0-9!#$&^_.-]+\+json)$/u;
  * - DELETE <webhook URI or record IRI> by its owner: 204 (revoked); another user: 403; no token: 401.
  * - Anything else under the container: 405 (GET of a webhook URI included, known or not) or 404.
  */
-export class WebhookHandler extends JsonHttpHandler {
+export class WebhookHandler extends JsonHttpHandler implements RequestMatcher {
   private readonly paths: WebhookPaths;
 
   /**
@@ -45,8 +46,12 @@ export class WebhookHandler extends JsonHttpHandler {
     this.paths = new WebhookPaths(baseUrl);
   }
 
-  public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
-    if (this.paths.match(request, this.service.containerUri) === undefined) {
+  public accepts({ request }: HttpHandlerInput): boolean {
+    return this.paths.match(request, this.service.containerUri) !== undefined;
+  }
+
+  public override async canHandle(input: HttpHandlerInput): Promise<void> {
+    if (!this.accepts(input)) {
       throw NOT_HANDLED;
     }
   }

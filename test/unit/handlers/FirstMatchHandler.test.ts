@@ -1,0 +1,70 @@
+import type { HttpHandlerInput, HttpRequest, HttpResponse } from '@solid/community-server';
+import { HttpHandler } from '@solid/community-server';
+import { FirstMatchHandler } from '../../../src/handlers/FirstMatchHandler';
+import { NOT_HANDLED } from '../../../src/handlers/NotHandled';
+import type { RequestMatcher } from '../../../src/handlers/RequestMatcher';
+
+/** A handler that takes the requests for one path, telling so through canHandle only. */
+class PathHandler extends HttpHandler {
+  public readonly served: string[] = [];
+
+  public constructor(protected readonly path: string) {
+    super();
+  }
+
+  public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
+    if (request.url !== this.path) {
+      throw NOT_HANDLED;
+    }
+  }
+
+  public async handle({ request }: HttpHandlerInput): Promise<void> {
+    this.served.push(request.url!);
+  }
+}
+
+/** The same, telling so synchronously as well; canHandle is counted. */
+class MatchingPathHandler extends PathHandler implements RequestMatcher {
+  public canHandleCalls = 0;
+
+  public accepts({ request }: HttpHandlerInput): boolean {
+    return request.url === this.path;
+  }
+
+  public override async canHandle(input: HttpHandlerInput): Promise<void> {
+    this.canHandleCalls += 1;
+    await super.canHandle(input);
+  }
+}
+
+function input(url: string): HttpHandlerInput {
+  return { request: { url, method: 'POST', headers: {}} as unknown as HttpRequest, response: {} as HttpResponse };
+}
+
+describe('FirstMatchHandler', () => {
+  const matching = new MatchingPathHandler('/inbox');
+  const plain = new PathHandler('/webhooks/x');
+  const handler = new FirstMatchHandler([ matching, plain ]);
+
+  beforeEach(() => {
+    matching.canHandleCalls = 0;
+    matching.served.length = 0;
+    plain.served.length = 0;
+  });
+
+  it('lets the first handler that takes a request handle it, asking a RequestMatcher synchronously', async () => {
+    const webhook = input('/webhooks/x');
+    await handler.canHandle(webhook);
+    await handler.handle(webhook);
+    const inbox = input('/inbox');
+    await handler.handleSafe(inbox);
+    expect(plain.served).toEqual([ '/webhooks/x' ]);
+    expect(matching.served).toEqual([ '/inbox' ]);
+    expect(matching.canHandleCalls).toBe(0);
+  });
+
+  it('refuses with NOT_HANDLED when no handler takes the request', async () => {
+    await expect(handler.canHandle(input('/elsewhere'))).rejects.toBe(NOT_HANDLED);
+    expect(matching.canHandleCalls).toBe(0);
+  });
+});
