@@ -59,7 +59,7 @@ export class HttpSigner {
   /**
    * @param byteSigner - Where signAsync's private-key operations run (default: libuv's thread pool).
    */
-  public constructor(private readonly byteSigner?: ByteSigner) {}
+  public constructor(private readonly byteSigner: ByteSigner = { sign: signBytesAsync }) {}
 
   public sign(
     request: SignableRequest,
@@ -79,10 +79,7 @@ export class HttpSigner {
     options: SignOptions = {},
   ): Promise<Record<string, string>> {
     const prepared = this.prepare(request, key, scheme, options);
-    const data = Buffer.from(prepared.text, 'utf8');
-    return prepared.headers(await (this.byteSigner ?
-      this.byteSigner.sign(prepared.alg, data, key.privateKey) :
-      signBytesAsync(prepared.alg, data, key.privateKey)));
+    return prepared.headers(await this.byteSigner.sign(prepared.alg, Buffer.from(prepared.text, 'utf8'), key.privateKey));
   }
 
   private prepare(request: SignableRequest, key: SigningKey, scheme: SignatureScheme, options: SignOptions): PreparedSignature {

@@ -45,10 +45,17 @@ interface SigningThread {
   worker: Worker;
   /** Batches posted and not answered yet, by id. */
   batches: Map<number, QueuedSignature[]>;
-  /** Signatures posted and not answered yet. */
-  pending: number;
   /** Called once no batch is left unanswered. */
   idle: (() => void)[];
+}
+
+/** Signatures posted to the thread and not answered yet. */
+function pendingOf(thread: SigningThread | undefined): number {
+  let pending = 0;
+  for (const jobs of thread?.batches.values() ?? []) {
+    pending += jobs.length;
+  }
+  return pending;
 }
 
 /** When the thread has no batch left unanswered: lets the process exit without it, and wakes whoever waits. */
@@ -136,7 +143,7 @@ export class WorkerThreadSigner implements ByteSigner, Finalizable {
   private leastBusy(): number {
     let best = 0;
     for (let index = 1; index < this.threads.length; index += 1) {
-      if ((this.threads[index]?.pending ?? 0) < (this.threads[best]?.pending ?? 0)) {
+      if (pendingOf(this.threads[index]) < pendingOf(this.threads[best])) {
         best = index;
       }
     }
@@ -145,11 +152,10 @@ export class WorkerThreadSigner implements ByteSigner, Finalizable {
 
   private post(index: number, jobs: QueuedSignature[]): void {
     const thread = this.threads[index] ?? this.start(index);
-    if (thread.pending === 0) {
+    if (thread.batches.size === 0) {
       // Signatures under way keep the process alive, as any other pending I/O would.
       thread.worker.ref();
     }
-    thread.pending += jobs.length;
     const keys: KeyObject[] = [];
     const keyIndexes = new Map<KeyObject, number>();
     const posted = jobs.map((job): PostedJob => {
@@ -170,11 +176,10 @@ export class WorkerThreadSigner implements ByteSigner, Finalizable {
 
   private start(index: number): SigningThread {
     const worker = new Worker(THREAD_SOURCE, { eval: true });
-    const thread: SigningThread = { worker, batches: new Map(), pending: 0, idle: [] };
+    const thread: SigningThread = { worker, batches: new Map(), idle: [] };
     worker.on('message', ({ id, results }: BatchResult): void => {
       const jobs = thread.batches.get(id) ?? [];
       thread.batches.delete(id);
-      thread.pending -= jobs.length;
       jobs.forEach((job, position): void => {
         const { signature, error } = results[position] ?? { error: 'no answer' };
         if (signature) {
@@ -198,7 +203,6 @@ export class WorkerThreadSigner implements ByteSigner, Finalizable {
         }
       }
       thread.batches.clear();
-      thread.pending = 0;
       notifyIfIdle(thread);
     };
     worker.on('error', (error: Error): void => fail(`failed: ${error.message}`));

@@ -52,8 +52,8 @@ describe('WorkerThreadSigner', () => {
     const second = signer.sign('rsa-v1_5-sha256', Buffer.from('second turn'), rsa.privateKey);
     await new Promise((resolve) => setImmediate(resolve));
     // Reached through the private field: which thread signs is not visible otherwise.
-    const { threads } = signer as unknown as { threads: ({ pending: number } | undefined)[] };
-    expect(threads.map((thread) => thread?.pending)).toEqual([ 1, 1 ]);
+    const { threads } = signer as unknown as { threads: ({ batches: Map<number, unknown[]> } | undefined)[] };
+    expect(threads.map((thread) => [ ...thread?.batches.values() ?? [] ].flat().length)).toEqual([ 1, 1 ]);
     await Promise.all([ first, second ]);
   });
 
