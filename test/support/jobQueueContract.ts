@@ -4,6 +4,7 @@
  */
 import type { JobQueue, QueuedJob } from '../../src/plugins/queue/JobQueue';
 import { PermanentJobError } from '../../src/plugins/queue/PermanentJobError';
+import { overlapProbe } from './overlapProbe';
 import { sleep, waitFor } from './waitFor';
 
 export interface ContractPayload {
@@ -127,19 +128,10 @@ export function describeJobQueueContract({ makeQueue, retryWaitsMs }: JobQueueCo
 
   it('runs at most `concurrency` jobs at once', async(): Promise<void> => {
     const queue = makeQueue();
-    let running = 0;
-    let peak = 0;
-    let done = 0;
-    queue.process(async(): Promise<void> => {
-      running += 1;
-      peak = Math.max(peak, running);
-      await sleep(20);
-      running -= 1;
-      done += 1;
-    }, 3);
+    const probe = overlapProbe(queue, 3, 20);
     await Promise.all(Array.from({ length: 20 }, async(_, n): Promise<string> => queue.add({ n })));
-    await waitFor((): boolean => done === 20);
-    expect(peak).toBe(3);
+    await waitFor((): boolean => probe.done() === 20);
+    expect(probe.most()).toBe(3);
   });
 
   it('rejects bad options and use after close', async(): Promise<void> => {

@@ -8,6 +8,7 @@ import { LocalJournalQueue } from '../../../../src/plugins/queue/LocalJournalQue
 import { PermanentJobError } from '../../../../src/plugins/queue/PermanentJobError';
 import { RetryPolicy } from '../../../../src/plugins/queue/RetryPolicy';
 import { describeJobQueueContract } from '../../../support/jobQueueContract';
+import { overlapProbe } from '../../../support/overlapProbe';
 import { waitFor } from '../../../support/waitFor';
 
 interface Payload {
@@ -69,32 +70,13 @@ describe('BatchingJobQueue (over a real LocalJournalQueue)', (): void => {
     expect((await inner.counts()).waiting).toBe(6);
   });
 
-  /** Processes with a 5 ms handler; `most` is the most entries seen running at once since the last `reset()`. */
-  function overlapProbe(queue: BatchingJobQueue<Payload>, concurrency: number): { most: () => number; done: () => number; reset: () => void } {
-    let running = 0;
-    let most = 0;
-    let done = 0;
-    queue.process(async(): Promise<void> => {
-      running += 1;
-      most = Math.max(most, running);
-      await new Promise((resolve): void => {
-        setTimeout(resolve, 5);
-      });
-      running -= 1;
-      done += 1;
-    }, concurrency);
-    return { most: (): number => most, done: (): number => done, reset: (): void => {
-      most = 0;
-    } };
-  }
-
   async function addMany(queue: BatchingJobQueue<Payload>, count: number): Promise<void> {
     await Promise.all(Array.from({ length: count }, async(_, n): Promise<string> => queue.add({ n })));
   }
 
   it('runs at most `concurrency` entries at once, across batches', async(): Promise<void> => {
     const { queue } = queues();
-    const probe = overlapProbe(queue, 3);
+    const probe = overlapProbe(queue, 3, 5);
     await addMany(queue, 30);
     await waitFor((): boolean => probe.done() === 30);
     expect(probe.most()).toBe(3);
@@ -102,7 +84,7 @@ describe('BatchingJobQueue (over a real LocalJournalQueue)', (): void => {
 
   it('changes how many entries run at once while running', async(): Promise<void> => {
     const { queue } = queues();
-    const probe = overlapProbe(queue, 4);
+    const probe = overlapProbe(queue, 4, 5);
     queue.setConcurrency(1);
     await addMany(queue, 16);
     await waitFor((): boolean => probe.done() === 16);
