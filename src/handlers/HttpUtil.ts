@@ -42,16 +42,37 @@ export function sendError(response: ServerResponse, error: unknown): void {
   sendJson(response, 500, { error: 'internal_error', message: 'The server could not complete the request.' });
 }
 
+/** How much of a refused body is read and dropped before the connection is closed instead. */
+const DISCARD_CAP_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Reads and drops the rest of a request body that will not be used, so that a client still sending
+ * it gets to read the answer (a 413, a 401) instead of a connection reset; past `capBytes` the
+ * connection is closed, so a huge upload cannot hold the server.
+ */
+export function discardBody(request: IncomingMessage, capBytes = DISCARD_CAP_BYTES): void {
+  if (request.readableEnded || request.destroyed) {
+    return;
+  }
+  let seen = 0;
+  request.on('data', (chunk: Buffer): void => {
+    seen += chunk.length;
+    if (seen > capBytes) {
+      request.destroy();
+    }
+  });
+  request.resume();
+}
+
 /**
  * Reads the whole body, refusing more than `limit` bytes with 413 (checked before and while reading).
  * Listens for the stream's events rather than iterating it: an async iterator per request was a
- * visible share of a webhook POST's cost. Past the limit reading stops, and the 413 carries
- * `Connection: close` so that the rest of the body is dropped with the connection.
+ * visible share of a webhook POST's cost. Past the limit the rest is read and dropped (discardBody).
  */
 export async function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
-    request.resume();
+    discardBody(request);
     throw payloadTooLarge(`The body is larger than the limit of ${limit} bytes.`);
   }
   if (request.readableEnded) {
@@ -72,11 +93,10 @@ export async function readBody(request: IncomingMessage, limit: number): Promise
     function onData(chunk: Buffer): void {
       size += chunk.length;
       if (size > limit) {
-        // Read no more: the answer closes the connection, which drops the rest of the body.
+        // Keep no more, but read on: a client still sending can then read the 413.
         stop();
-        request.pause();
-        reject(new FedpodHttpError(413, 'payload_too_large', `The body is larger than the limit of ${limit} bytes.`,
-          { connection: 'close' }));
+        discardBody(request, DISCARD_CAP_BYTES - size);
+        reject(payloadTooLarge(`The body is larger than the limit of ${limit} bytes.`));
         return;
       }
       chunks.push(chunk);

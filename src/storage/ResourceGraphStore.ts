@@ -80,6 +80,18 @@ export class ResourceGraphStore {
     return this.skolemizer.deskolemize(rows.map((row): Quad => this.toQuad(row)));
   }
 
+  /**
+   * The values of a few properties of the resource's own subject, in one small query (what access
+   * rules read: addressing, author, type); empty when the resource has none of them or does not exist.
+   */
+  public async readProperties(iri: string, predicates: readonly string[]): Promise<{ predicate: string; value: string }[]> {
+    const graph = sparqlIri(iri);
+    const rows = await this.client.select(
+      `SELECT ?p ?o WHERE { GRAPH ${graph} { ${graph} ?p ?o } VALUES ?p { ${predicates.map(sparqlIri).join(' ')} } }`,
+    );
+    return rows.map((row): { predicate: string; value: string } => ({ predicate: row.p.value, value: row.o.value }));
+  }
+
   public async exists(iri: string): Promise<boolean> {
     return this.client.ask(`ASK { GRAPH ${sparqlIri(metadataGraphOf(iri))} { ?s ?p ?o } }`);
   }

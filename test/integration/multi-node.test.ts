@@ -4,9 +4,13 @@
  * across processes (Redis locks, BullMQ queues, caches revalidated against shared state).
  */
 import * as http from 'node:http';
+import * as path from 'node:path';
 import { claimRedisDb, sharedServers } from '../support/env';
 import { startFedpod, type FedpodServer } from '../support/fedpod';
-import { makeTempDir } from '../support/processes';
+import { makeTempDir, REPO_ROOT } from '../support/processes';
+
+/** The ActivityPub setup with public append under /notes/, for the LDP POST burst. */
+const PUBLIC_APPEND_CONFIG = path.join(REPO_ROOT, 'test', 'fixtures', 'config', 'activitypub-public-append.json');
 import { startRoundRobinProxy, type RoundRobinProxy } from '../support/round-robin-proxy';
 import { sparqlSelect } from '../support/sparql';
 import { eventually as eventuallyWithin } from '../support/eventually';
@@ -89,7 +93,7 @@ describe('several Fedpod nodes on one store and one Redis', () => {
     base = proxy.baseUrl;
     const dataDir = makeTempDir('fedpod-nodes');
     // Started together on a fresh data directory, as replicas of one deployment are.
-    nodes = await Promise.all([ 0, 1 ].map(async() => startFedpod({ config: 'activitypub', sparqlEndpoint: endpoint, redisUrl,
+    nodes = await Promise.all([ 0, 1 ].map(async() => startFedpod({ config: PUBLIC_APPEND_CONFIG, sparqlEndpoint: endpoint, redisUrl,
       dataDir, baseUrl: base, allowPrivateNetwork: true })));
     proxy.backends = nodes.map((node) => node.port);
   }, 300_000);
@@ -101,7 +105,7 @@ describe('several Fedpod nodes on one store and one Redis', () => {
   });
 
   it('gives 1,000 concurrent POSTs to one container exactly 1,000 members, Slug collisions included', async() => {
-    const container = `${base}burst-${run}/`;
+    const container = `${base}notes/burst-${run}/`;
     expect((await call('proxy', 'PUT', container, { headers: { 'content-type': 'text/turtle' }, body: '' })).status).toBe(201);
     const total = 1000;
     const answers = await Promise.all(Array.from({ length: total }, async(_unused, index) => {

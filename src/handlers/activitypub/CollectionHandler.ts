@@ -2,18 +2,17 @@ import type { HttpHandlerInput } from '@solid/community-server';
 import type { ActorCollection } from '../../plugins/activitypub/ActorDocument';
 import { ACTOR_COLLECTIONS, ActorUrls } from '../../plugins/activitypub/ActorDocument';
 import type { AccountStore } from '../../plugins/accounts/AccountStore';
-import type { TokenService } from '../../plugins/accounts/TokenService';
+import type { AudienceRules } from '../../plugins/activitypub/AudienceRules';
 import { ACTIVITYSTREAMS_CONTEXT_URL } from '../../plugins/ldp/Contexts';
 import type { CollectionStore } from '../../storage/CollectionStore';
 import { InvalidCursorError } from '../../storage/CollectionStore';
 import { badRequest, notFound } from '../../util/HttpErrors';
-import { bearerToken } from '../auth/BearerToken';
 import { sendJson } from '../HttpUtil';
 import { JsonHttpHandler } from '../JsonHttpHandler';
 import { NOT_HANDLED } from '../NotHandled';
+import { agentIri, agentOf } from '../pipeline/Agent';
 import { activityContentType } from './ActivityJson';
 
-const AS_PUBLIC = 'https://www.w3.org/ns/activitystreams#Public';
 const BOXES = new Set<ActorCollection>([ 'inbox', 'outbox' ]);
 
 /**
@@ -22,8 +21,9 @@ const BOXES = new Set<ActorCollection>([ 'inbox', 'outbox' ]);
  * cursors; `partOf`, `next` (older), `prev` (newer), `orderedItems` newest first, as IRIs).
  * A page costs one store query whatever the collection's size.
  *
- * With `privateBoxes`, inbox and outbox show everything only to their owner (a valid token for the
- * actor); anyone else sees the items addressed to them or to the Public collection.
+ * Inbox and outbox show everything only to their owner; anyone else sees the items the audience
+ * rules let them read (public ones, those addressed to them, followers-only ones to followers), as
+ * authenticated by the request pipeline (a token, or a remote actor's signed GET).
  */
 export class CollectionHandler extends JsonHttpHandler {
   private readonly urls: ActorUrls;
@@ -33,9 +33,8 @@ export class CollectionHandler extends JsonHttpHandler {
     baseUrl: string,
     private readonly accounts: AccountStore,
     private readonly collections: CollectionStore,
-    private readonly tokens: TokenService,
+    private readonly audience: AudienceRules,
     private readonly pageSize = 20,
-    private readonly privateBoxes = false,
   ) {
     super();
     this.urls = new ActorUrls(baseUrl);
@@ -106,12 +105,11 @@ export class CollectionHandler extends JsonHttpHandler {
 
   private async audienceFilter(request: HttpHandlerInput['request'], name: ActorCollection, ownerWebId: string):
   Promise<string[] | undefined> {
-    const token = bearerToken(request);
-    const requester = token ? (await this.tokens.verify(token)).webId : undefined;
-    if (!this.privateBoxes || !BOXES.has(name) || requester === ownerWebId) {
+    const reader = agentIri(agentOf(request));
+    if (!BOXES.has(name) || reader === ownerWebId) {
       return undefined;
     }
-    return requester ? [ requester, AS_PUBLIC ] : [ AS_PUBLIC ];
+    return this.audience.recipientsAdmitting(ownerWebId, reader);
   }
 
   private target(url: string | undefined): { username: string; name: ActorCollection; query: URLSearchParams } | undefined {

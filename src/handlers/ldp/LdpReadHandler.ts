@@ -2,6 +2,8 @@ import type { HttpHandlerInput } from '@solid/community-server';
 import { NOT_HANDLED } from '../NotHandled';
 import type { Quad } from '@rdfjs/types';
 import { DataFactory } from 'n3';
+import type { AudienceRules } from '../../plugins/activitypub/AudienceRules';
+import { HIDDEN_PREDICATES } from '../../plugins/activitypub/AudienceRules';
 import { ContainerPageCache } from '../../plugins/ldp/ContainerPageCache';
 import type { JsonObject } from '../../plugins/ldp/Contexts';
 import type { RdfSerializer } from '../../plugins/ldp/RdfSerializer';
@@ -11,6 +13,7 @@ import { DC_MODIFIED, LDP_BASIC_CONTAINER, LDP_CONTAINER, LDP_CONTAINS, LDP_RESO
 import { notFound } from '../../util/HttpErrors';
 import { negotiate } from '../HttpUtil';
 import { JsonHttpHandler } from '../JsonHttpHandler';
+import { agentIri, agentOf } from '../pipeline/Agent';
 import { eTagFor, ldpHeaders, modifiedOf } from './LdpHeaders';
 import { LdpPaths } from './LdpPaths';
 
@@ -36,6 +39,10 @@ interface Body {
  * and leaves everything else to CSS by refusing in canHandle: other media types, Prefer, Range,
  * If-Match / If-Unmodified-Since, auxiliary resources. Container listings embed their members
  * and are paged (`?after=`, Link rel="next").
+ *
+ * With `audience` (the ActivityPub containers /objects/ and /activities/, which hold every actor's
+ * posts) it is the only reader of its route: bto and bcc are never served, a listing shows only the
+ * members the reader may read (a page may then hold fewer than `pageSize`), and browsers get JSON-LD.
  */
 export class LdpReadHandler extends JsonHttpHandler {
   private readonly paths: LdpPaths;
@@ -47,6 +54,7 @@ export class LdpReadHandler extends JsonHttpHandler {
    * @param serializer - RDF serialiser.
    * @param pageSize - Members per container page.
    * @param cachedPages - Container pages kept for revalidation by modification date (0: none).
+   * @param audience - Audience rules that filter what is served (ActivityPub containers).
    */
   public constructor(
     baseUrl: string,
@@ -54,6 +62,7 @@ export class LdpReadHandler extends JsonHttpHandler {
     private readonly serializer: RdfSerializer,
     private readonly pageSize = 500,
     cachedPages = 512,
+    private readonly audience?: AudienceRules,
   ) {
     super();
     this.paths = new LdpPaths(baseUrl);
@@ -65,7 +74,8 @@ export class LdpReadHandler extends JsonHttpHandler {
       throw NOT_HANDLED;
     }
     const headers = request.headers;
-    if (headers.prefer || headers.range || headers['if-match'] || headers['if-unmodified-since']) {
+    const lenient = this.audience !== undefined;
+    if (!lenient && (headers.prefer || headers.range || headers['if-match'] || headers['if-unmodified-since'])) {
       throw NOT_HANDLED;
     }
     const target = this.paths.resolve(request);
@@ -73,7 +83,7 @@ export class LdpReadHandler extends JsonHttpHandler {
       throw NOT_HANDLED;
     }
     const chosen = negotiate(headers.accept, OFFERED);
-    if (!chosen || (chosen.wildcard && (headers.accept ?? '').includes('text/html'))) {
+    if (!chosen || (!lenient && chosen.wildcard && (headers.accept ?? '').includes('text/html'))) {
       throw NOT_HANDLED;
     }
   }
@@ -82,12 +92,13 @@ export class LdpReadHandler extends JsonHttpHandler {
     const target = this.paths.resolve(request)!;
     const chosen = negotiate(request.headers.accept, OFFERED)!;
     const contentType = chosen.type;
+    const reader = agentIri(agentOf(request));
     let body = target.iri.endsWith('/') ?
-      await this.container(target.iri, contentType, target.query.get('after') ?? undefined) :
+      await this.container(target.iri, contentType, reader, target.query.get('after') ?? undefined) :
       await this.resource(target.iri, contentType);
     if (!body && !target.iri.endsWith('/')) {
       // `/notes` answers as the container `/notes/` without a redirect.
-      body = await this.container(`${target.iri}/`, contentType, target.query.get('after') ?? undefined);
+      body = await this.container(`${target.iri}/`, contentType, reader, target.query.get('after') ?? undefined);
     }
     if (!body) {
       throw notFound(`No resource at ${target.iri}`);
@@ -132,15 +143,19 @@ export class LdpReadHandler extends JsonHttpHandler {
       return undefined;
     }
     const modified = modifiedOf(stored.metadata, iri);
+    const data = this.audience ? withoutHidden(stored.data) : stored.data;
     const text = JSON_TYPES.has(contentType) ?
-      JSON.stringify(await this.serializer.toJsonLd(stored.data, iri)) :
-      await this.serializer.toText(stored.data, contentType);
+      JSON.stringify(await this.serializer.toJsonLd(data, iri)) :
+      await this.serializer.toText(data, contentType);
     return { contentType, text, modified, isContainer: false };
   }
 
-  private async container(iri: string, contentType: string, after?: string): Promise<Body | undefined> {
+  private async container(iri: string, contentType: string, reader: string | undefined, after?: string):
+  Promise<Body | undefined> {
+    // Filtered pages differ per reader: only the anonymous one is cached.
+    const cacheable = !this.audience || reader === undefined;
     const key = `${contentType} ${iri} ${after ?? ''}`;
-    const current = await this.store.readModified(iri);
+    const current = cacheable ? await this.store.readModified(iri) : undefined;
     const cached = current === undefined ? undefined : this.pages.get(key, current);
     if (cached) {
       return cached;
@@ -148,6 +163,9 @@ export class LdpReadHandler extends JsonHttpHandler {
     const page = await this.store.readContainerPage(iri, this.pageSize, after);
     if (!page) {
       return undefined;
+    }
+    if (this.audience) {
+      page.members = await this.visibleMembers(page.members, reader);
     }
     const next = page.nextAfter ? `${iri}?after=${encodeURIComponent(page.nextAfter)}` : undefined;
     const text = JSON_TYPES.has(contentType) ?
@@ -157,10 +175,22 @@ export class LdpReadHandler extends JsonHttpHandler {
     // Kept under the date read together with the page, so a write in between only causes a miss.
     const pageModified = page.metadata.find((entry): boolean =>
       entry.subject.value === iri && entry.predicate.value === DC_MODIFIED)?.object.value;
-    if (pageModified !== undefined) {
+    if (pageModified !== undefined && cacheable) {
       this.pages.set(key, pageModified, body);
     }
     return body;
+  }
+
+  private async visibleMembers(members: ContainerPage['members'], reader: string | undefined): Promise<ContainerPage['members']> {
+    const rules = this.audience!;
+    const followers = new Map<string, Promise<boolean>>();
+    const visible: ContainerPage['members'] = [];
+    for (const member of members) {
+      if (member.iri.endsWith('/') || await rules.mayRead(rules.addressingIn(member.iri, member.data), reader, followers)) {
+        visible.push({ iri: member.iri, data: withoutHidden(member.data) });
+      }
+    }
+    return visible;
   }
 
   private async containerJson(iri: string, page: ContainerPage): Promise<JsonObject> {
@@ -196,4 +226,8 @@ export class LdpReadHandler extends JsonHttpHandler {
     }
     return quads;
   }
+}
+
+function withoutHidden(quads: Quad[]): Quad[] {
+  return quads.filter((entry): boolean => !HIDDEN_PREDICATES.has(entry.predicate.value));
 }

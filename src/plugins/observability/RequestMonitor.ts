@@ -9,7 +9,7 @@ import type { RouteTemplates } from './RouteTemplates';
 export const CLIENT_CLOSED = 499;
 
 /**
- * What every HTTP request goes through (FastLaneServerConfigurator): gives it an id (a well-formed
+ * What every HTTP request goes through (RequestPipeline): gives it an id (a well-formed
  * X-Request-Id from the client, else a new one), echoed in the X-Request-Id response header and
  * carried to every log line written while serving it; once the answer is done, writes one log line
  * at info (method, route template, status, duration, id) and records the request in the metrics.

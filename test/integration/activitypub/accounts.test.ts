@@ -178,7 +178,8 @@ describe('accounts and actors', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from('admin:admin').toString('base64')}` } });
     expect(update.status).toBeLessThan(300);
 
-    const accept = { accept: 'application/activity+json' };
+    // The owner sees every item (these have no addressing: anyone else sees none).
+    const accept = { accept: 'application/activity+json', authorization: `Bearer ${alice.token}` };
     const collection = await (await fetch(outbox, { headers: accept })).json() as Record<string, string | number>;
     expect(collection).toMatchObject({ id: outbox, type: 'OrderedCollection', totalItems: 1000 });
 
@@ -260,10 +261,13 @@ describe('accounts and actors', () => {
       expect(await ask('ASK { GRAPH ?g { ?s ?p "long enough" } }')).toBe(false);
     });
 
-    it('direct writes to an actor document: 403', async() => {
+    it('direct writes to an actor document: 401 anonymous, 403 with a token', async() => {
       const response = await fetch(alice.webId, { method: 'PUT', headers: { 'content-type': 'text/turtle' },
         body: `<${alice.webId}> <${AS}name> "mallory" .` });
-      await expectJsonError(response, 403);
+      await expectJsonError(response, 401);
+      const withToken = await fetch(alice.webId, { method: 'PUT', headers: { 'content-type': 'text/turtle', authorization: `Bearer ${alice.token}` },
+        body: `<${alice.webId}> <${AS}name> "mallory" .` });
+      await expectJsonError(withToken, 403);
     });
   });
 

@@ -28,8 +28,10 @@ describe('outbox side effects', () => {
     return { status: response.status, body: await response.json() as Record<string, unknown> };
   }
 
-  async function items(url: string): Promise<string[]> {
-    const response = await fetch(`${url}?page=true`, { headers: { accept: 'application/activity+json' } });
+  /** A collection page's items, read by the collection's owner when a token is given (anonymous readers see public items only). */
+  async function items(url: string, token?: string): Promise<string[]> {
+    const response = await fetch(`${url}?page=true`, { headers: { accept: 'application/activity+json',
+      ...token ? { authorization: `Bearer ${token}` } : {} } });
     return (await response.json() as { orderedItems: string[] }).orderedItems;
   }
 
@@ -60,7 +62,7 @@ describe('outbox side effects', () => {
     expect(object.id).toMatch(new RegExp(`^${server.baseUrl}objects/`, 'u'));
     expect(object).toMatchObject({ type: 'Note', content: 'hello', attributedTo: alice.webId });
     expect(Date.parse(object.published)).not.toBeNaN();
-    expect(await items(`${alice.webId}/outbox`)).toContain(body.id);
+    expect(await items(`${alice.webId}/outbox`, alice.token)).toContain(body.id);
   });
 
   it('Like adds to liked, Undo of the Like removes it', async() => {
@@ -74,7 +76,8 @@ describe('outbox side effects', () => {
 
   it('delivers between local actors: a Note to bob lands in his inbox', async() => {
     const { body } = await post(alice, { type: 'Note', content: 'for bob', to: [ bob.webId ] });
-    await eventually(async() => (await items(`${bob.webId}/inbox`)).includes(body.id as string));
+    await eventually(async() => (await items(`${bob.webId}/inbox`, bob.token)).includes(body.id as string));
+    expect(await items(`${bob.webId}/inbox`)).not.toContain(body.id);
   });
 
   it('Follow, Accept and Undo between local actors update followers and following', async() => {
@@ -91,7 +94,9 @@ describe('outbox side effects', () => {
     const object = (await post(alice, { type: 'Note', content: 'first draft' })).body.object as { id: string };
     expect((await post(bob, { type: 'Update', object: { id: object.id, type: 'Note', content: 'hijacked' } })).status).toBe(403);
     expect((await post(alice, { type: 'Update', object: { id: object.id, type: 'Note', content: 'second draft' } })).status).toBe(201);
-    const read = await fetch(object.id, { headers: { accept: 'application/activity+json' } });
+    // Addressed to nobody: the author reads it, anyone else gets 404.
+    expect((await fetch(object.id, { headers: { accept: 'application/activity+json' } })).status).toBe(404);
+    const read = await fetch(object.id, { headers: { accept: 'application/activity+json', authorization: `Bearer ${alice.token}` } });
     expect(await read.json()).toMatchObject({ id: object.id, content: 'second draft', attributedTo: alice.webId });
     expect((await post(bob, { type: 'Delete', object: object.id })).status).toBe(403);
     expect((await post(alice, { type: 'Delete', object: object.id })).status).toBe(201);
@@ -99,7 +104,7 @@ describe('outbox side effects', () => {
   });
 
   it('refuses invalid activities with 400 and writes nothing', async() => {
-    const before = (await items(`${alice.webId}/outbox`)).length;
+    const before = (await items(`${alice.webId}/outbox`, alice.token)).length;
     for (const body of [ { content: 'no type' }, [ 1, 2 ], { type: 'Like' }, { type: 'Follow' },
       { type: 'Create', object: 'not an object' } ]) {
       const answer = await post(alice, body);
@@ -109,7 +114,7 @@ describe('outbox side effects', () => {
     const malformed = await fetch(`${alice.webId}/outbox`, { method: 'POST', body: '{"type":',
       headers: { 'content-type': 'application/activity+json', authorization: `Bearer ${alice.token}` } });
     expect(malformed.status).toBe(400);
-    expect((await items(`${alice.webId}/outbox`)).length).toBe(before);
+    expect((await items(`${alice.webId}/outbox`, alice.token)).length).toBe(before);
   });
 
   it('fetches remote actors with GETs signed by the instance actor, which it serves', async() => {

@@ -1,8 +1,7 @@
 /**
- * The collections-private part: inbox and outbox items are visible to their owner, and to others only
- * when addressed to them or to the Public collection.
+ * The audience of collection pages in the default ActivityPub setup: inbox and outbox items are
+ * visible to their owner, and to others only when addressed to them or to the Public collection.
  */
-import * as path from 'node:path';
 import { startFedpod, type FedpodServer } from '../../support/fedpod';
 import { httpRequest } from '../../support/sparql';
 
@@ -13,7 +12,7 @@ describe('private inbox and outbox', () => {
   const tokens: Record<string, string> = {};
 
   beforeAll(async() => {
-    server = await startFedpod({ config: path.join(__dirname, '..', '..', 'fixtures', 'config', 'activitypub-private-boxes.json') });
+    server = await startFedpod({ config: 'activitypub' });
     for (const username of [ 'alice', 'bob', 'carol' ]) {
       const response = await fetch(`${server.baseUrl}auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ username, email: `${username}@example.com`, password: 'correct horse' }) });

@@ -6,6 +6,7 @@ import { getContainedResourceUrlAll, getSolidDataset, getStringNoLocale, getThin
 import { sharedServers } from '../../support/env';
 import { startFedpod, type FedpodServer } from '../../support/fedpod';
 import { httpRequest } from '../../support/sparql';
+import { TestIssuer } from '../../support/test-issuer';
 
 const AS = 'https://www.w3.org/ns/activitystreams#';
 const PAGE_SIZE = 4;
@@ -75,14 +76,21 @@ async function listAll(url: string): Promise<Listing['ldp:contains']> {
 describe.each(stores)('LDP setup on the $name', (store) => {
   let server: FedpodServer;
   let notes: string;
+  const issuer = new TestIssuer();
+  /** Authorization headers of a Solid-OIDC login: the owner of what it creates, and a stranger. */
+  const as: Record<'owner' | 'stranger', Record<string, string>> = { owner: {}, stranger: {}};
 
   beforeAll(async() => {
+    await issuer.start();
+    as.owner = { authorization: `Bearer ${await issuer.token(issuer.webId('owner'))}` };
+    as.stranger = { authorization: `Bearer ${await issuer.token(issuer.webId('stranger'))}` };
     server = await startFedpod({ config: 'ldp', ...store.extraArgs(), extraArgs: [ '--container-page-size', String(PAGE_SIZE) ] });
     notes = `${server.baseUrl}notes/`;
   });
 
   afterAll(async() => {
     await server?.stop();
+    await issuer.stop();
   });
 
   it('starts with an empty /notes/ container listed as compacted JSON-LD', async() => {
@@ -143,30 +151,41 @@ describe.each(stores)('LDP setup on the $name', (store) => {
     expect(again.status).toBe(304);
   });
 
-  it('updates with PUT, SPARQL Update and N3 Patch, and deletes, through the CSS pipeline', async() => {
+  it('lets the owner update with PUT, SPARQL Update and N3 Patch, and delete, through the CSS pipeline', async() => {
     const url = `${notes}put-${Date.now()}`;
-    const put = await fetch(url, { method: 'PUT', headers: { 'content-type': 'text/turtle' },
+    const put = await fetch(url, { method: 'PUT', headers: { 'content-type': 'text/turtle', ...as.owner },
       body: `<${url}> <${AS}name> "put" .` });
     expect(put.status).toBe(201);
-    const sparql = await fetch(url, { method: 'PATCH', headers: { 'content-type': 'application/sparql-update' },
+    for (const [ who, status ] of [ [ {}, 401 ], [ as.stranger, 403 ] ] as const) {
+      for (const method of [ 'PUT', 'PATCH', 'DELETE' ]) {
+        const refused = await fetch(url, { method, headers: { 'content-type': method === 'PATCH' ? 'application/sparql-update' : 'text/turtle', ...who },
+          body: method === 'DELETE' ? undefined : method === 'PATCH' ? `INSERT DATA { <${url}> <${AS}summary> "defaced" }` : `<${url}> <${AS}name> "defaced" .` });
+        expect(`${method} ${refused.status}`).toBe(`${method} ${status}`);
+        expect(Object.keys(await refused.json() as object).sort()).toEqual([ 'error', 'message' ]);
+      }
+    }
+    expect(await (await fetch(url, { headers: { accept: 'text/turtle' } })).text()).not.toContain('defaced');
+    const sparql = await fetch(url, { method: 'PATCH', headers: { 'content-type': 'application/sparql-update', ...as.owner },
       body: `INSERT DATA { <${url}> <${AS}summary> "patched" }` });
     expect(sparql.status).toBeLessThan(300);
-    const n3 = await fetch(url, { method: 'PATCH', headers: { 'content-type': 'text/n3' },
+    const n3 = await fetch(url, { method: 'PATCH', headers: { 'content-type': 'text/n3', ...as.owner },
       body: `@prefix solid: <http://www.w3.org/ns/solid/terms#>. <#patch> a solid:InsertDeletePatch; solid:inserts { <${url}> <${AS}content> "n3" }.` });
     expect(n3.status).toBeLessThan(300);
     const read = await (await fetch(url, { headers: { accept: 'application/ld+json' } })).json() as Record<string, string>;
     expect(read).toMatchObject({ id: url, name: 'put', summary: 'patched', content: 'n3' });
-    const stale = await fetch(url, { method: 'PUT', headers: { 'content-type': 'text/turtle', 'if-match': '"0-text/turtle"' },
+    const stale = await fetch(url, { method: 'PUT', headers: { 'content-type': 'text/turtle', 'if-match': '"0-text/turtle"', ...as.owner },
       body: `<${url}> <${AS}name> "stale" .` });
     expect(stale.status).toBe(412);
-    const deleted = await fetch(url, { method: 'DELETE' });
+    const deleted = await fetch(url, { method: 'DELETE', headers: as.owner });
     expect(deleted.status).toBeLessThan(300);
     expect((await fetch(url, { headers: { accept: 'text/turtle' } })).status).toBe(404);
     expect((await listAll(notes)).map((member) => member.id)).not.toContain(url);
   });
 
   it('shows member edits made through CSS in the next listing, with a new container ETag', async() => {
-    const location = (await post(notes, note('Editable', 'before edit'))).headers.get('location')!;
+    const created = await post(notes, note('Editable', 'before edit'), as.owner);
+    expect(created.status).toBe(201);
+    const location = created.headers.get('location')!;
     const listing = async(): Promise<{ eTag: string; member?: Listing['ldp:contains'][number] }> => {
       const response = await fetch(notes, { headers: { accept: 'application/ld+json' } });
       const body = await response.json() as Listing;
@@ -177,14 +196,14 @@ describe.each(stores)('LDP setup on the $name', (store) => {
     // Asked twice: the second answer may come from the page cache, and must be the same.
     expect((await listing()).member?.content).toBe('before edit');
 
-    const put = await fetch(location, { method: 'PUT', headers: { 'content-type': 'text/turtle' },
+    const put = await fetch(location, { method: 'PUT', headers: { 'content-type': 'text/turtle', ...as.owner },
       body: `<${location}> a <${AS}Note>; <${AS}content> "after PUT" .` });
     expect(put.status).toBeLessThan(300);
     const afterPut = await listing();
     expect(afterPut.member?.content).toBe('after PUT');
     expect(afterPut.eTag).not.toBe(first.eTag);
 
-    const patch = await fetch(location, { method: 'PATCH', headers: { 'content-type': 'application/sparql-update' },
+    const patch = await fetch(location, { method: 'PATCH', headers: { 'content-type': 'application/sparql-update', ...as.owner },
       body: `DELETE DATA { <${location}> <${AS}content> "after PUT" } ; INSERT DATA { <${location}> <${AS}content> "after PATCH" }` });
     expect(patch.status).toBeLessThan(300);
     expect((await listing()).member?.content).toBe('after PATCH');
@@ -255,7 +274,7 @@ describe.each(stores)('LDP setup on the $name', (store) => {
     });
 
     it('a missing container: 404', async() => {
-      await expectRefused(await post(`${server.baseUrl}nothing-here/`, note('x', 'y')), 404);
+      await expectRefused(await post(`${server.baseUrl}notes/nothing-here/`, note('x', 'y')), 404);
     });
   });
 

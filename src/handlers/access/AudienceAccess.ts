@@ -1,0 +1,37 @@
+import type { AudienceRules } from '../../plugins/activitypub/AudienceRules';
+import { forbidden, notFound, unauthorized } from '../../util/HttpErrors';
+import { agentIri } from '../pipeline/Agent';
+import type { AccessPolicy, AccessRequest } from './AccessPolicy';
+
+/**
+ * ActivityPub objects and activities (`/objects/<id>`, `/activities/<id>`): a read is allowed by the
+ * audience rules (AudienceRules), else 404 so that existence is not revealed; a write (an LDP PUT or
+ * DELETE, turned into an Update or Delete by the route's handler) only by the author: 401
+ * anonymous, 404 to whoever may not read it, 403 to a reader who is not the author.
+ */
+export class AudienceAccess implements AccessPolicy {
+  public constructor(private readonly rules: AudienceRules) {}
+
+  public async authorize({ method, target, agent }: AccessRequest): Promise<void> {
+    if (method === 'OPTIONS') {
+      return;
+    }
+    const reader = agentIri(agent);
+    const write = method !== 'GET' && method !== 'HEAD';
+    if (write && reader === undefined) {
+      throw unauthorized('Only the author changes or deletes an object. Send credentials: "Authorization: Bearer <token>".',
+        'authentication_required');
+    }
+    const addressing = await this.rules.addressingOf(target);
+    if (!addressing) {
+      // Nothing stored: the handler answers 404 (or 410 for what was deleted).
+      return;
+    }
+    if (!await this.rules.mayRead(addressing, reader)) {
+      throw notFound(`Nothing at ${target}`);
+    }
+    if (write && (agent.webId === undefined || !addressing.owners.includes(agent.webId))) {
+      throw forbidden('Only the author changes or deletes an object.', 'not_owner');
+    }
+  }
+}

@@ -1,0 +1,137 @@
+import type { HttpHandlerInput } from '@solid/community-server';
+import type { ActivityRepository } from '../../plugins/activitypub/ActivityRepository';
+import type { Json } from '../../plugins/activitypub/ActivityJson';
+import { idOf, isObject, typeOf } from '../../plugins/activitypub/ActivityJson';
+import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
+import type { OutboxService } from '../../plugins/activitypub/OutboxService';
+import { ADDRESS_FIELDS } from '../../plugins/activitypub/Vocabulary';
+import type { CollectionStore } from '../../storage/CollectionStore';
+import { badRequest, FedpodHttpError, forbidden, notFound, unsupportedMediaType } from '../../util/HttpErrors';
+import { mediaTypeOf, readBody, sendJson } from '../HttpUtil';
+import { JsonHttpHandler } from '../JsonHttpHandler';
+import { NOT_HANDLED } from '../NotHandled';
+import { agentOf } from '../pipeline/Agent';
+import { ACTIVITY_JSON } from './ActivityJson';
+
+const JSON_TYPES = new Set([ 'application/ld+json', ACTIVITY_JSON, 'application/json' ]);
+/** Activities whose withdrawal is an Undo (their side effects are undone and the Undo delivered). */
+const UNDOABLE = new Set([ 'Follow', 'Like', 'Announce', 'Block' ]);
+
+/**
+ * LDP writes to the author's own ActivityPub objects and activities, kept consistent with ActivityPub
+ * (the access step has already checked that the caller is the author):
+ * - PUT of an object (JSON or JSON-LD): an Update through the outbox, delivered to its audience;
+ * - DELETE of an object: a Delete through the outbox (a Tombstone stays, 410 on GET);
+ * - DELETE of an activity: a Create deletes its object, a Follow, Like, Announce or Block is undone;
+ *   the activity leaves the outbox.
+ * Activities are not replaced (PUT 405); PATCH is refused (405): send the whole object with PUT.
+ */
+export class ObjectWriteHandler extends JsonHttpHandler {
+  private readonly urls: ActorUrls;
+  private readonly origin: string;
+  private readonly objects: string;
+  private readonly activitiesPath: string;
+
+  public constructor(
+    baseUrl: string,
+    private readonly outbox: OutboxService,
+    private readonly activities: ActivityRepository,
+    private readonly collections: CollectionStore,
+    private readonly maxBodyBytes = 1_048_576,
+  ) {
+    super();
+    this.urls = new ActorUrls(baseUrl);
+    const base = new URL(this.urls.base);
+    this.origin = base.origin;
+    this.objects = `${base.pathname}objects/`;
+    this.activitiesPath = `${base.pathname}activities/`;
+  }
+
+  public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
+    if (request.method !== 'PUT' && request.method !== 'DELETE' && request.method !== 'PATCH') {
+      throw NOT_HANDLED;
+    }
+  }
+
+  protected async serve({ request, response }: HttpHandlerInput): Promise<void> {
+    const path = (request.url ?? '').split('?')[0];
+    const iri = `${this.origin}${path}`;
+    const isObjectPath = path.startsWith(this.objects);
+    if (request.method === 'PATCH' || (request.method === 'PUT' && !isObjectPath)) {
+      request.resume();
+      throw new FedpodHttpError(405, 'method_not_allowed', isObjectPath ?
+        'Change an object by PUTting the whole object (JSON), or by posting an Update to your outbox.' :
+        'Activities are not replaced: change their object, or DELETE the activity to withdraw it.',
+      { allow: isObjectPath ? 'GET, HEAD, PUT, DELETE' : 'GET, HEAD, DELETE' });
+    }
+    const username = agentOf(request).username;
+    if (username === undefined) {
+      request.resume();
+      throw forbidden('Only a local author changes objects here.', 'not_owner');
+    }
+    const stored = await this.activities.read(iri);
+    if (!stored) {
+      request.resume();
+      throw notFound(`Nothing at ${iri}`);
+    }
+    if (typeOf(stored) === 'Tombstone') {
+      request.resume();
+      throw new FedpodHttpError(410, 'gone', `${iri} was deleted.`);
+    }
+    const addressing = addressingOf(stored);
+    let activity: Json;
+    if (request.method === 'PUT') {
+      activity = { type: 'Update', object: { ...await this.readObject(request), id: iri }, ...addressing };
+    } else if (isObjectPath) {
+      activity = { type: 'Delete', object: iri, ...addressing };
+    } else {
+      activity = await this.withdrawal(stored, iri, addressing);
+      await this.collections.remove(this.urls.collection(username, 'outbox'), iri);
+    }
+    const posted = await this.outbox.post(username, activity);
+    sendJson(response, 200, posted.activity, { 'content-location': posted.id }, ACTIVITY_JSON);
+  }
+
+  private async withdrawal(stored: Json, iri: string, addressing: Json): Promise<Json> {
+    const type = typeOf(stored) ?? '';
+    if (type === 'Create') {
+      const object = idOf(stored.object);
+      if (!object) {
+        throw badRequest('This Create has no object to delete.', 'invalid_activity');
+      }
+      return { type: 'Delete', object, ...addressing };
+    }
+    if (UNDOABLE.has(type)) {
+      return { type: 'Undo', object: iri, ...addressing };
+    }
+    throw new FedpodHttpError(405, 'method_not_allowed', `A ${type} cannot be withdrawn.`, { allow: 'GET, HEAD' });
+  }
+
+  private async readObject(request: HttpHandlerInput['request']): Promise<Json> {
+    if (!JSON_TYPES.has(mediaTypeOf(request.headers['content-type']))) {
+      request.resume();
+      throw unsupportedMediaType('Send the object as application/activity+json, application/ld+json or application/json.');
+    }
+    const body = await readBody(request, this.maxBodyBytes);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body.toString('utf8'));
+    } catch {
+      throw badRequest('The body is not valid JSON.', 'invalid_json');
+    }
+    if (!isObject(parsed) || !typeOf(parsed)) {
+      throw badRequest('PUT the whole object, with its type.', 'invalid_object');
+    }
+    return parsed;
+  }
+}
+
+function addressingOf(stored: Json): Json {
+  const addressing: Json = {};
+  for (const field of ADDRESS_FIELDS) {
+    if (stored[field] !== undefined) {
+      addressing[field] = stored[field];
+    }
+  }
+  return addressing;
+}

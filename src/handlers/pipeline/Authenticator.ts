@@ -1,0 +1,123 @@
+import type { CredentialsExtractor, HttpRequest } from '@solid/community-server';
+import type { TokenService } from '../../plugins/accounts/TokenService';
+import type { RemoteActorCache } from '../../plugins/activitypub/fetch/RemoteActorCache';
+import type { HttpSignatureVerifier } from '../../plugins/activitypub/signatures/HttpSignatureVerifier';
+import { FedpodHttpError, unauthorized } from '../../util/HttpErrors';
+import type { Agent } from './Agent';
+import { ANONYMOUS } from './Agent';
+
+interface CachedToken {
+  agent: Agent;
+  /** Expiry of the token, in ms since the epoch. */
+  expires: number;
+}
+
+/**
+ * The authentication step of every request: reads who is calling, once, before any handler.
+ * - no `Authorization` and no signature: anonymous, with no work at all;
+ * - `Authorization: Bearer <Fedpod token>`: verified by the TokenService, the result kept until the
+ *   token expires (an ES256 verification costs more than the rest of a small GET);
+ * - any other `Authorization` (Solid-OIDC `DPoP` or `Bearer` from another issuer): CSS's credentials
+ *   extractor, which verifies the token and its DPoP proof;
+ * - a `Signature` or `Signature-Input` on a GET or HEAD: a remote actor's signed fetch (Mastodon's
+ *   authorized fetch), verified with the actor's published key. Signed POSTs (inbox deliveries) are
+ *   verified by their handler, which needs the body for the digest.
+ * A credential that is present but invalid is a 401: it is never silently treated as anonymous.
+ */
+export class Authenticator {
+  private readonly tokenCache = new Map<string, CachedToken>();
+  private readonly origin: string;
+
+  /**
+   * @param baseUrl - Public base URL (signed URLs are checked against it).
+   * @param tokens - Fedpod's token service, when the setup has accounts.
+   * @param solidCredentials - CSS's credentials extractor for Solid-OIDC tokens.
+   * @param verifier - HTTP signature verifier, when the setup federates.
+   * @param actors - Remote actors' keys, for signed GETs.
+   * @param cachedTokens - How many verified tokens are kept.
+   */
+  public constructor(
+    baseUrl: string,
+    private readonly tokens?: TokenService,
+    private readonly solidCredentials?: CredentialsExtractor,
+    private readonly verifier?: HttpSignatureVerifier,
+    private readonly actors?: RemoteActorCache,
+    private readonly cachedTokens = 10_000,
+  ) {
+    this.origin = new URL(baseUrl).origin;
+  }
+
+  public async authenticate(request: HttpRequest): Promise<Agent> {
+    const headers = request.headers;
+    const authorization = headers.authorization;
+    if (authorization !== undefined) {
+      return this.fromAuthorization(request, authorization);
+    }
+    if ((headers.signature !== undefined || headers['signature-input'] !== undefined) &&
+      (request.method === 'GET' || request.method === 'HEAD')) {
+      return this.fromSignature(request);
+    }
+    return ANONYMOUS;
+  }
+
+  private async fromAuthorization(request: HttpRequest, authorization: string): Promise<Agent> {
+    const match = /^Bearer\s+(\S+)\s*$/iu.exec(authorization);
+    if (match && this.tokens?.isOwnToken(match[1])) {
+      return this.fromFedpodToken(match[1]);
+    }
+    if (!this.solidCredentials) {
+      throw unauthorized('Send the token as "Authorization: Bearer <token>".', 'invalid_token');
+    }
+    try {
+      const credentials = await this.solidCredentials.handleSafe(request);
+      if (credentials.agent?.webId) {
+        return { webId: credentials.agent.webId };
+      }
+    } catch (error: unknown) {
+      throw unauthorized(`The access token is not valid: ${(error as Error).message}`, 'invalid_token');
+    }
+    throw unauthorized('The Authorization header holds no credentials this server accepts.', 'invalid_token');
+  }
+
+  private async fromFedpodToken(token: string): Promise<Agent> {
+    const cached = this.tokenCache.get(token);
+    if (cached && cached.expires > Date.now()) {
+      return cached.agent;
+    }
+    this.tokenCache.delete(token);
+    const claims = await this.tokens!.verify(token);
+    const agent: Agent = Object.freeze({ webId: claims.webId, username: claims.username });
+    if (this.tokenCache.size >= this.cachedTokens) {
+      // Oldest first: a Map iterates in insertion order.
+      this.tokenCache.delete(this.tokenCache.keys().next().value!);
+    }
+    this.tokenCache.set(token, { agent, expires: expiryOf(token) });
+    return agent;
+  }
+
+  private async fromSignature(request: HttpRequest): Promise<Agent> {
+    if (!this.verifier || !this.actors) {
+      throw new FedpodHttpError(401, 'invalid_signature', 'This server does not accept signed requests here.');
+    }
+    const actors = this.actors;
+    const verified = await this.verifier.verify(
+      { method: request.method!, url: `${this.origin}${request.url ?? '/'}`, headers: request.headers },
+      async(keyId, options): Promise<{ publicKey: import('node:crypto').KeyObject; owner: string }> =>
+        actors.getKey(keyId, options),
+    );
+    if (!verified.ok) {
+      throw new FedpodHttpError(401, 'invalid_signature', `The HTTP signature is not valid: ${verified.reason}.`);
+    }
+    return { remoteActor: verified.owner };
+  }
+}
+
+/** The `exp` of a JWT already verified, in ms (0 when absent, which keeps nothing). */
+function expiryOf(token: string): number {
+  try {
+    const payload = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')) as { exp?: unknown };
+    return typeof payload.exp === 'number' ? payload.exp * 1000 : 0;
+  } catch {
+    return 0;
+  }
+}

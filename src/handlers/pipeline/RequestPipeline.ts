@@ -1,0 +1,131 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { HttpHandler, HttpHandlerInput } from '@solid/community-server';
+import { getLoggerFor, guardStream, ServerConfigurator } from '@solid/community-server';
+import type { RequestMonitor } from '../../plugins/observability/RequestMonitor';
+import { FedpodHttpError, payloadTooLarge } from '../../util/HttpErrors';
+import type { AccessPolicy } from '../access/AccessPolicy';
+import { discardBody, sendError } from '../HttpUtil';
+import { NOT_HANDLED } from '../NotHandled';
+import { ANONYMOUS, setAgent } from './Agent';
+import type { Authenticator } from './Authenticator';
+import { Cors } from './Cors';
+import { Route } from './Route';
+import type { RouteMatch } from './RouteTable';
+import { RouteTable } from './RouteTable';
+
+/** What the pipeline is made of (an options object: more than six parts). */
+export interface RequestPipelineOptions {
+  /** Public base URL. */
+  baseUrl: string;
+  /** The route table's entries. */
+  routes: Route[];
+  /** Access policy of paths no route names (the LDP resources: read-only, public append or WebACL per setup). */
+  defaultAccess: AccessPolicy;
+  /** Handler of routes that name none: CSS's chain (middleware, Fedpod's handlers, CSS's LDP handler). */
+  defaultHandler: HttpHandler;
+  authenticator: Authenticator;
+  /** Largest request body any route takes (a route may lower it). */
+  maxBodyBytes: number;
+  /** Gives every request its id, log line and metrics. */
+  monitor?: RequestMonitor;
+}
+
+/**
+ * The one path every request takes: CORS (a preflight is answered on every route), the route table
+ * (find-my-way), the route's body limit, authentication (Authenticator), the route's authorization
+ * (its AccessPolicy), and only then its handler. No handler is reached without those steps, whichever
+ * handler it is: the fast ones (signed inbox deliveries, webhook POSTs, Fedpod's LDP reads) and CSS's
+ * own chain alike. Errors of the steps answer `{ "error", "message" }` JSON.
+ */
+export class RequestPipeline extends ServerConfigurator {
+  protected readonly logger = getLoggerFor(this);
+  private readonly table: RouteTable;
+  private readonly fallback: Route;
+  private readonly origin: string;
+
+  public constructor(private readonly options: RequestPipelineOptions) {
+    super();
+    this.table = new RouteTable(options.baseUrl, options.routes);
+    this.fallback = new Route('ldp', [], options.defaultAccess);
+    this.origin = new URL(options.baseUrl).origin;
+  }
+
+  public async handle(server: Server): Promise<void> {
+    const monitor = this.options.monitor;
+    server.on('request', (request: IncomingMessage, response: ServerResponse): void => {
+      if (monitor) {
+        void monitor.track(request, response, async(): Promise<void> => this.serve(request, response));
+      } else {
+        void this.serve(request, response);
+      }
+    });
+  }
+
+  private async serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const guarded = guardStream(request);
+    guarded.on('error', (error: Error): void => {
+      this.logger.error(`Request error: ${error.message}`);
+    });
+    try {
+      Cors.decorate(request, response);
+      if (Cors.isPreflight(request)) {
+        Cors.answerPreflight(request, response);
+        return;
+      }
+      const url = request.url ?? '/';
+      const query = url.indexOf('?');
+      const path = query < 0 ? url : url.slice(0, query);
+      const method = request.method ?? 'GET';
+      const match: RouteMatch = this.table.find(method, path) ?? { route: this.fallback, params: {}};
+      const { route, params } = match;
+      this.checkDeclaredLength(request, route.maxBodyBytes ?? this.options.maxBodyBytes);
+      const agent = route.authenticate ? await this.options.authenticator.authenticate(guarded) : ANONYMOUS;
+      setAgent(request, agent);
+      await route.access.authorize({ request: guarded, response, method, target: `${this.origin}${path}`, agent, params });
+      await this.dispatch(route, { request: guarded, response });
+    } catch (error: unknown) {
+      this.refuse(request, response, error);
+    } finally {
+      if (!response.headersSent) {
+        response.writeHead(404).end();
+      }
+    }
+  }
+
+  private async dispatch(route: Route, input: HttpHandlerInput): Promise<void> {
+    if (!route.handler) {
+      await this.options.defaultHandler.handleSafe(input);
+      return;
+    }
+    try {
+      await route.handler.canHandle(input);
+    } catch (error: unknown) {
+      if (error !== NOT_HANDLED) {
+        throw error;
+      }
+      const read = input.request.method === 'GET' || input.request.method === 'HEAD';
+      throw read ?
+        new FedpodHttpError(406, 'not_acceptable', 'This resource is not available in the asked media type.') :
+        new FedpodHttpError(405, 'method_not_allowed', `${input.request.method} is not allowed here.`);
+    }
+    await route.handler.handle(input);
+  }
+
+  /** A declared body over the limit is refused before anything else is done. */
+  private checkDeclaredLength(request: IncomingMessage, limit: number): void {
+    const declared = Number(request.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit) {
+      throw payloadTooLarge(`The body is larger than the limit of ${limit} bytes.`);
+    }
+  }
+
+  private refuse(request: IncomingMessage, response: ServerResponse, error: unknown): void {
+    const status = (error as { statusCode?: number }).statusCode;
+    if (typeof status !== 'number' || status >= 500 && status !== 503) {
+      this.logger.error(`${request.method} ${request.url}: ${(error as Error).stack ?? String(error)}`);
+    }
+    // The client may still be sending: read and drop its body so that it gets to read the answer.
+    discardBody(request, this.options.maxBodyBytes);
+    sendError(response, error);
+  }
+}

@@ -1,0 +1,121 @@
+import type { Quad } from '@rdfjs/types';
+import type { CollectionStore } from '../../storage/CollectionStore';
+import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
+import { RDF_TYPE } from '../../storage/Vocabulary';
+import { AS_NS, PUBLIC_FORMS } from './Vocabulary';
+
+const ADDRESSING = [ 'to', 'cc', 'bto', 'bcc', 'audience' ].map((name): string => `${AS_NS}${name}`);
+const AUTHORS = [ `${AS_NS}attributedTo`, `${AS_NS}actor` ];
+const TOMBSTONE = `${AS_NS}Tombstone`;
+const READ_PREDICATES = [ ...ADDRESSING, ...AUTHORS, RDF_TYPE ];
+
+/** Who an object or activity is for, as its stored triples say. */
+export interface Addressing {
+  /** Its author: `attributedTo` of an object, `actor` of an activity. */
+  owners: string[];
+  /** Everything in to, cc, bto, bcc and audience. */
+  recipients: string[];
+  isTombstone: boolean;
+}
+
+/** Predicates never served to anyone: blind copies (ActivityPub §5.1). */
+export const HIDDEN_PREDICATES: ReadonlySet<string> = new Set([ `${AS_NS}bto`, `${AS_NS}bcc` ]);
+
+/**
+ * Mastodon's audience rules, for ActivityPub objects and activities: readable by anyone when
+ * addressed to Public (to or cc: public and unlisted); when addressed to a local actor's followers
+ * collection, by those followers; otherwise by its addressees; always by its author. A Tombstone is
+ * public (it says only that something was deleted). What a reader may not read is answered 404.
+ */
+export class AudienceRules {
+  private readonly baseUrl: string;
+
+  /**
+   * @param store - The resource graphs.
+   * @param collections - Followers collections.
+   * @param baseUrl - Public base URL: followers collections under it are checked.
+   */
+  public constructor(
+    private readonly store: ResourceGraphStore,
+    private readonly collections: CollectionStore,
+    baseUrl: string,
+  ) {
+    this.baseUrl = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
+  }
+
+  /** The stored addressing of a resource, one small query; undefined when nothing is stored there. */
+  public async addressingOf(iri: string): Promise<Addressing | undefined> {
+    const values = await this.store.readProperties(iri, READ_PREDICATES);
+    if (values.length === 0) {
+      return undefined;
+    }
+    return this.collect(values.map(({ predicate, value }): [string, string] => [ predicate, value ]));
+  }
+
+  /** The addressing of `iri` as given by its triples (a listing's members, already read). */
+  public addressingIn(iri: string, quads: readonly Quad[]): Addressing {
+    return this.collect(quads.filter((entry): boolean => entry.subject.value === iri)
+      .map((entry): [string, string] => [ entry.predicate.value, entry.object.value ]));
+  }
+
+  /**
+   * Whether `reader` (a WebID or a remote actor; undefined when anonymous) may read it. `followers`
+   * memoises follower checks over one request (a listing asks many times).
+   */
+  public async mayRead(addressing: Addressing, reader: string | undefined,
+    followers = new Map<string, Promise<boolean>>()): Promise<boolean> {
+    if (addressing.isTombstone || addressing.recipients.some((recipient): boolean => PUBLIC_FORMS.has(recipient))) {
+      return true;
+    }
+    if (reader === undefined) {
+      return false;
+    }
+    if (addressing.owners.includes(reader) || addressing.recipients.includes(reader)) {
+      return true;
+    }
+    for (const recipient of addressing.recipients) {
+      if (this.isLocalFollowersCollection(recipient)) {
+        let member = followers.get(recipient);
+        if (!member) {
+          member = this.collections.contains(recipient, reader);
+          followers.set(recipient, member);
+        }
+        if (await member) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** The audience a reader gets in a collection page: every recipient IRI that admits them. */
+  public async recipientsAdmitting(ownerActor: string, reader: string | undefined): Promise<string[]> {
+    const admitted = [ ...PUBLIC_FORMS ].filter((form): boolean => form.includes(':'));
+    if (reader !== undefined) {
+      admitted.push(reader);
+      const followers = `${ownerActor}/followers`;
+      if (this.isLocalFollowersCollection(followers) && await this.collections.contains(followers, reader)) {
+        admitted.push(followers);
+      }
+    }
+    return admitted;
+  }
+
+  private isLocalFollowersCollection(iri: string): boolean {
+    return iri.startsWith(this.baseUrl) && iri.endsWith('/followers');
+  }
+
+  private collect(entries: [string, string][]): Addressing {
+    const addressing: Addressing = { owners: [], recipients: [], isTombstone: false };
+    for (const [ predicate, value ] of entries) {
+      if (predicate === RDF_TYPE) {
+        addressing.isTombstone ||= value === TOMBSTONE;
+      } else if (AUTHORS.includes(predicate)) {
+        addressing.owners.push(value);
+      } else {
+        addressing.recipients.push(value);
+      }
+    }
+    return addressing;
+  }
+}
