@@ -12,6 +12,9 @@ import { freePort } from '../support/ports';
 import { isAlive, killByPid, makeTempDir, REPO_ROOT, spawnLogged, tailFile, waitForHttp, type SpawnedProcess } from '../support/processes';
 import { eventually as eventuallyWithin } from '../support/eventually';
 
+/** The ActivityPub setup with public append under /notes/, so LDP writes can be tested with federation. */
+const PUBLIC_APPEND_CONFIG = path.join(REPO_ROOT, 'test', 'fixtures', 'config', 'activitypub-public-append.json');
+
 const BIN = path.join(REPO_ROOT, 'bin', 'fedpod.js');
 const AS = 'https://www.w3.org/ns/activitystreams';
 
@@ -31,7 +34,7 @@ interface Session { token: string; webId: string }
 
 async function start(options: { port: number; storePort: number; dataDir: string; redisUrl?: string; extraArgs?: string[]; logFile?: string }): Promise<Server> {
   const baseUrl = `http://localhost:${options.port}/`;
-  const args = [ BIN, 'start', '--config', 'activitypub', '--port', String(options.port), '--base-url', baseUrl,
+  const args = [ BIN, 'start', '--config', PUBLIC_APPEND_CONFIG, '--port', String(options.port), '--base-url', baseUrl,
     '--data-dir', options.dataDir, '--store-port', String(options.storePort), ...options.redisUrl ? [ '--redis-url', options.redisUrl ] : [],
     ...options.extraArgs ?? [] ];
   const proc = await spawnLogged(process.execPath, args, { name: 'fedpod-shutdown', logFile: options.logFile });
@@ -127,7 +130,7 @@ describe.each([
       JSON.stringify({ action: 'store-in-container' }));
     expect(generated.status).toBe(201);
     const hook = (JSON.parse(generated.text) as { id: string }).id;
-    const container = `${base}notes-${signal.toLowerCase()}/`;
+    const container = `${base}notes/notes-${signal.toLowerCase()}/`;
     expect((await send(container, 'PUT', { 'content-type': 'text/turtle' }, '')).status).toBe(201);
 
     const note = (marker: string): string => JSON.stringify({ '@context': AS, type: 'Note', content: marker });
@@ -231,7 +234,8 @@ describe('the shutdown bound', () => {
   it('exits 1 when stopping takes longer than --shutdown-timeout (a request is held open)', async() => {
     server = await start({ port: await freePort(), storePort: await freePort(), dataDir: makeTempDir('fedpod-shutdown-bound'),
       extraArgs: [ '--shutdown-timeout', '1' ] });
-    const container = `${server.baseUrl}objects/`;
+    const container = `${server.baseUrl}notes/held/`;
+    expect((await send(container, 'PUT', { 'content-type': 'text/turtle' }, '')).status).toBe(201);
     const held = await heldPost(container, JSON.stringify({ '@context': AS, type: 'Note', content: 'never finished' }), 'application/ld+json');
     process.kill(server.proc.pid, 'SIGTERM');
     expect(await server.proc.exited).toEqual({ code: 1, signal: null });

@@ -18,6 +18,11 @@ import { eventually, request } from './faults/http';
 import { Ledger, Load, type Ack, type Lane, type Refusal } from './faults/load';
 import { printSummary, recordPart } from './faults/summary';
 
+import { join as joinPath } from 'node:path';
+import { REPO_ROOT as ROOT_DIR } from '../support/processes';
+/** The ActivityPub setup with public append under /notes/, so LDP POSTs can be tested with federation. */
+const PUBLIC_APPEND_CONFIG = joinPath(ROOT_DIR, 'test', 'fixtures', 'config', 'activitypub-public-append.json');
+
 /** How long the server may take to serve again once a dependency is back. */
 const RECOVERY_MS = 60_000;
 
@@ -64,10 +69,10 @@ describe('the store and Redis restarted under load', () => {
     [ virtuoso, redis ] = deps.map((result) => (result.status === 'fulfilled' ? result.value : undefined)) as [ VirtuosoServer, RedisServer ];
     const failed = deps.find((result) => result.status === 'rejected');
     if (failed) throw (failed as PromiseRejectedResult).reason;
-    server = await startFedpod({ config: 'activitypub', sparqlEndpoint: virtuoso!.endpoint, redisUrl: redis!.url,
+    server = await startFedpod({ config: PUBLIC_APPEND_CONFIG, sparqlEndpoint: virtuoso!.endpoint, redisUrl: redis!.url,
       extraArgs: [ '--retry-base-delay', '200', '--container-page-size', '5000' ] });
     alice = await signup(server.baseUrl, 'alice');
-    container = await createContainer(server.baseUrl, 'steady');
+    container = await createContainer(server.baseUrl, 'notes/steady');
     hook = await storeWebhook(server.baseUrl, alice);
     const first = await ldpPost(container)('probe');
     expect(first.status).toBe(201);

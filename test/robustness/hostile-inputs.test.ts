@@ -87,12 +87,25 @@ describe('hostile inputs', () => {
     const token = signup.json.token as string;
     const webhook = await postJson(`${ap.baseUrl}webhooks`, { action: 'store-in-container' }, { authorization: `Bearer ${token}` });
     expect(webhook.status).toBe(201);
+    // Another user, and two notes of alice's that nobody else may change: a public one and a private one
+    // (addressed to nobody, so that no delivery writes anything later).
+    const mallory = await postJson(`${ap.baseUrl}auth/signup`, { username: 'mallory', email: 'mallory@example.org', password: 'correct horse battery' });
+    expect(mallory.status).toBe(201);
+    const notes: Record<'public' | 'private', { object: string; activity: string }> = { public: { object: '', activity: '' }, private: { object: '', activity: '' } };
+    for (const [ kind, to ] of [ [ 'public', [ 'https://www.w3.org/ns/activitystreams#Public' ] ], [ 'private', [] ] ] as const) {
+      const posted = await postJson(`${ap.baseUrl}actors/alice/outbox`, { '@context': 'https://www.w3.org/ns/activitystreams', type: 'Note',
+        content: `alice's ${kind} note`, to }, { authorization: `Bearer ${token}` });
+      expect(posted.status).toBe(201);
+      notes[kind] = { object: new URL((posted.json.object as { id: string }).id).pathname, activity: new URL(posted.location!).pathname };
+    }
     const apTarget: ActivityPubTarget = {
       host: hostOf(ap),
       baseUrl: ap.baseUrl,
       username: 'alice',
       token,
       webhookPath: new URL(webhook.location!).pathname,
+      otherToken: mallory.json.token as string,
+      notes,
       tokens: await hostileTokens(ap.baseUrl, ap.dataDir, token),
       canaryPort: canary.port,
     };

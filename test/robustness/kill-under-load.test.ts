@@ -21,6 +21,11 @@ import { eventually } from './faults/http';
 import { Ledger, Load, type Ack, type Lane } from './faults/load';
 import { printSummary, recordPart } from './faults/summary';
 
+import { join as joinPath } from 'node:path';
+import { REPO_ROOT as ROOT_DIR } from '../support/processes';
+/** The ActivityPub setup with public append under /notes/, so LDP POSTs can be tested with federation. */
+const PUBLIC_APPEND_CONFIG = joinPath(ROOT_DIR, 'test', 'fixtures', 'config', 'activitypub-public-append.json');
+
 const KILLS = 5;
 /** Writes acknowledged in a round before the kill: enough that every kind is in flight, few enough for 2 cores. */
 const ACKS_PER_ROUND = 12;
@@ -39,14 +44,14 @@ interface Setup {
 const setups: Setup[] = [
   {
     name: 'the embedded store and the local journal queue',
-    start: async() => ({ server: await startFedpod({ config: 'activitypub', extraArgs: EXTRA_ARGS }) }),
+    start: async() => ({ server: await startFedpod({ config: PUBLIC_APPEND_CONFIG, extraArgs: EXTRA_ARGS }) }),
   },
   {
     name: 'Virtuoso and BullMQ on Redis (appendfsync always)',
     start: async() => {
       const redis = await startRedis({ appendfsync: 'always' });
       try {
-        const server = await startFedpod({ config: 'activitypub', sparqlEndpoint: sharedServers().sparqlEndpoint, redisUrl: redis.url,
+        const server = await startFedpod({ config: PUBLIC_APPEND_CONFIG, sparqlEndpoint: sharedServers().sparqlEndpoint, redisUrl: redis.url,
           extraArgs: EXTRA_ARGS });
         return { server, redis };
       } catch (err) {
@@ -83,7 +88,7 @@ async function prepare(run: Run): Promise<void> {
   run.redis = started.redis;
   const { baseUrl } = started.server;
   run.alice = await signup(baseUrl, 'alice');
-  const container = await createContainer(baseUrl, 'load');
+  const container = await createContainer(baseUrl, 'notes/load');
   const hook = await storeWebhook(baseUrl, run.alice);
   run.lanes = [
     { kind: 'ldp', op: ldpPost(container), concurrency: 2 },

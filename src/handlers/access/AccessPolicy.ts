@@ -25,4 +25,5 @@ export interface AccessPolicy {
   authorize: (input: AccessRequest) => Promise<void>;
 }
 
-export const READ_METHODS = new Set([ 'GET', 'HEAD', 'OPTIONS' ]);
+/** The methods that change something; any other method reaches the handler, which refuses what it does not know (405). */
+export const WRITE_METHODS = new Set([ 'POST', 'PUT', 'PATCH', 'DELETE' ]);

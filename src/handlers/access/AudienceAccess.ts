@@ -1,7 +1,8 @@
 import type { AudienceRules } from '../../plugins/activitypub/AudienceRules';
 import { forbidden, notFound, unauthorized } from '../../util/HttpErrors';
-import { agentIri } from '../pipeline/Agent';
+import { agentIri, resolveAgent } from '../pipeline/Agent';
 import type { AccessPolicy, AccessRequest } from './AccessPolicy';
+import { WRITE_METHODS } from './AccessPolicy';
 
 /**
  * ActivityPub objects and activities (`/objects/<id>`, `/activities/<id>`): a read is allowed by the
@@ -12,12 +13,12 @@ import type { AccessPolicy, AccessRequest } from './AccessPolicy';
 export class AudienceAccess implements AccessPolicy {
   public constructor(private readonly rules: AudienceRules) {}
 
-  public async authorize({ method, target, agent }: AccessRequest): Promise<void> {
+  public async authorize({ request, method, target, agent }: AccessRequest): Promise<void> {
     if (method === 'OPTIONS') {
       return;
     }
     const reader = agentIri(agent);
-    const write = method !== 'GET' && method !== 'HEAD';
+    const write = WRITE_METHODS.has(method);
     if (write && reader === undefined) {
       throw unauthorized('Only the author changes or deletes an object. Send credentials: "Authorization: Bearer <token>".',
         'authentication_required');
@@ -27,7 +28,8 @@ export class AudienceAccess implements AccessPolicy {
       // Nothing stored: the handler answers 404 (or 410 for what was deleted).
       return;
     }
-    if (!await this.rules.mayRead(addressing, reader)) {
+    if (!await this.rules.mayRead(addressing, reader) &&
+      (write || !await this.rules.mayRead(addressing, agentIri(await resolveAgent(request))))) {
       throw notFound(`Nothing at ${target}`);
     }
     if (write && (agent.webId === undefined || !addressing.owners.includes(agent.webId))) {

@@ -1,6 +1,6 @@
 import { FedpodHttpError, forbidden } from '../../util/HttpErrors';
 import type { AccessPolicy, AccessRequest } from './AccessPolicy';
-import { READ_METHODS } from './AccessPolicy';
+import { WRITE_METHODS } from './AccessPolicy';
 
 /**
  * Only the local user the path names (the route's `:user`) may use the route: an actor's outbox, a
@@ -19,10 +19,7 @@ export class PathOwnerAccess implements AccessPolicy {
   ) {}
 
   public async authorize({ method, agent, params }: AccessRequest): Promise<void> {
-    if (this.readsArePublic && READ_METHODS.has(method)) {
-      return;
-    }
-    if (method === 'OPTIONS') {
+    if (method === 'OPTIONS' || (this.readsArePublic && !WRITE_METHODS.has(method))) {
       return;
     }
     if (agent.username === undefined) {

@@ -4,8 +4,9 @@ import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
 import type { OwnerStore } from '../../storage/OwnerStore';
 import { agentIri } from '../pipeline/Agent';
 import type { AccessPolicy, AccessRequest } from './AccessPolicy';
-import { READ_METHODS } from './AccessPolicy';
+import { WRITE_METHODS } from './AccessPolicy';
 import { refusal } from './AccessErrors';
+import { AccessHeaders } from './AccessHeaders';
 
 const AUXILIARY = /\.(?:acl|meta)$/u;
 
@@ -38,7 +39,10 @@ export class PublicAppendAccess implements AccessPolicy {
   }
 
   public async authorize({ request, response, method, target, agent }: AccessRequest): Promise<void> {
-    if (READ_METHODS.has(method)) {
+    if (!WRITE_METHODS.has(method)) {
+      // What anyone may do here (an owner may do more with what they created).
+      const modes = this.inAppendArea(target, true) ? [ 'read', 'append' ] : [ 'read' ];
+      AccessHeaders.set(request, { 'wac-allow': AccessHeaders.wacAllow(modes, modes) });
       return;
     }
     const subject = target.replace(AUXILIARY, '');

@@ -10,7 +10,7 @@ import { badRequest, notFound } from '../../util/HttpErrors';
 import { sendJson } from '../HttpUtil';
 import { JsonHttpHandler } from '../JsonHttpHandler';
 import { NOT_HANDLED } from '../NotHandled';
-import { agentIri, agentOf } from '../pipeline/Agent';
+import { agentIri, resolveAgent } from '../pipeline/Agent';
 import { activityContentType } from './ActivityJson';
 
 const BOXES = new Set<ActorCollection>([ 'inbox', 'outbox' ]);
@@ -105,7 +105,7 @@ export class CollectionHandler extends JsonHttpHandler {
 
   private async audienceFilter(request: HttpHandlerInput['request'], name: ActorCollection, ownerWebId: string):
   Promise<string[] | undefined> {
-    const reader = agentIri(agentOf(request));
+    const reader = agentIri(await resolveAgent(request));
     if (!BOXES.has(name) || reader === ownerWebId) {
       return undefined;
     }

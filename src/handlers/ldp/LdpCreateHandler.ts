@@ -9,6 +9,7 @@ import { DC_MODIFIED, LDP_RESOURCE, RDF_TYPE, XSD_DATETIME } from '../../storage
 import { methodNotAllowed, notFound } from '../../util/HttpErrors';
 import { mediaTypeOf, readBody } from '../HttpUtil';
 import { JsonHttpHandler } from '../JsonHttpHandler';
+import { AccessHeaders } from '../access/AccessHeaders';
 import { ldpHeaders } from './LdpHeaders';
 import { LdpPaths } from './LdpPaths';
 
@@ -80,7 +81,7 @@ export class LdpCreateHandler extends JsonHttpHandler {
     }
     response.writeHead(201, {
       location: iri,
-      link: ldpHeaders(this.paths.baseUrl, false).link as string[],
+      link: ldpHeaders(this.paths.baseUrl, false, AccessHeaders.of(request)).link as string[],
       'content-length': '0',
     });
     response.end();

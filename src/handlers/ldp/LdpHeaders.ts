@@ -12,19 +12,23 @@ export function eTagFor(modified: Date | undefined, contentType: string): string
   return modified ? `"${modified.getTime()}-${contentType}"` : undefined;
 }
 
-export function ldpHeaders(baseUrl: string, isContainer: boolean): Record<string, string | string[]> {
+/**
+ * @param access - The headers of the request's access decision (AccessHeaders): `WAC-Allow`, and
+ *   under WebACL the `Link rel="acl"`.
+ */
+export function ldpHeaders(baseUrl: string, isContainer: boolean, access: Record<string, string> = {}): Record<string, string | string[]> {
   const types = isContainer ? [ LDP_CONTAINER, LDP_BASIC_CONTAINER, LDP_RESOURCE ] : [ LDP_RESOURCE ];
   return {
     link: [
       ...types.map((type): string => `<${type}>; rel="type"`),
       `<${baseUrl}.well-known/solid>; rel="http://www.w3.org/ns/solid/terms#storageDescription"`,
+      ...access.link ? [ access.link ] : [],
     ],
     allow: isContainer ? 'OPTIONS, HEAD, GET, PATCH, PUT, POST, DELETE' : 'OPTIONS, HEAD, GET, PATCH, PUT, DELETE',
     'accept-patch': 'text/n3, application/sparql-update',
     'accept-put': '*/*',
     ...isContainer ? { 'accept-post': 'application/ld+json, application/json, text/turtle, application/n-triples' } : {},
     'ms-author-via': 'SPARQL',
-    // The fast paths serve only the allow-all setup (with WebACL on, CSS's pipeline answers), where every mode is granted.
-    'wac-allow': 'user="read write append control",public="read write append control"',
+    ...access['wac-allow'] ? { 'wac-allow': access['wac-allow'] } : {},
   };
 }

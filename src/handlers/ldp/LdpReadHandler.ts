@@ -13,7 +13,8 @@ import { DC_MODIFIED, LDP_BASIC_CONTAINER, LDP_CONTAINER, LDP_CONTAINS, LDP_RESO
 import { notFound } from '../../util/HttpErrors';
 import { negotiate } from '../HttpUtil';
 import { JsonHttpHandler } from '../JsonHttpHandler';
-import { agentIri, agentOf } from '../pipeline/Agent';
+import { agentIri, resolveAgent } from '../pipeline/Agent';
+import { AccessHeaders } from '../access/AccessHeaders';
 import { eTagFor, ldpHeaders, modifiedOf } from './LdpHeaders';
 import { LdpPaths } from './LdpPaths';
 
@@ -92,7 +93,7 @@ export class LdpReadHandler extends JsonHttpHandler {
     const target = this.paths.resolve(request)!;
     const chosen = negotiate(request.headers.accept, OFFERED)!;
     const contentType = chosen.type;
-    const reader = agentIri(agentOf(request));
+    const reader = this.audience ? agentIri(await resolveAgent(request)) : undefined;
     let body = target.iri.endsWith('/') ?
       await this.container(target.iri, contentType, reader, target.query.get('after') ?? undefined) :
       await this.resource(target.iri, contentType);
@@ -105,7 +106,7 @@ export class LdpReadHandler extends JsonHttpHandler {
     }
     const eTag = eTagFor(body.modified, contentType);
     const headers: Record<string, string | string[]> = {
-      ...ldpHeaders(this.paths.baseUrl, body.isContainer),
+      ...ldpHeaders(this.paths.baseUrl, body.isContainer, AccessHeaders.of(request)),
       'content-type': JSON_TYPES.has(contentType) ? `${contentType}; charset=utf-8` : contentType,
     };
     if (eTag) {

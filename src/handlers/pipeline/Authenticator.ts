@@ -4,7 +4,7 @@ import type { RemoteActorCache } from '../../plugins/activitypub/fetch/RemoteAct
 import type { HttpSignatureVerifier } from '../../plugins/activitypub/signatures/HttpSignatureVerifier';
 import { FedpodHttpError, unauthorized } from '../../util/HttpErrors';
 import type { Agent } from './Agent';
-import { ANONYMOUS } from './Agent';
+import { ANONYMOUS, deferAgent } from './Agent';
 
 interface CachedToken {
   agent: Agent;
@@ -20,8 +20,9 @@ interface CachedToken {
  * - any other `Authorization` (Solid-OIDC `DPoP` or `Bearer` from another issuer): CSS's credentials
  *   extractor, which verifies the token and its DPoP proof;
  * - a `Signature` or `Signature-Input` on a GET or HEAD: a remote actor's signed fetch (Mastodon's
- *   authorized fetch), verified with the actor's published key. Signed POSTs (inbox deliveries) are
- *   verified by their handler, which needs the body for the digest.
+ *   authorized fetch), verified with the actor's published key only when the answer depends on who
+ *   reads (resolveAgent): a public document is served without fetching a key. Signed POSTs (inbox
+ *   deliveries) are verified by their handler, which needs the body for the digest.
  * A credential that is present but invalid is a 401: it is never silently treated as anonymous.
  */
 export class Authenticator {
@@ -55,7 +56,7 @@ export class Authenticator {
     }
     if ((headers.signature !== undefined || headers['signature-input'] !== undefined) &&
       (request.method === 'GET' || request.method === 'HEAD')) {
-      return this.fromSignature(request);
+      deferAgent(request, async(): Promise<Agent> => this.fromSignature(request));
     }
     return ANONYMOUS;
   }

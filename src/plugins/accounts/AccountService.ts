@@ -8,6 +8,7 @@ import { DC_MODIFIED, LDP_RESOURCE, RDF_TYPE, XSD_DATETIME } from '../../storage
 import { badRequest, conflict, unauthorized } from '../../util/HttpErrors';
 import { actorDocument, ActorUrls } from '../activitypub/ActorDocument';
 import type { ActorKeyStore } from '../activitypub/ActorKeyStore';
+import type { UserStorage } from '../ldp/UserStorage';
 import type { JsonLdParser } from '../ldp/JsonLdParser';
 import type { AccountStore } from './AccountStore';
 import type { PasswordHasher } from './PasswordHasher';
@@ -19,6 +20,22 @@ const { namedNode, literal, quad } = DataFactory;
 export interface Session {
   token: string;
   webId: string;
+}
+
+/** What AccountService is made of (an options object: more than six parts). */
+export interface AccountServiceOptions {
+  /** Public base URL. */
+  baseUrl: string;
+  /** Data directory (signup locks). */
+  dataDir: string;
+  accounts: AccountStore;
+  hasher: PasswordHasher;
+  tokens: TokenService;
+  keys: ActorKeyStore;
+  store: ResourceGraphStore;
+  parser: JsonLdParser;
+  /** A storage container per user, made at signup (the WebACL setup). */
+  storage?: UserStorage;
 }
 
 /** A signup lock older than this was left by a crashed process and may be taken over. */
@@ -36,18 +53,24 @@ export class AccountService {
   private readonly urls: ActorUrls;
   private readonly locks: string;
 
-  public constructor(
-    baseUrl: string,
-    dataDir: string,
-    private readonly accounts: AccountStore,
-    private readonly hasher: PasswordHasher,
-    private readonly tokens: TokenService,
-    private readonly keys: ActorKeyStore,
-    private readonly store: ResourceGraphStore,
-    private readonly parser: JsonLdParser,
-  ) {
-    this.urls = new ActorUrls(baseUrl);
-    this.locks = path.join(dataDir, 'accounts', 'locks');
+  private readonly accounts: AccountStore;
+  private readonly hasher: PasswordHasher;
+  private readonly tokens: TokenService;
+  private readonly keys: ActorKeyStore;
+  private readonly store: ResourceGraphStore;
+  private readonly parser: JsonLdParser;
+  private readonly storage?: UserStorage;
+
+  public constructor(options: AccountServiceOptions) {
+    this.urls = new ActorUrls(options.baseUrl);
+    this.locks = path.join(options.dataDir, 'accounts', 'locks');
+    this.accounts = options.accounts;
+    this.hasher = options.hasher;
+    this.tokens = options.tokens;
+    this.keys = options.keys;
+    this.store = options.store;
+    this.parser = options.parser;
+    this.storage = options.storage;
   }
 
   public async signup(body: unknown): Promise<Session> {
@@ -66,6 +89,7 @@ export class AccountService {
         const document = actorDocument(this.urls, input.username, publicKeyPem, now.toISOString());
         const data = await this.parser.toQuads(document, webId);
         await this.store.createInContainer(`${this.urls.base}actors/`, webId, data, this.metadata(webId, now), now);
+        await this.storage?.create(input.username, webId);
         const result = await this.accounts.create({ username: input.username, email: input.email, webId, passwordHash,
           created: now.toISOString() });
         if (!result.created) {
@@ -119,6 +143,7 @@ export class AccountService {
     try {
       await this.keys.remove(username);
       await this.store.delete(webId, `${this.urls.base}actors/`);
+      await this.storage?.remove(username);
     } catch (error: unknown) {
       this.logger.error(`Could not undo the failed signup of ${username}: ${(error as Error).message}`);
     }

@@ -25,8 +25,10 @@ async function postOutbox(session: Session, activity: Record<string, unknown>, t
   return { status: answer.status, body: answer.json<Record<string, unknown>>(), location: answer.headers.location as string | undefined };
 }
 
-async function collection(url: string): Promise<string[]> {
-  const answer = await httpsRequest(`${url}?page=true`, { headers: { accept: 'application/activity+json' } });
+/** A collection page's items, read by the owner of `session` when given (others see only what is addressed to them). */
+async function collection(url: string, session?: Session): Promise<string[]> {
+  const answer = await httpsRequest(`${url}?page=true`, { headers: { accept: 'application/activity+json',
+    ...session ? { authorization: `Bearer ${session.token}` } : {} } });
   expect(answer.status).toBe(200);
   return answer.json<{ orderedItems: string[] }>().orderedItems;
 }
@@ -85,7 +87,7 @@ describe('federation with a Fedify peer and a second Fedpod', () => {
     await eventually(async() => (await collection(`${alice.webId}/following`)).includes(peer.actorUrl) ? true : undefined);
     // The Accept is listed in the inbox once all its side effects are done (following comes first).
     const inbox = await eventually(async() => {
-      const items = await collection(`${alice.webId}/inbox`);
+      const items = await collection(`${alice.webId}/inbox`, alice);
       return items.length > 0 ? items : undefined;
     });
     expect(inbox).toHaveLength(1);
@@ -108,10 +110,13 @@ describe('federation with a Fedify peer and a second Fedpod', () => {
     expect(JSON.stringify(create.raw)).toContain('Hello, fediverse');
     expect(JSON.stringify(create.raw)).not.toContain('example.invalid/secret');
     const objectId = (posted.body.object as { id: string }).id;
-    const object = await httpsRequest(objectId, { headers: { accept: 'application/activity+json' } });
+    // Followers-only: 404 to anyone else, served to its author.
+    expect((await httpsRequest(objectId, { headers: { accept: 'application/activity+json' } })).status).toBe(404);
+    const object = await httpsRequest(objectId, { headers: { accept: 'application/activity+json', authorization: `Bearer ${alice.token}` } });
     expect(object.json<Record<string, unknown>>()).toMatchObject({ id: objectId, type: 'Note', content: 'Hello, fediverse',
       attributedTo: alice.webId });
-    expect(await collection(`${alice.webId}/outbox`)).toContain(posted.location);
+    expect(await collection(`${alice.webId}/outbox`, alice)).toContain(posted.location);
+    expect(await collection(`${alice.webId}/outbox`)).not.toContain(posted.location);
   });
 
   it('Delete leaves a Tombstone: the object then answers 410; others may not delete it', async() => {
@@ -128,7 +133,7 @@ describe('federation with a Fedify peer and a second Fedpod', () => {
     const activity = { '@context': 'https://www.w3.org/ns/activitystreams', id: `${peer.url}forged/1`, type: 'Create',
       actor: peer.actorUrl, object: { id: `${peer.url}forged/note`, type: 'Note', content: 'forged', attributedTo: peer.actorUrl } };
     const body = JSON.stringify(activity);
-    const before = (await collection(inbox)).length;
+    const before = (await collection(inbox, alice)).length;
 
     const unsigned = await httpsRequest(inbox, { method: 'POST', body, headers: { 'content-type': 'application/activity+json' } });
     expect(unsigned.status).toBe(401);
@@ -153,8 +158,8 @@ describe('federation with a Fedify peer and a second Fedpod', () => {
     // A real, verified delivery sent twice is processed once.
     const sent = await peer.send({ type: 'Create', to: [ alice.webId ], object: { type: 'Note', content: 'twice', attributedTo: peer.actorUrl } });
     await peer.send({ ...sent.activity });
-    await eventually(async() => (await collection(inbox)).includes(sent.id) ? true : undefined);
-    const items = await collection(inbox);
+    await eventually(async() => (await collection(inbox, alice)).includes(sent.id) ? true : undefined);
+    const items = await collection(inbox, alice);
     expect(items.filter((item) => item === sent.id)).toHaveLength(1);
     expect(items.some((item) => item.includes('forged'))).toBe(false);
     expect(items.length).toBe(before + 1);
@@ -166,7 +171,7 @@ describe('federation with a Fedify peer and a second Fedpod', () => {
     await eventually(async() => (await collection(`${alice.webId}/followers`)).includes(bob.webId) ? true : undefined);
     await eventually(async() => (await collection(`${bob.webId}/following`)).includes(alice.webId) ? true : undefined);
     const posted = await postOutbox(alice, { type: 'Note', content: 'to both servers', to: [ `${alice.webId}/followers` ] });
-    await eventually(async() => (await collection(`${bob.webId}/inbox`)).includes(posted.location!) ? true : undefined);
+    await eventually(async() => (await collection(`${bob.webId}/inbox`, bob)).includes(posted.location!) ? true : undefined);
     await peer.waitFor((activity: ReceivedActivity) => activity.id === posted.location);
   });
 

@@ -17,6 +17,10 @@ export interface ActivityPubTarget {
   token: string;
   /** Path of a live webhook of the user (only ever sent invalid payloads). */
   webhookPath: string;
+  /** A token of another user. */
+  otherToken: string;
+  /** Paths of the user's public note and of a private one (addressed to nobody), and of their Create activities. */
+  notes: Record<'public' | 'private', { object: string; activity: string }>;
   tokens: HostileTokens;
   canaryPort: number;
 }
@@ -230,9 +234,10 @@ function webhookGroup(t: ActivityPubTarget): CaseGroup {
     [ 'encoded container name', `/%77ebhooks/${'F'.repeat(43)}` ],
     [ 'query string', `/webhooks/${'G'.repeat(43)}?secret=${'H'.repeat(43)}` ],
   ];
+  // A path that is not a webhook's falls to the read-only LDP paths when it names none: refused there (401).
   for (const [ label, path ] of unknown) {
-    cases.push(jsonCase(`receive: ${label}`, 'POST', path, { hello: 'world' }, [ 404, 405 ], { jsonApi: false }));
-    cases.push(jsonCase(`receive: ${label}, deep JSON`, 'POST', path, nestedArrays(100_000), [ 404, 405 ], { jsonApi: false }));
+    cases.push(jsonCase(`receive: ${label}`, 'POST', path, { hello: 'world' }, [ 401, 404, 405 ], { jsonApi: false }));
+    cases.push(jsonCase(`receive: ${label}, deep JSON`, 'POST', path, nestedArrays(100_000), [ 401, 404, 405 ], { jsonApi: false }));
   }
   const live = t.webhookPath;
   for (const [ label, body ] of MALFORMED_JSON) {
@@ -397,10 +402,47 @@ function sizeGroup(t: ActivityPubTarget): CaseGroup {
   return { name: 'sizes and nesting', cases };
 }
 
+/** Writes and reads by who may not: refused (401 anonymous, 403 known, 404 where a resource must not be revealed), nothing changed. */
+function authorizationGroup(t: ActivityPubTarget): CaseGroup {
+  const cases: HostileCase[] = [];
+  const other = { Authorization: `Bearer ${t.otherToken}` };
+  const turtle = { 'Content-Type': 'text/turtle' };
+  const json = { 'Content-Type': 'application/activity+json' };
+  const defaced = JSON.stringify({ '@context': AS, type: 'Note', content: 'defaced', to: [ `${AS}#Public` ] });
+  for (const kind of [ 'public', 'private' ] as const) {
+    for (const path of [ t.notes[kind].object, t.notes[kind].activity ]) {
+      const hidden = kind === 'private';
+      cases.push({ name: `${kind} ${path.split('/')[1]}: GET anonymous`, method: 'GET', path, headers: { Accept: 'application/activity+json' },
+        expect: hidden ? [ 404 ] : [ 200 ], jsonApi: true });
+      cases.push({ name: `${kind} ${path.split('/')[1]}: GET Turtle by another user`, method: 'GET', path, headers: { Accept: 'text/turtle', ...other },
+        expect: hidden ? [ 404 ] : [ 200 ], jsonApi: true });
+      for (const [ method, headers, body ] of [ [ 'PUT', json, defaced ], [ 'PUT', turtle, '<a:s> <a:p> "defaced" .' ], [ 'PATCH', { 'Content-Type': 'text/n3' }, '' ],
+        [ 'DELETE', {}, undefined ], [ 'POST', json, defaced ] ] as const) {
+        cases.push({ name: `${kind} ${path.split('/')[1]}: ${method} ${headers['Content-Type'] ?? ''} anonymous`, method, path, headers, body,
+          expect: [ 401 ], jsonApi: true });
+        cases.push({ name: `${kind} ${path.split('/')[1]}: ${method} ${headers['Content-Type'] ?? ''} by another user`, method, path,
+          headers: { ...headers, ...other }, body, expect: hidden ? [ 404 ] : [ 403 ], jsonApi: true });
+        cases.push({ name: `${kind} ${path.split('/')[1]}: ${method} with a forged token`, method, path,
+          headers: { ...headers, Authorization: 'Bearer a.b.c' }, body, expect: [ 401 ], jsonApi: true });
+      }
+    }
+  }
+  for (const [ method, path ] of [ [ 'PUT', '/spam/file' ], [ 'PUT', '/sparql?graph=x' ], [ 'POST', '/objects/' ], [ 'POST', '/activities/' ],
+    [ 'POST', '/' ], [ 'DELETE', '/objects/' ], [ 'PUT', `/actors/${t.username}` ], [ 'DELETE', `/actors/${t.username}/outbox` ] ]) {
+    const body = method === 'DELETE' ? undefined : '<a:s> <a:p> <a:o> .';
+    cases.push({ name: `LDP ${method} ${path} anonymous`, method, path, headers: turtle, body, expect: [ 401 ], jsonApi: true });
+    cases.push({ name: `LDP ${method} ${path} by another user`, method, path, headers: { ...turtle, ...other }, body, expect: [ 403 ], jsonApi: true });
+  }
+  cases.push({ name: 'webhook data of another user', method: 'GET', path: `/webhook-data/${t.username}/`, headers: other, expect: [ 403 ], jsonApi: true });
+  cases.push({ name: 'outbox POST as another user', method: 'POST', path: `/actors/${t.username}/outbox`, headers: { ...json, ...other }, body: defaced,
+    expect: [ 403 ], jsonApi: true });
+  return { name: 'authorization', cases };
+}
+
 export function activityPubGroups(target: ActivityPubTarget): CaseGroup[] {
   return [
     authGroup(target), jwtGroup(target), signatureGroup(target), ssrfGroup(target), webhookGroup(target), discoveryGroup(target),
-    pathGroup(target), sizeGroup(target),
+    pathGroup(target), sizeGroup(target), authorizationGroup(target),
   ];
 }
 

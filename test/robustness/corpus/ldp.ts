@@ -33,7 +33,9 @@ function jsonGroup(): CaseGroup {
       { contentType: type }), chunked: true });
     cases.push(jsonCase(`POST ${type}: declared length over the limit`, 'POST', '/notes/', '{}', [ 413 ],
       { contentType: type, headers: { 'Content-Length': String(5 * MIB) } }));
-    cases.push(jsonCase(`POST ${type}: into a missing container`, 'POST', '/nothing-here/', { type: 'Note' }, [ 404 ], { contentType: type }));
+    cases.push(jsonCase(`POST ${type}: into a missing container`, 'POST', '/notes/nothing-here/', { type: 'Note' }, [ 404 ], { contentType: type }));
+    // Outside the public-append container /notes/: refused before the body is read.
+    cases.push(jsonCase(`POST ${type}: outside /notes/`, 'POST', '/nothing-here/', { type: 'Note' }, [ 401 ], { contentType: type }));
   }
   // Wrong media types: the guard refuses them before CSS could answer 501.
   for (const type of [ 'text/plain', 'image/png', 'application/xml', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded',
@@ -43,11 +45,12 @@ function jsonGroup(): CaseGroup {
     cases.push({ name: `PUT ${type}`, method: 'PUT', path: '/notes/wrong-type', headers: { 'Content-Type': type }, body: 'x', expect: [ 415 ], jsonApi: true });
   }
   cases.push({ name: 'POST without Content-Type, with a body', method: 'POST', path: '/notes/', body: '{"type":"Note"}', expect: [ 415 ], jsonApi: true });
+  // /notes/ has no owner: an anonymous PATCH is refused before its body is looked at.
   cases.push({ name: 'PATCH with JSON', method: 'PATCH', path: '/notes/', headers: { 'Content-Type': 'application/json' }, body: '{}',
-    expect: [ 400, 405, 409, 415 ], jsonApi: false });
+    expect: [ 401 ], jsonApi: true });
   // Targets that are not a container (dot segments reaching above the root): never a write, never a 5xx.
   for (const path of [ '/notes/../../', '/notes/../..', '/../' ]) {
-    cases.push(jsonCase(`POST application/json to ${path}`, 'POST', path, { type: 'Note' }, [ 400, 404, 405, 415 ], { jsonApi: false }));
+    cases.push(jsonCase(`POST application/json to ${path}`, 'POST', path, { type: 'Note' }, [ 400, 401, 404, 405, 415 ], { jsonApi: false }));
   }
   return { name: 'LDP: malformed JSON, sizes, media types', cases };
 }

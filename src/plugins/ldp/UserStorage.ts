@@ -1,0 +1,90 @@
+import type { ResourceStore } from '@solid/community-server';
+import { BasicRepresentation, getLoggerFor } from '@solid/community-server';
+import type { WebAclAuthorizer } from './WebAclAuthorizer';
+
+/**
+ * A storage container per user, under WebACL (the `ldp-wac` setup): at signup,
+ * `{base}pods/<username>/` is created with an ACL that gives the user's WebID Read, Write and
+ * Control of it and of everything in it (acl:default), and nobody else anything. The user changes
+ * its rules by writing `{base}pods/<username>/.acl`. Written through CSS's store, as any LDP write.
+ */
+export class UserStorage {
+  protected readonly logger = getLoggerFor(this);
+  private readonly root: string;
+
+  /**
+   * @param baseUrl - Public base URL.
+   * @param store - CSS's resource store.
+   * @param storagePath - Where the users' containers are, relative to the base URL.
+   * @param acl - The cached WebACL decisions, told when an ACL is written here.
+   */
+  public constructor(
+    baseUrl: string,
+    private readonly store: ResourceStore,
+    storagePath = 'pods/',
+    private readonly acl?: WebAclAuthorizer,
+  ) {
+    const base = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
+    this.root = new URL(storagePath.endsWith('/') ? storagePath : `${storagePath}/`, base).href;
+  }
+
+  /** The user's storage container. */
+  public storageOf(username: string): string {
+    return `${this.root}${encodeURIComponent(username)}/`;
+  }
+
+  /** Creates the container and its ACL (replacing what a failed signup may have left). */
+  public async create(username: string, webId: string): Promise<void> {
+    const container = this.storageOf(username);
+    await this.remove(username);
+    await this.store.setRepresentation({ path: container }, new BasicRepresentation('', { path: container }, 'text/turtle'));
+    const acl = `${container}.acl`;
+    await this.store.setRepresentation({ path: acl }, new BasicRepresentation(storageAclTurtle(webId), { path: acl }, 'text/turtle'));
+    await this.acl?.changed();
+  }
+
+  /** Removes the container and what is in it (undoing a failed signup). */
+  public async remove(username: string): Promise<void> {
+    const container = this.storageOf(username);
+    if (!await this.store.hasResource({ path: container })) {
+      return;
+    }
+    await this.removeTree(container);
+    await this.acl?.changed();
+  }
+
+  private async removeTree(container: string): Promise<void> {
+    const children = await this.store.getRepresentation({ path: container }, {});
+    const members: string[] = [];
+    for (const entry of children.metadata.quads()) {
+      if (entry.predicate.value === 'http://www.w3.org/ns/ldp#contains') {
+        members.push(entry.object.value);
+      }
+    }
+    children.data.destroy();
+    for (const member of members) {
+      if (member.endsWith('/')) {
+        await this.removeTree(member);
+      } else {
+        await this.store.deleteResource({ path: member });
+      }
+    }
+    await this.store.deleteResource({ path: container });
+  }
+}
+
+/** The ACL of a new user storage: its owner may do everything in it, nobody else anything. */
+export function storageAclTurtle(webId: string): string {
+  return [
+    '@prefix acl: <http://www.w3.org/ns/auth/acl#>.',
+    '',
+    '# The owner of this storage may read, write and change the access rules of everything in it.',
+    '<#owner>',
+    '    a acl:Authorization;',
+    `    acl:agent <${webId}>;`,
+    '    acl:mode acl:Read, acl:Write, acl:Control;',
+    '    acl:accessTo <./>;',
+    '    acl:default <./>.',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,94 @@
+/**
+ * The WebACL setup's signup and per-user storage, on two nodes sharing Virtuoso and a data directory:
+ * a new user controls `{base}pods/<username>/` and nobody else may touch it; a change of its ACL
+ * holds at once on both nodes; reads and JSON POSTs carry the WAC-Allow and Link rel="acl" headers.
+ */
+import { sharedServers } from '../support/env';
+import { startFedpod, type FedpodServer } from '../support/fedpod';
+import { makeTempDir } from '../support/processes';
+
+interface Session { token: string; webId: string }
+
+describe('per-user storage under WebACL (config/ldp-wac.json), two nodes', () => {
+  let first: FedpodServer;
+  let second: FedpodServer;
+  let alice: Session;
+  let bob: Session;
+
+  async function signup(server: FedpodServer, username: string): Promise<Session> {
+    const response = await fetch(`${server.baseUrl}auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username, email: `${username}@example.org`, password: 'correct horse battery' }) });
+    expect(response.status).toBe(201);
+    return await response.json() as Session;
+  }
+
+  const as = (session?: Session): Record<string, string> => (session ? { authorization: `Bearer ${session.token}` } : {});
+
+  beforeAll(async() => {
+    const dataDir = makeTempDir('fedpod-wac-nodes');
+    const endpoint = sharedServers().sparqlEndpoint;
+    first = await startFedpod({ config: 'ldp-wac', sparqlEndpoint: endpoint, dataDir });
+    // The second node serves the same base URL (as behind one proxy) on its own port.
+    second = await startFedpod({ config: 'ldp-wac', sparqlEndpoint: endpoint, dataDir, baseUrl: first.baseUrl });
+    alice = await signup(first, `alice${Date.now()}`);
+    bob = await signup(first, `bob${Date.now()}`);
+  });
+
+  afterAll(async() => {
+    await Promise.allSettled([ first?.stop(), second?.stop() ]);
+  });
+
+  const storageOf = (session: Session): string => `${first.baseUrl}pods/${session.webId.split('/').at(-1)}/`;
+  const onSecond = (url: string): string => url.replace(first.baseUrl, `http://localhost:${second.port}/`);
+
+  it('gives a new user a storage only they may read and write', async() => {
+    const storage = storageOf(alice);
+    const own = await fetch(storage, { headers: { accept: 'application/ld+json', ...as(alice) } });
+    expect(own.status).toBe(200);
+    expect(own.headers.get('wac-allow')).toBe('user="read write append control",public=""');
+    expect(own.headers.get('link')).toContain(`<${storage}.acl>; rel="acl"`);
+    expect((await fetch(storage, { headers: { accept: 'application/ld+json' } })).status).toBe(401);
+    expect((await fetch(storage, { headers: { accept: 'application/ld+json', ...as(bob) } })).status).toBe(403);
+
+    const created = await fetch(storage, { method: 'POST', headers: { 'content-type': 'application/ld+json', ...as(alice) },
+      body: JSON.stringify({ '@context': 'https://www.w3.org/ns/activitystreams', type: 'Note', content: 'mine' }) });
+    expect(created.status).toBe(201);
+    const note = created.headers.get('location')!;
+    expect(note.startsWith(storage)).toBe(true);
+    expect(await (await fetch(note, { headers: { accept: 'application/ld+json', ...as(alice) } })).text()).toContain('mine');
+    for (const [ session, status ] of [ [ undefined, 401 ], [ bob, 403 ] ] as const) {
+      expect((await fetch(note, { headers: { accept: 'application/ld+json', ...as(session) } })).status).toBe(status);
+      expect((await fetch(storage, { method: 'POST', headers: { 'content-type': 'application/ld+json', ...as(session) }, body: '{}' })).status).toBe(status);
+      expect((await fetch(note, { method: 'DELETE', headers: as(session) })).status).toBe(status);
+      expect((await fetch(`${storage}.acl`, { headers: as(session) })).status).toBe(status);
+    }
+    expect((await fetch(note, { headers: { accept: 'application/ld+json', ...as(alice) } })).status).toBe(200);
+  });
+
+  it('applies an ACL change at once on both nodes', async() => {
+    const storage = storageOf(alice);
+    const probe = `${storage}shared`;
+    const put = await fetch(probe, { method: 'PUT', headers: { 'content-type': 'text/turtle', ...as(alice) }, body: `<${probe}> <urn:p> "hello" .` });
+    expect(put.status).toBe(201);
+    // Both nodes have decided (and cached) that the public may not read it.
+    expect((await fetch(probe, { headers: { accept: 'text/turtle' } })).status).toBe(401);
+    expect((await fetch(onSecond(probe), { headers: { accept: 'text/turtle' } })).status).toBe(401);
+    const acl = `@prefix acl: <http://www.w3.org/ns/auth/acl#>.
+<#owner> a acl:Authorization; acl:agent <${alice.webId}>; acl:mode acl:Read, acl:Write, acl:Control; acl:accessTo <./>; acl:default <./>.
+<#public> a acl:Authorization; acl:agentClass <http://xmlns.com/foaf/0.1/Agent>; acl:mode acl:Read; acl:default <./>.`;
+    const changed = await fetch(`${storage}.acl`, { method: 'PUT', headers: { 'content-type': 'text/turtle', ...as(alice) }, body: acl });
+    expect(changed.status).toBeLessThan(300);
+    expect((await fetch(probe, { headers: { accept: 'text/turtle' } })).status).toBe(200);
+    const other = await fetch(onSecond(probe), { headers: { accept: 'text/turtle' } });
+    expect(other.status).toBe(200);
+    expect(other.headers.get('wac-allow')).toBe('user="read",public="read"');
+    // The container itself got no public rule (acl:default is for what is in it).
+    expect((await fetch(onSecond(storage), { headers: { accept: 'text/turtle' } })).status).toBe(401);
+  });
+
+  it('refuses signup names that would be a storage path', async() => {
+    const response = await fetch(`${first.baseUrl}auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: '..', email: 'x@example.org', password: 'correct horse battery' }) });
+    expect(response.status).toBe(400);
+  });
+});

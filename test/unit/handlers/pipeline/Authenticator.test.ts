@@ -1,0 +1,84 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { CredentialsExtractor, HttpRequest } from '@solid/community-server';
+import { SignJWT, generateKeyPair } from 'jose';
+import { resolveAgent } from '../../../../src/handlers/pipeline/Agent';
+import { Authenticator } from '../../../../src/handlers/pipeline/Authenticator';
+import { TokenService } from '../../../../src/plugins/accounts/TokenService';
+
+const BASE = 'https://pod.example/';
+
+function request(headers: Record<string, string>, method = 'GET'): HttpRequest {
+  return { method, url: '/x', headers } as unknown as HttpRequest;
+}
+
+describe('Authenticator', () => {
+  let dataDir: string;
+  let tokens: TokenService;
+
+  beforeAll(() => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fedpod-authenticator-'));
+    tokens = new TokenService(BASE, dataDir, 3600);
+  });
+
+  afterAll(() => {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('finds nobody, at no cost, when no credentials are sent', async() => {
+    const verify = jest.spyOn(tokens, 'verify');
+    expect(await new Authenticator(BASE, tokens).authenticate(request({}))).toEqual({});
+    expect(verify).not.toHaveBeenCalled();
+    verify.mockRestore();
+  });
+
+  it('knows a local user by a Fedpod token, verified once while it is valid', async() => {
+    const authenticator = new Authenticator(BASE, tokens);
+    const token = await tokens.issue({ webId: `${BASE}actors/alice`, username: 'alice' });
+    const verify = jest.spyOn(tokens, 'verify');
+    for (let index = 0; index < 3; index++) {
+      expect(await authenticator.authenticate(request({ authorization: `Bearer ${token}` })))
+        .toEqual({ webId: `${BASE}actors/alice`, username: 'alice' });
+    }
+    expect(verify).toHaveBeenCalledTimes(1);
+    verify.mockRestore();
+  });
+
+  it('refuses a forged or expired Fedpod token with 401, every time', async() => {
+    const authenticator = new Authenticator(BASE, tokens);
+    const { privateKey } = await generateKeyPair('ES256');
+    const forged = await new SignJWT({ webId: `${BASE}actors/alice`, preferred_username: 'alice' })
+      .setProtectedHeader({ alg: 'ES256' }).setIssuer(BASE).setSubject(`${BASE}actors/alice`).setExpirationTime('1h').sign(privateKey);
+    for (let index = 0; index < 2; index++) {
+      await expect(authenticator.authenticate(request({ authorization: `Bearer ${forged}` }))).rejects.toMatchObject({ statusCode: 401 });
+    }
+    const expired = await new TokenService(BASE, dataDir, -10).issue({ webId: `${BASE}actors/alice`, username: 'alice' });
+    await expect(authenticator.authenticate(request({ authorization: `Bearer ${expired}` })))
+      .rejects.toMatchObject({ statusCode: 401, errorCode: 'token_expired' });
+  });
+
+  it('hands other tokens to the Solid-OIDC extractor, and refuses what it does not accept', async() => {
+    // A stand-in for CSS's extractor: the real one, with a real issuer, runs in test/integration/ldp/ldp.test.ts.
+    const extractor = { handleSafe: jest.fn(async(): Promise<object> => ({ agent: { webId: 'https://id.example/me' }})) };
+    const authenticator = new Authenticator(BASE, tokens, extractor as unknown as CredentialsExtractor);
+    expect(await authenticator.authenticate(request({ authorization: 'DPoP abc', dpop: 'proof' })))
+      .toEqual({ webId: 'https://id.example/me' });
+    extractor.handleSafe.mockRejectedValueOnce(new Error('bad proof'));
+    await expect(authenticator.authenticate(request({ authorization: 'DPoP abc' }))).rejects.toMatchObject({ statusCode: 401 });
+    extractor.handleSafe.mockResolvedValueOnce({});
+    await expect(authenticator.authenticate(request({ authorization: 'Bearer other' }))).rejects.toMatchObject({ statusCode: 401 });
+    await expect(new Authenticator(BASE, tokens).authenticate(request({ authorization: 'Basic YTpi' })))
+      .rejects.toMatchObject({ statusCode: 401 });
+  });
+
+  it('checks a signed GET only when asked, refusing it where the setup does not federate; signed POSTs are their handler\'s', async() => {
+    const authenticator = new Authenticator(BASE, tokens);
+    const signed = request({ signature: 'keyId="k",signature="x"' });
+    expect(await authenticator.authenticate(signed)).toEqual({});
+    await expect(resolveAgent(signed)).rejects.toMatchObject({ statusCode: 401, errorCode: 'invalid_signature' });
+    const post = request({ signature: 'keyId="k",signature="x"' }, 'POST');
+    expect(await authenticator.authenticate(post)).toEqual({});
+    expect(await resolveAgent(post)).toEqual({});
+  });
+});

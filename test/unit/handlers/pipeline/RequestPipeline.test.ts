@@ -1,0 +1,134 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { HttpHandlerInput } from '@solid/community-server';
+import { HttpHandler } from '@solid/community-server';
+import type { AccessPolicy, AccessRequest } from '../../../../src/handlers/access/AccessPolicy';
+import { ReadOnlyAccess } from '../../../../src/handlers/access/ReadOnlyAccess';
+import { PublicAccess } from '../../../../src/handlers/access/PublicAccess';
+import { NOT_HANDLED } from '../../../../src/handlers/NotHandled';
+import { agentOf } from '../../../../src/handlers/pipeline/Agent';
+import { Authenticator } from '../../../../src/handlers/pipeline/Authenticator';
+import { RequestPipeline } from '../../../../src/handlers/pipeline/RequestPipeline';
+import { Route } from '../../../../src/handlers/pipeline/Route';
+import { readBody } from '../../../../src/handlers/HttpUtil';
+
+/** Answers 200 with the agent it saw and the body it read; records each call. */
+class RecordingHandler extends HttpHandler {
+  public readonly calls: string[] = [];
+
+  public constructor(private readonly methods?: string[]) {
+    super();
+  }
+
+  public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
+    if (this.methods && !this.methods.includes(request.method!)) {
+      throw NOT_HANDLED;
+    }
+  }
+
+  public async handle({ request, response }: HttpHandlerInput): Promise<void> {
+    const body = await readBody(request, 1 << 20);
+    this.calls.push(`${request.method} ${request.url}`);
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ agent: agentOf(request), body: body.toString() }));
+  }
+}
+
+/** Records what it was asked and refuses writes. */
+class RecordingPolicy implements AccessPolicy {
+  public readonly seen: Pick<AccessRequest, 'method' | 'target' | 'params'>[] = [];
+
+  public async authorize(input: AccessRequest): Promise<void> {
+    this.seen.push({ method: input.method, target: input.target, params: input.params });
+    await new ReadOnlyAccess('Read-only in this test.').authorize(input);
+  }
+}
+
+describe('RequestPipeline', () => {
+  let server: Server;
+  let base: string;
+  const fallback = new RecordingHandler();
+  const objects = new RecordingHandler([ 'GET' ]);
+  const policy = new RecordingPolicy();
+
+  beforeAll(async() => {
+    server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    const pipeline = new RequestPipeline({
+      baseUrl: base,
+      routes: [
+        new Route('object', [ '/objects/:id' ], policy, objects),
+        new Route('small', [ '/small' ], new PublicAccess(), undefined, [], 10),
+      ],
+      defaultAccess: new ReadOnlyAccess(),
+      defaultHandler: fallback,
+      authenticator: new Authenticator(base),
+      maxBodyBytes: 1000,
+    });
+    await pipeline.handle(server);
+  });
+
+  afterAll(async() => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('authorizes a route\'s request with its policy, its target and parameters, then runs its handler', async() => {
+    const response = await fetch(`${base}objects/abc?x=1`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ agent: {}, body: '' });
+    expect(policy.seen.at(-1)).toEqual({ method: 'GET', target: `${base}objects/abc`, params: { id: 'abc' }});
+    expect(objects.calls.at(-1)).toBe('GET /objects/abc?x=1');
+  });
+
+  it('refuses what the policy refuses with a JSON error, and the handler never runs', async() => {
+    const before = objects.calls.length;
+    const response = await fetch(`${base}objects/abc`, { method: 'PUT', body: 'x'.repeat(500) });
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({ error: 'authentication_required', message: expect.stringContaining('Read-only in this test.') });
+    expect(objects.calls).toHaveLength(before);
+  });
+
+  it('sends paths no route names to the default policy and handler', async() => {
+    expect((await fetch(`${base}anything/else`)).status).toBe(200);
+    expect(fallback.calls.at(-1)).toBe('GET /anything/else');
+    expect((await fetch(`${base}anything/else`, { method: 'DELETE' })).status).toBe(401);
+    expect(fallback.calls.at(-1)).toBe('GET /anything/else');
+  });
+
+  it('answers 406 or 405 when the route\'s handler does not take the request', async() => {
+    // The policy lets HEAD through; the handler takes GET only.
+    const head = await fetch(`${base}objects/abc`, { method: 'HEAD' });
+    expect(head.status).toBe(406);
+  });
+
+  it('answers a CORS preflight on every route, with what browsers need to send a token and read Location', async() => {
+    for (const path of [ 'objects/abc', 'anything', 'webhooks' ]) {
+      const response = await fetch(`${base}${path}`, { method: 'OPTIONS', headers: { origin: 'https://app.example',
+        'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' } });
+      expect(response.status).toBe(204);
+      expect(response.headers.get('access-control-allow-origin')).toBe('https://app.example');
+      expect(response.headers.get('access-control-allow-methods')).toContain('POST');
+      expect(response.headers.get('access-control-allow-headers')).toBe('authorization, content-type');
+    }
+    const answer = await fetch(`${base}objects/abc`, { headers: { origin: 'https://app.example' } });
+    expect(answer.headers.get('access-control-allow-origin')).toBe('https://app.example');
+    expect(answer.headers.get('access-control-expose-headers')).toMatch(/Location.*WAC-Allow/u);
+  });
+
+  it('answers 413 to a body over the route\'s limit, readable by a client still sending it', async() => {
+    const response = await fetch(`${base}small`, { method: 'POST', body: 'x'.repeat(50_000) });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ error: 'payload_too_large' });
+    expect((await fetch(`${base}small`, { method: 'POST', body: 'x'.repeat(5) })).status).toBe(200);
+  });
+
+  it('answers 401 to credentials it cannot check, before any handler', async() => {
+    const before = fallback.calls.length;
+    const response = await fetch(`${base}anything`, { headers: { authorization: 'Bearer not-a-token' } });
+    expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ error: 'invalid_token' });
+    expect(fallback.calls).toHaveLength(before);
+  });
+});
