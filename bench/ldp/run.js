@@ -16,12 +16,21 @@ const { SCENARIOS, executionOrder } = require('./scenarios');
 const { TARGETS } = require('./targets');
 
 const CONTAINER_SIZE = 100;
-const RATIOS = [['fedpod', 'css-sparql'], ['fedpod', 'css-memory'], ['fedpod', 'bare']];
+const RATIOS = [['fedpod', 'css-sparql'], ['fedpod-wac', 'css-sparql'], ['fedpod-wac', 'fedpod'], ['fedpod', 'css-memory'], ['fedpod', 'bare']];
+// css-sparql is stock CSS with WebACL (its root ACL lets everyone do everything); fedpod-wac checks
+// WebACL on every request too, against an ACL that grants the same.
 const GOALS = [
   { label: 'Fedpod GET note vs stock CSS on the same store', scenario: 'get-note', min: 25 },
   { label: 'Fedpod GET container vs stock CSS on the same store', scenario: 'get-container', min: 25 },
   { label: 'Fedpod POST note vs stock CSS on the same store', scenario: 'post-note', min: 10 },
-].map((goal) => ({ ...goal, numerator: 'fedpod', denominator: 'css-sparql' }));
+].map((goal) => ({ ...goal, numerator: 'fedpod', denominator: 'css-sparql' })).concat([
+  { label: 'Fedpod with WebACL GET note vs stock CSS with WebACL', scenario: 'get-note', min: 25 },
+  { label: 'Fedpod with WebACL GET container vs stock CSS with WebACL', scenario: 'get-container', min: 25 },
+  { label: 'Fedpod with WebACL POST note vs stock CSS with WebACL', scenario: 'post-note', min: 10 },
+].map((goal) => ({ ...goal, numerator: 'fedpod-wac', denominator: 'css-sparql' }))).concat([
+  { label: 'Fedpod with WebACL GET note vs its public-append setup', scenario: 'get-note', min: 0.7 },
+  { label: 'Fedpod with WebACL GET container vs its public-append setup', scenario: 'get-container', min: 0.7 },
+].map((goal) => ({ ...goal, numerator: 'fedpod-wac', denominator: 'fedpod' })));
 
 // The ldp table's progress lines pad labels to 18 characters.
 const LABEL_WIDTH = 18;
@@ -34,7 +43,7 @@ function runScenario(session, scenario, prepared, config) {
 async function benchmarkTarget(target, config) {
   const outcome = { info: {}, results: {} };
   await withTargetSession(target, config, outcome, async (session) => {
-    const prepared = await prepareNotes(session.baseUrl, CONTAINER_SIZE);
+    const prepared = await prepareNotes(session.baseUrl, CONTAINER_SIZE, session.containerPath);
     outcome.info.seed = { container: prepared.container, ...prepared.shape };
     log(`  up at ${session.baseUrl}, /notes/ ${prepared.container}, ${CONTAINER_SIZE} notes seeded; ` +
       `answers: note ${prepared.shape.noteBytes} B, container ${prepared.shape.containerBytes} B`);

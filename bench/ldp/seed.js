@@ -73,9 +73,9 @@ async function verifySeed({ noteUrl, containerUrl, locations }) {
   };
 }
 
-/** Make `<baseUrl>notes/` exist and hold `count` fresh notes; resolves to the URLs to load. */
-async function prepareNotes(baseUrl, count) {
-  const containerUrl = `${baseUrl}notes/`;
+/** Make `<baseUrl><containerPath>` exist and hold `count` fresh notes; resolves to the URLs to load. */
+async function prepareNotes(baseUrl, count, containerPath = 'notes/') {
+  const containerUrl = `${baseUrl}${containerPath}`;
   const container = await ensureContainer(containerUrl);
   const locations = await seedNotes(containerUrl, count);
   const noteUrl = locations[0];

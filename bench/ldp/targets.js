@@ -6,6 +6,7 @@ const { startServer } = require('../lib/process');
 const { startStockCss } = require('../lib/css');
 const { fedpodCommand, startFedpod } = require('../lib/fedpod');
 const { startSparqlBackend, stopSparqlBackend, storeStats } = require('../lib/sparql');
+const { expectStatus } = require('../lib/http');
 
 const BARE_SERVER = path.join(__dirname, '..', 'lib', 'bare-ldp-server.js');
 
@@ -87,11 +88,47 @@ async function startFedpodLdp({ startTimeout }) {
   };
 }
 
+// The ACL the WebACL target gives its user's storage: everyone reads, appends and writes, as the
+// root ACL of stock CSS's sparql-endpoint-root config does, so both answer the same anonymous requests.
+function openAcl(webId) {
+  return `@prefix acl: <http://www.w3.org/ns/auth/acl#>.
+<#owner> a acl:Authorization; acl:agent <${webId}>; acl:mode acl:Read, acl:Write, acl:Control; acl:accessTo <./>; acl:default <./>.
+<#public> a acl:Authorization; acl:agentClass <http://xmlns.com/foaf/0.1/Agent>; acl:mode acl:Read, acl:Write; acl:accessTo <./>; acl:default <./>.`;
+}
+
+async function startFedpodWac({ startTimeout }) {
+  const cli = await fedpodCommand('start');
+  if (!cli.ok) {
+    throw new Error(cli.reason);
+  }
+  const [port, storePort] = [await freePort(), await freePort()];
+  const fedpod = await startFedpod({
+    name: 'fedpod-wac', config: 'ldp-wac', port, storePort, timeoutMs: startTimeout * 1000,
+  });
+  try {
+    const signup = await expectStatus(`${fedpod.baseUrl}auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'bench', email: 'bench@example.org', password: 'correct horse battery' }) }, [201]);
+    const { token, webId } = JSON.parse(signup.body);
+    await expectStatus(`${fedpod.baseUrl}pods/bench/.acl`, { method: 'PUT',
+      headers: { 'content-type': 'text/turtle', authorization: `Bearer ${token}` }, body: openAcl(webId) }, [201, 204, 205]);
+  } catch (error) {
+    await fedpod.stop();
+    throw error;
+  }
+  return {
+    baseUrl: fedpod.baseUrl,
+    containerPath: 'pods/bench/',
+    info: { config: 'ldp-wac', startMs: fedpod.startMs, log: fedpod.logFile },
+    stop: fedpod.stop,
+  };
+}
+
 const TARGETS = [
   { id: 'bare', label: 'bare', description: 'node:http + Map, no RDF (bench/lib/bare-ldp-server.js)', start: startBare },
   { id: 'css-memory', label: 'CSS-mem', description: 'stock CSS, @css:config/default.json (memory)', start: startCssMemory },
   { id: 'css-sparql', label: 'CSS-sparql', description: 'stock CSS, @css:config/sparql-endpoint-root.json', start: startCssSparql },
-  { id: 'fedpod', label: 'Fedpod', description: 'fedpod start --config ldp (embedded store)', start: startFedpodLdp },
+  { id: 'fedpod', label: 'Fedpod', description: 'fedpod start --config ldp (embedded store, public read and append)', start: startFedpodLdp },
+  { id: 'fedpod-wac', label: 'Fedpod-WAC', description: 'fedpod start --config ldp-wac (embedded store, WebACL on every request)', start: startFedpodWac },
 ];
 
 module.exports = { TARGETS };
