@@ -66,6 +66,7 @@ export * from './plugins/activitypub/OutboxService';
 export * from './plugins/activitypub/AudienceRules';
 export * from './plugins/ldp/WebAclAuthorizer';
 export * from './plugins/ldp/UserStorage';
+export * from './plugins/observability/RouteLabels';
 export * from './plugins/activitypub/signatures/ByteSigner';
 export * from './plugins/activitypub/signatures/HttpSignatureVerifier';
 export * from './plugins/activitypub/signatures/HttpSigner';

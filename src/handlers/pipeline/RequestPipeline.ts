@@ -2,6 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { HttpHandler, HttpHandlerInput } from '@solid/community-server';
 import { getLoggerFor, guardStream, ServerConfigurator } from '@solid/community-server';
 import type { RequestMonitor } from '../../plugins/observability/RequestMonitor';
+import { RouteLabels } from '../../plugins/observability/RouteLabels';
 import { FedpodHttpError, payloadTooLarge } from '../../util/HttpErrors';
 import type { AccessPolicy } from '../access/AccessPolicy';
 import { discardBody, sendError } from '../HttpUtil';
@@ -76,8 +77,11 @@ export class RequestPipeline extends ServerConfigurator {
       const query = url.indexOf('?');
       const path = query < 0 ? url : url.slice(0, query);
       const method = request.method ?? 'GET';
-      const match: RouteMatch = this.table.find(method, path) ?? { route: this.fallback, params: {}};
-      const { route, params } = match;
+      const match: RouteMatch | undefined = this.table.find(method, path);
+      const { route, params } = match ?? { route: this.fallback, params: {}};
+      if (match) {
+        RouteLabels.set(request, match.template);
+      }
       this.checkDeclaredLength(request, route.maxBodyBytes ?? this.options.maxBodyBytes);
       const agent = route.authenticate ? await this.options.authenticator.authenticate(guarded) : ANONYMOUS;
       setAgent(request, agent);

@@ -4,6 +4,8 @@ import type { Route } from './Route';
 
 export interface RouteMatch {
   route: Route;
+  /** The template that matched, as the route declares it (a label for logs and metrics). */
+  template: string;
   params: Record<string, string | undefined>;
 }
 
@@ -25,7 +27,7 @@ export class RouteTable {
       const methods = route.methods.length > 0 ? route.methods.map((method): HTTPMethod => method.toUpperCase() as HTTPMethod) : ALL_METHODS;
       for (const template of route.paths) {
         try {
-          this.router.on(methods, `${this.basePath}${template}`, (): void => undefined, { route });
+          this.router.on(methods, `${this.basePath}${template}`, (): void => undefined, { route, template });
         } catch (error: unknown) {
           throw new Error(`Route ${route.name}: ${template} cannot be added: ${(error as Error).message}`);
         }
@@ -39,6 +41,7 @@ export class RouteTable {
     if (!found) {
       return undefined;
     }
-    return { route: (found.store as { route: Route }).route, params: found.params };
+    const { route, template } = found.store as { route: Route; template: string };
+    return { route, template, params: found.params };
   }
 }

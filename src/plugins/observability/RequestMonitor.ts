@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import type { Metrics } from './Metrics';
 import type { PinoLoggerFactory, StructuredLog } from './PinoLoggerFactory';
 import { RequestContext } from './RequestContext';
+import { RouteLabels } from './RouteLabels';
 import type { RouteTemplates } from './RouteTemplates';
 
 /** Status recorded for a request whose connection closed before the answer was complete. */
@@ -13,7 +14,8 @@ export const CLIENT_CLOSED = 499;
  * X-Request-Id from the client, else a new one), echoed in the X-Request-Id response header and
  * carried to every log line written while serving it; once the answer is done, writes one log line
  * at info (method, route template, status, duration, id) and records the request in the metrics.
- * Routes are templates (RouteTemplates), never raw paths: they cannot hold secrets or grow without bound.
+ * Routes are templates (the route table's, else RouteTemplates'), never raw paths: they cannot hold
+ * secrets or grow without bound.
  */
 export class RequestMonitor {
   private readonly log: StructuredLog;
@@ -50,7 +52,7 @@ export class RequestMonitor {
     const ms = performance.now() - start;
     const status = response.writableFinished ? response.statusCode : CLIENT_CLOSED;
     const method = request.method ?? 'GET';
-    const route = this.routes.classify(request.url);
+    const route = RouteLabels.get(request) ?? this.routes.classify(request.url);
     if (this.metrics.enabled) {
       this.metrics.httpRequest(method, route, status, ms / 1000);
     }

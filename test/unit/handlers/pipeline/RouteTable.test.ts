@@ -12,8 +12,8 @@ describe('RouteTable', () => {
   it('finds the most specific template whatever the order of the routes', () => {
     for (const routes of [ [ inbox, collection, object, everything ], [ everything, object, collection, inbox ] ]) {
       const table = new RouteTable('https://pod.example/', routes);
-      expect(table.find('POST', '/actors/alice/inbox')).toEqual({ route: inbox, params: { user: 'alice' }});
-      expect(table.find('GET', '/actors/alice/inbox')).toEqual({ route: collection, params: { user: 'alice', collection: 'inbox' }});
+      expect(table.find('POST', '/actors/alice/inbox')).toEqual({ route: inbox, template: '/actors/:user/inbox', params: { user: 'alice' }});
+      expect(table.find('GET', '/actors/alice/inbox')).toEqual({ route: collection, template: '/actors/:user/:collection', params: { user: 'alice', collection: 'inbox' }});
       expect(table.find('DELETE', '/objects/abc')?.route).toBe(object);
       expect(table.find('DELETE', '/objects/abc/deeper')?.route).toBe(everything);
       expect(table.find('POST', '/inbox')?.route).toBe(inbox);

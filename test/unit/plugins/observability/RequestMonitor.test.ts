@@ -2,6 +2,7 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import type { AddressInfo } from 'node:net';
 import { PrometheusMetrics } from '../../../../src/plugins/observability/PrometheusMetrics';
 import { CLIENT_CLOSED, RequestMonitor } from '../../../../src/plugins/observability/RequestMonitor';
+import { RouteLabels } from '../../../../src/plugins/observability/RouteLabels';
 import { RouteTemplates } from '../../../../src/plugins/observability/RouteTemplates';
 import { ToggledMetrics } from '../../../../src/plugins/observability/ToggledMetrics';
 import { CapturingLoggerFactory } from './support/CapturingLoggerFactory';
@@ -86,6 +87,17 @@ describe('RequestMonitor', (): void => {
     const [ line ] = await linesOf('http', 1);
     expect(line).toMatchObject({ route: '/webhooks/:secret', status: 202 });
     expect(factory.lines.join('')).not.toContain('TOP-SECRET-VALUE');
+  });
+
+  it('labels a request with the template the route table matched, before its own templates', async(): Promise<void> => {
+    await start('info');
+    serve = async(request, response): Promise<void> => {
+      RouteLabels.set(request, '/objects/:id');
+      response.writeHead(200).end();
+    };
+    await get('/notes/shadowed');
+    const [ line ] = await linesOf('http', 1);
+    expect(line).toMatchObject({ route: '/objects/:id', status: 200 });
   });
 
   it('counts requests in the metrics when they are on', async(): Promise<void> => {
