@@ -80,16 +80,12 @@ export class ResourceGraphStore {
     return this.skolemizer.deskolemize(rows.map((row): Quad => this.toQuad(row)));
   }
 
-  /**
-   * The values of a few properties of the resource's own subject, in one small query (what access
-   * rules read: addressing, author, type); empty when the resource has none of them or does not exist.
-   */
-  public async readProperties(iri: string, predicates: readonly string[]): Promise<{ predicate: string; value: string }[]> {
-    const graph = sparqlIri(iri);
+  /** The resources of type `type` whose own subject has `predicate` `object` (e.g. the Creates of a note). */
+  public async resourcesWith(type: string, predicate: string, object: string): Promise<string[]> {
     const rows = await this.client.select(
-      `SELECT ?p ?o WHERE { GRAPH ${graph} { ${graph} ?p ?o } VALUES ?p { ${predicates.map(sparqlIri).join(' ')} } }`,
+      `SELECT DISTINCT ?g WHERE { GRAPH ?g { ?g ${sparqlIri(predicate)} ${sparqlIri(object)} ; a ${sparqlIri(type)} } }`,
     );
-    return rows.map((row): { predicate: string; value: string } => ({ predicate: row.p.value, value: row.o.value }));
+    return rows.map((row): string => row.g.value);
   }
 
   public async exists(iri: string): Promise<boolean> {

@@ -199,6 +199,13 @@ export class OutboxService {
     }
     const data = await this.parser.toQuads(replacement, objectId);
     await this.store.write(objectId, `${this.urls.base}objects/`, this.metadata(objectId, now), data);
+    if (activity.type === 'Delete') {
+      // A deleted post leaves the outbox, as Mastodon's does: its Create no longer lists it.
+      const outbox = this.urls.collection(this.urls.usernameOf(actor)!, 'outbox');
+      for (const create of await this.store.resourcesWith(`${AS_NS}Create`, `${AS_NS}object`, objectId)) {
+        await this.collections.remove(outbox, create);
+      }
+    }
   }
 
   private async storeActivity(activity: Json, now: Date): Promise<void> {

@@ -229,7 +229,13 @@ describe.each(STORES)('ActivityPub authorization matrix on the %s', (_label, end
     expect(deleted.status).toBe(200);
     expect((await deleted.json() as { type: string }).type).toBe('Delete');
     expect((await call('owner', notes.direct.object)).status).toBe(410);
+    const deletedObject = await call('owner', object, { method: 'DELETE' });
+    expect(deletedObject.status).toBe(200);
+    expect((await call('anonymous', object)).status).toBe(410);
+    // Neither deleted note's Create is listed any more.
     const page = await (await call('owner', `${server.baseUrl}actors/alice/outbox?page=true`)).json() as { orderedItems: string[] };
     expect(page.orderedItems).not.toContain(notes.direct.activity);
+    expect(page.orderedItems).not.toContain(notes.public.activity);
+    expect(page.orderedItems).toContain(notes.followers.activity);
   });
 });
