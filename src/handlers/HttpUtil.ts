@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { FedpodHttpError, payloadTooLarge } from '../util/HttpErrors';
+import { badRequest, FedpodHttpError, payloadTooLarge, unsupportedMediaType } from '../util/HttpErrors';
 
 /** Writes a JSON body with the right headers. */
 export function sendJson(response: ServerResponse, status: number, body: unknown,
@@ -119,6 +119,24 @@ export async function readBody(request: IncomingMessage, limit: number): Promise
     request.on('error', onError);
     request.on('close', onClose);
   });
+}
+
+/**
+ * The body of a JSON request: 415 (`unsupportedMessage`) unless its media type is one of `accepted`,
+ * 413 past `limit`, 400 `invalid_json` when it does not parse.
+ */
+export async function readJsonBody(request: IncomingMessage, limit: number, accepted: ReadonlySet<string>,
+  unsupportedMessage: string): Promise<unknown> {
+  if (!accepted.has(mediaTypeOf(request.headers['content-type']))) {
+    request.resume();
+    throw unsupportedMediaType(unsupportedMessage);
+  }
+  const body = await readBody(request, limit);
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    throw badRequest('The body is not valid JSON.', 'invalid_json');
+  }
 }
 
 /** The media type of a Content-Type header, lowercased, without parameters. */

@@ -6,11 +6,12 @@ import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
 import type { OutboxService } from '../../plugins/activitypub/OutboxService';
 import { ADDRESS_FIELDS } from '../../plugins/activitypub/Vocabulary';
 import type { CollectionStore } from '../../storage/CollectionStore';
-import { badRequest, FedpodHttpError, forbidden, notFound, unsupportedMediaType } from '../../util/HttpErrors';
-import { mediaTypeOf, readBody, sendJson } from '../HttpUtil';
+import { badRequest, FedpodHttpError, forbidden, notFound } from '../../util/HttpErrors';
+import { readJsonBody, sendJson } from '../HttpUtil';
 import { JsonHttpHandler } from '../JsonHttpHandler';
 import { NOT_HANDLED } from '../NotHandled';
 import { agentOf } from '../pipeline/Agent';
+import { PrefetchedResources } from '../access/PrefetchedResources';
 import { ACTIVITY_JSON } from './ActivityJson';
 
 const JSON_TYPES = new Set([ 'application/ld+json', ACTIVITY_JSON, 'application/json' ]);
@@ -69,7 +70,7 @@ export class ObjectWriteHandler extends JsonHttpHandler {
       request.resume();
       throw forbidden('Only a local author changes objects here.', 'not_owner');
     }
-    const stored = await this.activities.read(iri);
+    const stored = await this.activities.read(iri, PrefetchedResources.take(request, iri));
     if (!stored) {
       request.resume();
       throw notFound(`Nothing at ${iri}`);
@@ -108,17 +109,8 @@ export class ObjectWriteHandler extends JsonHttpHandler {
   }
 
   private async readObject(request: HttpHandlerInput['request']): Promise<Json> {
-    if (!JSON_TYPES.has(mediaTypeOf(request.headers['content-type']))) {
-      request.resume();
-      throw unsupportedMediaType('Send the object as application/activity+json, application/ld+json or application/json.');
-    }
-    const body = await readBody(request, this.maxBodyBytes);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(body.toString('utf8'));
-    } catch {
-      throw badRequest('The body is not valid JSON.', 'invalid_json');
-    }
+    const parsed = await readJsonBody(request, this.maxBodyBytes, JSON_TYPES,
+      'Send the object as application/activity+json, application/ld+json or application/json.');
     if (!isObject(parsed) || !typeOf(parsed)) {
       throw badRequest('PUT the whole object, with its type.', 'invalid_object');
     }

@@ -1,19 +1,18 @@
 import type { HttpHandlerInput } from '@solid/community-server';
 import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
 import type { OutboxService } from '../../plugins/activitypub/OutboxService';
-import type { TokenService } from '../../plugins/accounts/TokenService';
-import { FedpodHttpError, forbidden, unsupportedMediaType } from '../../util/HttpErrors';
-import { bearerToken } from '../auth/BearerToken';
-import { mediaTypeOf, readBody, sendJson } from '../HttpUtil';
+import { forbidden } from '../../util/HttpErrors';
+import { readJsonBody, sendJson } from '../HttpUtil';
 import { JsonHttpHandler } from '../JsonHttpHandler';
 import { NOT_HANDLED } from '../NotHandled';
+import { agentOf } from '../pipeline/Agent';
 import { ACTIVITY_JSON } from './ActivityJson';
 
 const ACCEPTED = new Set([ 'application/ld+json', ACTIVITY_JSON, 'application/json' ]);
 
 /**
- * POST /actors/<username>/outbox (ActivityPub client-to-server). No Authorization header: 403, as the
- * interface says; an invalid token: 401; another user's token: 403. Answers 201 with Location of the
+ * POST /actors/<username>/outbox (ActivityPub client-to-server), behind the route's PathOwnerAccess:
+ * no Authorization header: 403, as the interface says; an invalid token: 401; another user's token: 403. Answers 201 with Location of the
  * activity and the activity as JSON.
  */
 export class OutboxHandler extends JsonHttpHandler {
@@ -23,7 +22,6 @@ export class OutboxHandler extends JsonHttpHandler {
   public constructor(
     baseUrl: string,
     private readonly outbox: OutboxService,
-    private readonly tokens: TokenService,
     private readonly maxBodyBytes = 1_048_576,
   ) {
     super();
@@ -39,33 +37,14 @@ export class OutboxHandler extends JsonHttpHandler {
 
   protected async serve({ request, response }: HttpHandlerInput): Promise<void> {
     const username = this.owner(request.url)!;
-    const token = bearerToken(request);
-    if (!request.headers.authorization) {
+    // The pipeline authenticated the token and its route let only the outbox's owner through;
+    // checked again here, since this handler must never post for anyone else.
+    if (agentOf(request).username !== username) {
       request.resume();
-      throw forbidden('Posting to an outbox needs the Authorization header with the token from signup or login.',
-        'authorization_required');
+      throw forbidden('Posting to an outbox needs the Authorization header with the outbox owner\'s token.', 'not_owner');
     }
-    if (!token) {
-      request.resume();
-      throw new FedpodHttpError(401, 'invalid_token', 'Send the token as "Authorization: Bearer <token>".',
-        { 'www-authenticate': 'Bearer' });
-    }
-    const claims = await this.tokens.verify(token);
-    if (claims.username !== username) {
-      request.resume();
-      throw forbidden('This outbox belongs to another actor.', 'not_owner');
-    }
-    if (!ACCEPTED.has(mediaTypeOf(request.headers['content-type']))) {
-      request.resume();
-      throw unsupportedMediaType('Send the activity as application/ld+json, application/activity+json or application/json.');
-    }
-    const body = await readBody(request, this.maxBodyBytes);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(body.toString('utf8'));
-    } catch {
-      throw new FedpodHttpError(400, 'invalid_json', 'The body is not valid JSON.');
-    }
+    const parsed = await readJsonBody(request, this.maxBodyBytes, ACCEPTED,
+      'Send the activity as application/ld+json, application/activity+json or application/json.');
     const posted = await this.outbox.post(username, parsed);
     sendJson(response, 201, posted.activity, { location: posted.id }, ACTIVITY_JSON);
   }

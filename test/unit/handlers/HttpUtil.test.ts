@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
-import { mediaTypeOf, negotiate, readBody } from '../../../src/handlers/HttpUtil';
+import { mediaTypeOf, negotiate, readBody, readJsonBody } from '../../../src/handlers/HttpUtil';
 import { FedpodHttpError } from '../../../src/util/HttpErrors';
 import { rejection } from '../../support/rejection';
 
@@ -136,6 +136,24 @@ describe('HttpUtil', (): void => {
       expect(negotiate(browser, OFFERED)).toEqual({ type: JSON_LD, wildcard: true, params: '' });
       const solid = 'text/turtle;q=1.0, application/ld+json;q=0.5, */*;q=0.1';
       expect(negotiate(solid, OFFERED)?.type).toBe(TURTLE);
+    });
+  });
+
+  describe('readJsonBody', (): void => {
+    const accepted = new Set([ 'application/json' ]);
+
+    it('parses a JSON body of an accepted media type', async(): Promise<void> => {
+      const body = request([ '{"a":', '1}' ], { 'content-type': 'application/json; charset=utf-8' });
+      expect(await readJsonBody(body, 100, accepted, 'JSON only')).toEqual({ a: 1 });
+    });
+
+    it('refuses other media types with 415, bad JSON with 400, and a body over the limit with 413', async(): Promise<void> => {
+      await expect(readJsonBody(request([ '{}' ], { 'content-type': 'text/plain' }), 100, accepted, 'JSON only'))
+        .rejects.toMatchObject({ statusCode: 415, message: 'JSON only' });
+      await expect(readJsonBody(request([ '{"a":' ], { 'content-type': 'application/json' }), 100, accepted, 'JSON only'))
+        .rejects.toMatchObject({ statusCode: 400, errorCode: 'invalid_json' });
+      await expect(readJsonBody(request([ `"${'x'.repeat(200)}"` ], { 'content-type': 'application/json' }), 100, accepted, 'JSON only'))
+        .rejects.toMatchObject({ statusCode: 413 });
     });
   });
 
