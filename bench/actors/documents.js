@@ -26,7 +26,7 @@ const SECURITY_TERMS = {
  * Representative answers (what Fedpod's endpoints return for a fresh user),
  * by scenario id: a Person with an RSA-2048 PEM key, an icon and a summary
  * (1800 bytes, the summary is padded to get there), an empty outbox page and
- * an empty followers collection. Only ActivityStreams and security terms.
+ * an empty followers collection, a public Note. Only ActivityStreams and security terms.
  */
 function representativeDocuments() {
   const { publicKey } = generateKeyPairSync('rsa', {
@@ -62,6 +62,15 @@ function representativeDocuments() {
       type: 'OrderedCollectionPage',
       partOf: collection('outbox'),
       orderedItems: [],
+    },
+    'get-note': {
+      '@context': AS_CONTEXT,
+      id: `${PLACEHOLDER_BASE}objects/bench-note`,
+      type: 'Note',
+      content: 'A public note of the benchmark account.',
+      to: 'https://www.w3.org/ns/activitystreams#Public',
+      attributedTo: actor,
+      published: new Date().toISOString(),
     },
     'get-followers': {
       '@context': AS_CONTEXT,

@@ -17,10 +17,15 @@ const { SCENARIOS } = require('./scenarios');
 const { TARGETS } = require('./targets');
 const { representativeDocuments } = require('./documents');
 
-const RATIOS = [['fedpod', 'css-sparql'], ['fedpod', 'css-memory'], ['fedpod', 'bare']];
+const BASELINE = TARGETS.some((target) => target.id === 'fedpod-baseline');
+const RATIOS = [['fedpod', 'css-sparql'], ['fedpod', 'css-memory'], ['fedpod', 'bare']]
+  .concat(BASELINE ? [['fedpod', 'fedpod-baseline']] : []);
+// With BENCH_BASELINE_ROOT, every scenario is also held to 90% of that checkout's rate in the same run.
 const GOALS = [
   { label: 'Fedpod GET actor vs stock CSS on the same store', scenario: 'get-actor', min: 10 },
-].map((goal) => ({ ...goal, numerator: 'fedpod', denominator: 'css-sparql' }));
+].map((goal) => ({ ...goal, numerator: 'fedpod', denominator: 'css-sparql' })).concat(BASELINE ?
+  SCENARIOS.map((scenario) => ({ label: `Fedpod ${scenario.label} vs the baseline checkout`, scenario: scenario.id, min: 0.9,
+    numerator: 'fedpod', denominator: 'fedpod-baseline' })) : []);
 
 // Fedpod runs first: the other targets serve copies of its answers.
 function executionOrder(targets) {

@@ -5,7 +5,8 @@ const JSON_LD = 'application/ld+json';
 
 /**
  * The actor scenarios, all GETs of one JSON-LD document.
- * - fedpodUrl(actorUrl): what Fedpod is asked for (actorUrl = the webId
+ * - fedpodUrl(actorUrl, prepared): what Fedpod is asked for (prepared.noteUrl: a public note
+ *   posted at sign-up; actorUrl = the webId
  *   returned by signup, without any fragment), with Accept: application/activity+json.
  * - copyPath: where the other targets keep a copy of Fedpod's answer (stock
  *   CSS cannot hold both /actors/bench and /actors/bench/..., so the
@@ -37,6 +38,16 @@ const SCENARIOS = [
     type: 'OrderedCollectionPage',
     check: (json) => (json.orderedItems === undefined || Array.isArray(json.orderedItems) ? '' :
       'orderedItems is not an array'),
+  },
+  {
+    // A public note: every GET passes the audience rules (ActivityPub objects are read by their audience).
+    id: 'get-note',
+    label: '(d) GET public note',
+    kind: 'GET',
+    fedpodUrl: (actorUrl, prepared) => prepared.noteUrl,
+    copyPath: 'actors/bench-note',
+    type: 'Note',
+    check: (json) => (typeof json.content === 'string' && json.content.includes('benchmark') ? '' : 'not the posted note'),
   },
   {
     id: 'get-followers',

@@ -32,21 +32,24 @@ function ldpStart(id) {
 
 // ---------- Fedpod ----------
 
-async function startFedpodActivityPub({ startTimeout }) {
-  const cli = await fedpodCommand('start');
+async function startFedpodActivityPub({ startTimeout }, root = undefined) {
+  const cli = await fedpodCommand('start', root);
   if (!cli.ok) {
     throw new Error(cli.reason);
   }
   const [port, storePort] = [await freePort(), await freePort()];
   const fedpod = await startFedpod({
-    config: 'activitypub', port, storePort, timeoutMs: startTimeout * 1000,
+    config: 'activitypub', port, storePort, timeoutMs: startTimeout * 1000, ...root ? { root, name: 'fedpod-baseline' } : {},
   });
   return {
     baseUrl: fedpod.baseUrl,
-    info: { config: 'activitypub', startMs: fedpod.startMs, log: fedpod.logFile },
+    info: { config: 'activitypub', startMs: fedpod.startMs, log: fedpod.logFile, ...root ? { root } : {} },
     stop: fedpod.stop,
   };
 }
+
+// BENCH_BASELINE_ROOT: another built checkout (e.g. the previous release) measured in the same run.
+const BASELINE_ROOT = process.env.BENCH_BASELINE_ROOT ? path.resolve(process.env.BENCH_BASELINE_ROOT) : undefined;
 
 async function signUp(baseUrl) {
   const url = `${baseUrl}auth/signup`;
@@ -69,19 +72,35 @@ async function signUp(baseUrl) {
   }
   const actor = new URL(answer.webId, baseUrl);
   actor.hash = '';
-  return { webId: answer.webId, actorUrl: actor.href };
+  return { webId: answer.webId, actorUrl: actor.href, token: answer.token };
+}
+
+// One public note in the outbox: the outbox page then lists an item, and the note is scenario (d).
+async function postPublicNote(actorUrl, token) {
+  const url = `${actorUrl}/outbox`;
+  const res = await request(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/ld+json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ '@context': 'https://www.w3.org/ns/activitystreams', type: 'Note',
+      content: 'A public note of the benchmark account.', to: ['https://www.w3.org/ns/activitystreams#Public'] }),
+  });
+  if (res.status !== 201) {
+    throw new Error(`POST ${url} answered ${res.status} (expected 201): ${res.body.slice(0, 200)}`);
+  }
+  return JSON.parse(res.body).object.id;
 }
 
 // Sign up, then fetch and check every scenario's answer. A scenario whose
 // endpoint is missing or answers something else is skipped (with the reason);
 // the answers that are right become the documents the other targets serve.
 async function prepareFedpod(session) {
-  const { webId, actorUrl } = await signUp(session.baseUrl);
+  const { webId, actorUrl, token } = await signUp(session.baseUrl);
   session.info.webId = webId;
+  const prepared = { noteUrl: await postPublicNote(actorUrl, token) };
   const scenarios = {};
   const documents = {};
   for (const scenario of SCENARIOS) {
-    const url = scenario.fedpodUrl(actorUrl);
+    const url = scenario.fedpodUrl(actorUrl, prepared);
     const headers = { accept: ACTIVITY_JSON };
     const res = await request(url, { headers });
     const problem = problemWithFedpodAnswer(scenario, res, actorUrl);
@@ -187,6 +206,9 @@ const TARGETS = [
     id: 'fedpod', label: 'Fedpod', description: 'fedpod start --config activitypub (embedded store)',
     start: startFedpodActivityPub, prepare: prepareFedpod,
   },
-];
+].concat(BASELINE_ROOT ? [{
+  id: 'fedpod-baseline', label: 'Fedpod-base', description: `fedpod start --config activitypub from ${BASELINE_ROOT} (BENCH_BASELINE_ROOT)`,
+  start: (config) => startFedpodActivityPub(config, BASELINE_ROOT), prepare: prepareFedpod,
+}] : [])
 
 module.exports = { TARGETS };

@@ -72,15 +72,18 @@ async function startCssSparql({ startTimeout, store }) {
   }
 }
 
-async function startFedpodLdp({ startTimeout }) {
+// `fedpod start --config <config>` on free ports (the embedded store), or a throw saying why not.
+async function startFedpodWith(config, startTimeout, name = 'fedpod') {
   const cli = await fedpodCommand('start');
   if (!cli.ok) {
     throw new Error(cli.reason);
   }
   const [port, storePort] = [await freePort(), await freePort()];
-  const fedpod = await startFedpod({
-    config: 'ldp', port, storePort, timeoutMs: startTimeout * 1000,
-  });
+  return startFedpod({ name, config, port, storePort, timeoutMs: startTimeout * 1000 });
+}
+
+async function startFedpodLdp({ startTimeout }) {
+  const fedpod = await startFedpodWith('ldp', startTimeout);
   return {
     baseUrl: fedpod.baseUrl,
     info: { config: 'ldp', startMs: fedpod.startMs, log: fedpod.logFile },
@@ -97,14 +100,7 @@ function openAcl(webId) {
 }
 
 async function startFedpodWac({ startTimeout }) {
-  const cli = await fedpodCommand('start');
-  if (!cli.ok) {
-    throw new Error(cli.reason);
-  }
-  const [port, storePort] = [await freePort(), await freePort()];
-  const fedpod = await startFedpod({
-    name: 'fedpod-wac', config: 'ldp-wac', port, storePort, timeoutMs: startTimeout * 1000,
-  });
+  const fedpod = await startFedpodWith('ldp-wac', startTimeout, 'fedpod-wac');
   try {
     const signup = await expectStatus(`${fedpod.baseUrl}auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ username: 'bench', email: 'bench@example.org', password: 'correct horse battery' }) }, [201]);

@@ -28,10 +28,10 @@ function removeTempDirs() {
 }
 
 // `fedpod <command> --help`, bounded in time. Resolves to its text or throws.
-function helpText(command) {
+function helpText(command, root) {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [FEDPOD_BIN, command, '--help'],
-      { cwd: FEDPOD_ROOT, timeout: HELP_TIMEOUT_MS },
+    execFile(process.execPath, [path.join(root, 'bin', 'fedpod.js'), command, '--help'],
+      { cwd: root, timeout: HELP_TIMEOUT_MS },
       (error, stdout, stderr) => {
         if (error) {
           const detail = `${stderr}${stdout}`.trim().split('\n').slice(-3).join(' | ');
@@ -47,12 +47,13 @@ function helpText(command) {
  * Can the Fedpod CLI run `command`? Resolves to { ok, reason, help }.
  * Never throws: an unavailable Fedpod becomes a reason string for the table.
  */
-async function fedpodCommand(command) {
-  if (!fs.existsSync(FEDPOD_BIN)) {
-    return { ok: false, reason: `${path.relative(process.cwd(), FEDPOD_BIN) || FEDPOD_BIN} does not exist` };
+async function fedpodCommand(command, root = FEDPOD_ROOT) {
+  const bin = path.join(root, 'bin', 'fedpod.js');
+  if (!fs.existsSync(bin)) {
+    return { ok: false, reason: `${path.relative(process.cwd(), bin) || bin} does not exist` };
   }
   try {
-    const help = await helpText(command);
+    const help = await helpText(command, root);
     return { ok: true, reason: '', help };
   } catch (error) {
     return { ok: false, reason: error.message };
@@ -64,10 +65,11 @@ async function fedpodCommand(command) {
  * Start `fedpod start`. Nodes of one deployment share `dataDir` and `baseUrl` (then `readyUrl` is
  * the node's own /healthz); `prefix` runs it under another command, e.g. ['chrt', '--idle', '0'].
  */
-async function startFedpod({ name = 'fedpod', config, port, storePort, timeoutMs, extraArgs = [], dataDir, baseUrl, prefix = [] }) {
+async function startFedpod({ name = 'fedpod', config, port, storePort, timeoutMs, extraArgs = [], dataDir, baseUrl, prefix = [],
+  root = FEDPOD_ROOT }) {
   const publicBase = baseUrl || `http://localhost:${port}/`;
   const args = [
-    FEDPOD_BIN, 'start',
+    path.join(root, 'bin', 'fedpod.js'), 'start',
     '--config', config,
     '--port', String(port),
     '--base-url', publicBase,
@@ -76,7 +78,7 @@ async function startFedpod({ name = 'fedpod', config, port, storePort, timeoutMs
     ...extraArgs,
   ];
   const handle = await startServer({
-    name, cwd: FEDPOD_ROOT, readyUrl: `http://localhost:${port}/healthz`, timeoutMs,
+    name, cwd: root, readyUrl: `http://localhost:${port}/healthz`, timeoutMs,
     ...prefix.length > 0 ? { command: prefix[0], args: [ ...prefix.slice(1), process.execPath, ...args ] } : { args },
   });
   return { ...handle, baseUrl: publicBase };

@@ -2,6 +2,7 @@ import type { AudienceRules } from '../../plugins/activitypub/AudienceRules';
 import { forbidden, notFound, unauthorized } from '../../util/HttpErrors';
 import { agentIri, resolveAgent } from '../pipeline/Agent';
 import type { AccessPolicy, AccessRequest } from './AccessPolicy';
+import { PrefetchedResources } from './PrefetchedResources';
 import { WRITE_METHODS } from './AccessPolicy';
 
 /**
@@ -23,11 +24,12 @@ export class AudienceAccess implements AccessPolicy {
       throw unauthorized('Only the author changes or deletes an object. Send credentials: "Authorization: Bearer <token>".',
         'authentication_required');
     }
-    const addressing = await this.rules.addressingOf(target);
-    if (!addressing) {
+    const found = await this.rules.read(target);
+    if (!found) {
       // Nothing stored: the handler answers 404 (or 410 for what was deleted).
       return;
     }
+    const { stored, addressing } = found;
     if (!await this.rules.mayRead(addressing, reader) &&
       (write || !await this.rules.mayRead(addressing, agentIri(await resolveAgent(request))))) {
       throw notFound(`Nothing at ${target}`);
@@ -35,5 +37,6 @@ export class AudienceAccess implements AccessPolicy {
     if (write && (agent.webId === undefined || !addressing.owners.includes(agent.webId))) {
       throw forbidden('Only the author changes or deletes an object.', 'not_owner');
     }
+    PrefetchedResources.set(request, target, stored);
   }
 }

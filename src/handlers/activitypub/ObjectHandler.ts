@@ -5,6 +5,7 @@ import { PRIVATE_ADDRESS_FIELDS } from '../../plugins/activitypub/Vocabulary';
 import { FedpodHttpError, notFound } from '../../util/HttpErrors';
 import { JsonHttpHandler } from '../JsonHttpHandler';
 import { NOT_HANDLED } from '../NotHandled';
+import { PrefetchedResources } from '../access/PrefetchedResources';
 import { activityContentType } from './ActivityJson';
 
 /**
@@ -34,7 +35,7 @@ export class ObjectHandler extends JsonHttpHandler {
 
   protected async serve({ request, response }: HttpHandlerInput): Promise<void> {
     const iri = `${this.origin}${(request.url ?? '').split('?')[0]}`;
-    const document = await this.activities.read(iri);
+    const document = await this.activities.read(iri, PrefetchedResources.take(request, iri));
     if (!document) {
       throw notFound(`Nothing at ${iri}`);
     }

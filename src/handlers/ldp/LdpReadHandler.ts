@@ -8,13 +8,14 @@ import { ContainerPageCache } from '../../plugins/ldp/ContainerPageCache';
 import type { JsonObject } from '../../plugins/ldp/Contexts';
 import type { RdfSerializer } from '../../plugins/ldp/RdfSerializer';
 import { JSON_LD, N_TRIPLES, TURTLE } from '../../plugins/ldp/RdfSerializer';
-import type { ContainerPage, ResourceGraphStore } from '../../storage/ResourceGraphStore';
+import type { ContainerPage, ResourceGraphStore, StoredResource } from '../../storage/ResourceGraphStore';
 import { DC_MODIFIED, LDP_BASIC_CONTAINER, LDP_CONTAINER, LDP_CONTAINS, LDP_RESOURCE, RDF_TYPE } from '../../storage/Vocabulary';
 import { notFound } from '../../util/HttpErrors';
 import { negotiate } from '../HttpUtil';
 import { JsonHttpHandler } from '../JsonHttpHandler';
 import { agentIri, resolveAgent } from '../pipeline/Agent';
 import { AccessHeaders } from '../access/AccessHeaders';
+import { PrefetchedResources } from '../access/PrefetchedResources';
 import { eTagFor, ldpHeaders, modifiedOf } from './LdpHeaders';
 import { LdpPaths } from './LdpPaths';
 
@@ -96,7 +97,7 @@ export class LdpReadHandler extends JsonHttpHandler {
     const reader = this.audience ? agentIri(await resolveAgent(request)) : undefined;
     let body = target.iri.endsWith('/') ?
       await this.container(target.iri, contentType, reader, target.query.get('after') ?? undefined) :
-      await this.resource(target.iri, contentType);
+      await this.resource(target.iri, contentType, PrefetchedResources.take(request, target.iri));
     if (!body && !target.iri.endsWith('/')) {
       // `/notes` answers as the container `/notes/` without a redirect.
       body = await this.container(`${target.iri}/`, contentType, reader, target.query.get('after') ?? undefined);
@@ -138,8 +139,8 @@ export class LdpReadHandler extends JsonHttpHandler {
     return false;
   }
 
-  private async resource(iri: string, contentType: string): Promise<Body | undefined> {
-    const stored = await this.store.read(iri);
+  private async resource(iri: string, contentType: string, prefetched?: StoredResource): Promise<Body | undefined> {
+    const stored = prefetched ?? await this.store.read(iri);
     if (!stored) {
       return undefined;
     }

@@ -1,6 +1,6 @@
 import type { Quad } from '@rdfjs/types';
 import { DataFactory } from 'n3';
-import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
+import type { ResourceGraphStore, StoredResource } from '../../storage/ResourceGraphStore';
 import { DC_MODIFIED, LDP_RESOURCE, RDF_TYPE, XSD_DATETIME } from '../../storage/Vocabulary';
 import type { JsonLdParser } from '../ldp/JsonLdParser';
 import type { Json } from './ActivityJson';
@@ -33,9 +33,10 @@ export class ActivityRepository {
    * The activity (or object) as ActivityStreams JSON. The object of a Create, Update, Accept, Reject
    * or Undo is embedded (one level: peers expect the Note, or the Follow being answered), when it is
    * stored here too; other objects (actors of a Follow, the target of a Like) stay references.
+   * `prefetched`: the resource as already read in this request (its access check read it).
    */
-  public async read(iri: string): Promise<Json | undefined> {
-    const stored = await this.store.read(iri);
+  public async read(iri: string, prefetched?: StoredResource): Promise<Json | undefined> {
+    const stored = prefetched ?? await this.store.read(iri);
     if (!stored) {
       return undefined;
     }

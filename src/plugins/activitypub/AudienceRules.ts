@@ -1,13 +1,13 @@
 import type { Quad } from '@rdfjs/types';
 import type { CollectionStore } from '../../storage/CollectionStore';
-import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
+import type { ResourceGraphStore, StoredResource } from '../../storage/ResourceGraphStore';
 import { RDF_TYPE } from '../../storage/Vocabulary';
-import { AS_NS, PUBLIC_FORMS } from './Vocabulary';
+import { AS_NS, AS_PUBLIC, PUBLIC_FORMS } from './Vocabulary';
 
 const ADDRESSING = [ 'to', 'cc', 'bto', 'bcc', 'audience' ].map((name): string => `${AS_NS}${name}`);
 const AUTHORS = [ `${AS_NS}attributedTo`, `${AS_NS}actor` ];
 const TOMBSTONE = `${AS_NS}Tombstone`;
-const READ_PREDICATES = [ ...ADDRESSING, ...AUTHORS, RDF_TYPE ];
+const READ_PREDICATES = new Set([ ...ADDRESSING, ...AUTHORS, RDF_TYPE ]);
 
 /** Who an object or activity is for, as its stored triples say. */
 export interface Addressing {
@@ -43,18 +43,18 @@ export class AudienceRules {
     this.baseUrl = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
   }
 
-  /** The stored addressing of a resource, one small query; undefined when nothing is stored there. */
-  public async addressingOf(iri: string): Promise<Addressing | undefined> {
-    const values = await this.store.readProperties(iri, READ_PREDICATES);
-    if (values.length === 0) {
-      return undefined;
-    }
-    return this.collect(values.map(({ predicate, value }): [string, string] => [ predicate, value ]));
+  /**
+   * The stored resource with its addressing, in the one query that reads it (so that whoever serves
+   * it next need not read it again); undefined when nothing is stored there.
+   */
+  public async read(iri: string): Promise<{ stored: StoredResource; addressing: Addressing } | undefined> {
+    const stored = await this.store.read(iri);
+    return stored ? { stored, addressing: this.addressingIn(iri, stored.data) } : undefined;
   }
 
   /** The addressing of `iri` as given by its triples (a listing's members, already read). */
   public addressingIn(iri: string, quads: readonly Quad[]): Addressing {
-    return this.collect(quads.filter((entry): boolean => entry.subject.value === iri)
+    return this.collect(quads.filter((entry): boolean => entry.subject.value === iri && READ_PREDICATES.has(entry.predicate.value))
       .map((entry): [string, string] => [ entry.predicate.value, entry.object.value ]));
   }
 
@@ -90,7 +90,8 @@ export class AudienceRules {
 
   /** The audience a reader gets in a collection page: every recipient IRI that admits them. */
   public async recipientsAdmitting(ownerActor: string, reader: string | undefined): Promise<string[]> {
-    const admitted = [ ...PUBLIC_FORMS ].filter((form): boolean => form.includes(':'));
+    // Stored addressing is expanded JSON-LD: Public is always its full IRI there.
+    const admitted = [ AS_PUBLIC ];
     if (reader !== undefined) {
       admitted.push(reader);
       const followers = `${ownerActor}/followers`;

@@ -29,7 +29,7 @@ describe('AudienceRules (on the embedded store)', () => {
   });
 
   async function readers(name: string): Promise<string[]> {
-    const addressing = (await rules.addressingOf(`${BASE}${name}`))!;
+    const { addressing } = (await rules.read(`${BASE}${name}`))!;
     const allowed: string[] = [];
     for (const [ label, reader ] of [ [ 'anonymous', undefined ], [ 'alice', ALICE ], [ 'bob', BOB ], [ 'carol', CAROL ], [ 'remote', REMOTE ] ]) {
       if (await rules.mayRead(addressing, reader)) {
@@ -60,12 +60,12 @@ describe('AudienceRules (on the embedded store)', () => {
   });
 
   it('finds nothing where nothing is stored', async() => {
-    expect(await rules.addressingOf(`${BASE}objects/missing`)).toBeUndefined();
+    expect(await rules.read(`${BASE}objects/missing`)).toBeUndefined();
   });
 
   it('names the recipients that admit a reader in a collection page', async() => {
-    expect(await rules.recipientsAdmitting(ALICE, undefined)).toEqual([ `${AS}Public`, 'as:Public' ]);
-    expect(await rules.recipientsAdmitting(ALICE, CAROL)).toEqual([ `${AS}Public`, 'as:Public', CAROL ]);
-    expect(await rules.recipientsAdmitting(ALICE, BOB)).toEqual([ `${AS}Public`, 'as:Public', BOB, `${ALICE}/followers` ]);
+    expect(await rules.recipientsAdmitting(ALICE, undefined)).toEqual([ `${AS}Public` ]);
+    expect(await rules.recipientsAdmitting(ALICE, CAROL)).toEqual([ `${AS}Public`, CAROL ]);
+    expect(await rules.recipientsAdmitting(ALICE, BOB)).toEqual([ `${AS}Public`, BOB, `${ALICE}/followers` ]);
   });
 });
