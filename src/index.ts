@@ -15,7 +15,6 @@ export * from './handlers/ContextHandler';
 export * from './handlers/FirstMatchHandler';
 export * from './handlers/access/AccessPolicy';
 export * from './handlers/access/AudienceAccess';
-export * from './handlers/access/DelegatedAccess';
 export * from './handlers/access/PathOwnerAccess';
 export * from './handlers/access/PublicAccess';
 export * from './handlers/access/PublicAppendAccess';
