@@ -128,8 +128,9 @@ export class RequestPipeline extends ServerConfigurator {
     if (typeof status !== 'number' || status >= 500 && status !== 503) {
       this.logger.error(`${request.method} ${request.url}: ${(error as Error).stack ?? String(error)}`);
     }
-    // The client may still be sending: read and drop its body so that it gets to read the answer.
-    discardBody(request, this.options.maxBodyBytes);
+    // The client may still be sending: read and drop its body (up to discardBody's cap) so that it gets
+    // to read the answer instead of a connection reset.
+    discardBody(request);
     sendError(response, error);
   }
 }
