@@ -27,6 +27,8 @@ export * from './handlers/pipeline/Authenticator';
 export * from './handlers/pipeline/RequestPipeline';
 export * from './handlers/pipeline/Route';
 export * from './handlers/pipeline/RouteTable';
+export * from './handlers/pipeline/SentTarget';
+export * from './handlers/pipeline/CanonicalTarget';
 export * from './handlers/HealthHandler';
 export * from './handlers/MetricsHandler';
 export * from './handlers/ReadinessHandler';

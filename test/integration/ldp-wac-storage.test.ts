@@ -63,6 +63,10 @@ describe('per-user storage under WebACL (config/ldp-wac.json), two nodes', () =>
       expect((await fetch(`${storage}.acl`, { headers: as(session) })).status).toBe(status);
     }
     expect((await fetch(note, { headers: { accept: 'application/ld+json', ...as(alice) } })).status).toBe(200);
+    // Another spelling of the same resource is checked against the same ACL.
+    const spelled = note.replace('/pods/', '/p%6fds/');
+    expect((await fetch(spelled, { headers: { accept: 'application/ld+json' } })).status).toBe(401);
+    expect((await fetch(spelled, { headers: { accept: 'application/ld+json', ...as(alice) } })).status).toBe(200);
   });
 
   it('applies an ACL change at once on both nodes', async() => {

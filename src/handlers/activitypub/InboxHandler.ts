@@ -12,6 +12,7 @@ import { mediaTypeOf, readBody, sendJson } from '../HttpUtil';
 import { JsonHttpHandler } from '../JsonHttpHandler';
 import { NOT_HANDLED } from '../NotHandled';
 import type { RequestMatcher } from '../RequestMatcher';
+import { SentTarget } from '../pipeline/SentTarget';
 
 const ACCEPTED = new Set([ 'application/activity+json', 'application/ld+json', 'application/json' ]);
 
@@ -62,7 +63,7 @@ export class InboxHandler extends JsonHttpHandler implements RequestMatcher {
     }
     const body = await readBody(request, this.maxBodyBytes);
     const verified = await this.verifier.verify(
-      { method: 'POST', url: `${this.origin}${request.url ?? '/'}`, headers: request.headers, body },
+      { method: 'POST', url: `${this.origin}${SentTarget.of(request)}`, headers: request.headers, body },
       async(keyId, options): Promise<{ publicKey: import('node:crypto').KeyObject; owner: string }> =>
         this.actors.getKey(keyId, options),
     );

@@ -5,6 +5,7 @@ import type { HttpSignatureVerifier } from '../../plugins/activitypub/signatures
 import { FedpodHttpError, unauthorized } from '../../util/HttpErrors';
 import type { Agent } from './Agent';
 import { ANONYMOUS, deferAgent } from './Agent';
+import { SentTarget } from './SentTarget';
 
 interface CachedToken {
   agent: Agent;
@@ -56,7 +57,9 @@ export class Authenticator {
     }
     if ((headers.signature !== undefined || headers['signature-input'] !== undefined) &&
       (request.method === 'GET' || request.method === 'HEAD')) {
-      deferAgent(request, async(): Promise<Agent> => this.fromSignature(request));
+      // What the signature covers is the target as sent, not its canonical spelling.
+      const target = SentTarget.of(request);
+      deferAgent(request, async(): Promise<Agent> => this.fromSignature(request, target));
     }
     return ANONYMOUS;
   }
@@ -96,13 +99,13 @@ export class Authenticator {
     return agent;
   }
 
-  private async fromSignature(request: HttpRequest): Promise<Agent> {
+  private async fromSignature(request: HttpRequest, target: string): Promise<Agent> {
     if (!this.verifier || !this.actors) {
       throw new FedpodHttpError(401, 'invalid_signature', 'This server does not accept signed requests here.');
     }
     const actors = this.actors;
     const verified = await this.verifier.verify(
-      { method: request.method!, url: `${this.origin}${request.url ?? '/'}`, headers: request.headers },
+      { method: request.method!, url: `${this.origin}${target}`, headers: request.headers },
       async(keyId, options): Promise<{ publicKey: import('node:crypto').KeyObject; owner: string }> =>
         actors.getKey(keyId, options),
     );

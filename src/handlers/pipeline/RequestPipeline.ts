@@ -3,13 +3,15 @@ import type { HttpHandler, HttpHandlerInput } from '@solid/community-server';
 import { getLoggerFor, guardStream, ServerConfigurator } from '@solid/community-server';
 import type { RequestMonitor } from '../../plugins/observability/RequestMonitor';
 import { RouteLabels } from '../../plugins/observability/RouteLabels';
-import { FedpodHttpError, payloadTooLarge } from '../../util/HttpErrors';
+import { badRequest, FedpodHttpError, payloadTooLarge } from '../../util/HttpErrors';
 import type { AccessPolicy } from '../access/AccessPolicy';
 import { discardBody, sendError } from '../HttpUtil';
 import { NOT_HANDLED } from '../NotHandled';
 import { ANONYMOUS, setAgent } from './Agent';
 import type { Authenticator } from './Authenticator';
+import { canonicalTarget } from './CanonicalTarget';
 import { Cors } from './Cors';
+import { SentTarget } from './SentTarget';
 import { Route } from './Route';
 import type { RouteMatch } from './RouteTable';
 import { RouteTable } from './RouteTable';
@@ -73,9 +75,16 @@ export class RequestPipeline extends ServerConfigurator {
         Cors.answerPreflight(request, response);
         return;
       }
-      const url = request.url ?? '/';
-      const query = url.indexOf('?');
-      const path = query < 0 ? url : url.slice(0, query);
+      // Every step and every handler sees one spelling of the target: a resource cannot be reached
+      // under another spelling that the router or a policy would take for another resource.
+      const sent = request.url ?? '/';
+      const canonical = canonicalTarget(sent);
+      if (!canonical) {
+        throw badRequest('The request target is not a valid path.', 'invalid_path');
+      }
+      const path = canonical.pathname;
+      SentTarget.set(request, sent);
+      request.url = `${path}${canonical.search}`;
       const method = request.method ?? 'GET';
       const match: RouteMatch | undefined = this.table.find(method, path);
       const { route, params } = match ?? { route: this.fallback, params: {}};

@@ -126,6 +126,13 @@ describe.each(STORES)('ActivityPub authorization matrix on the %s', (_label, end
           expect(text).not.toMatch(/"bcc"|"bto"/u);
         }
       }
+      // Another spelling of the same resource is the same resource.
+      const spelled = notes[kind].object.replace('/objects/', '/%6fbjects/').replace(/\/([0-9a-f])([^/]*)$/u,
+        (_match, first: string, rest: string) => `/%${first.charCodeAt(0).toString(16)}${rest}`);
+      for (const accept of [ AP, 'text/turtle' ]) {
+        const response = await call(reader, spelled, { headers: { accept } });
+        expect(`${reader} ${spelled} ${accept} ${response.status}`).toBe(`${reader} ${spelled} ${accept} ${expected}`);
+      }
       for (const accept of [ 'text/turtle', 'application/ld+json', 'text/html,*/*;q=0.8' ]) {
         const response = await call(reader, notes[kind].object, { headers: { accept } });
         expect(`${reader} ${accept} ${response.status}`).toBe(`${reader} ${accept} ${expected}`);

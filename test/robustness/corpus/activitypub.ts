@@ -234,10 +234,11 @@ function webhookGroup(t: ActivityPubTarget): CaseGroup {
     [ 'encoded container name', `/%77ebhooks/${'F'.repeat(43)}` ],
     [ 'query string', `/webhooks/${'G'.repeat(43)}?secret=${'H'.repeat(43)}` ],
   ];
-  // A path that is not a webhook's falls to the read-only LDP paths when it names none: refused there (401).
+  // A path that is not a webhook's falls to the read-only LDP paths when it names none: refused there (401);
+  // one with dot segments is no valid path (400).
   for (const [ label, path ] of unknown) {
-    cases.push(jsonCase(`receive: ${label}`, 'POST', path, { hello: 'world' }, [ 401, 404, 405 ], { jsonApi: false }));
-    cases.push(jsonCase(`receive: ${label}, deep JSON`, 'POST', path, nestedArrays(100_000), [ 401, 404, 405 ], { jsonApi: false }));
+    cases.push(jsonCase(`receive: ${label}`, 'POST', path, { hello: 'world' }, [ 400, 401, 404, 405 ], { jsonApi: false }));
+    cases.push(jsonCase(`receive: ${label}, deep JSON`, 'POST', path, nestedArrays(100_000), [ 400, 401, 404, 405 ], { jsonApi: false }));
   }
   const live = t.webhookPath;
   for (const [ label, body ] of MALFORMED_JSON) {

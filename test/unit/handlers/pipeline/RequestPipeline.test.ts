@@ -82,6 +82,15 @@ describe('RequestPipeline', () => {
     expect(objects.calls.at(-1)).toBe('GET /objects/abc?x=1');
   });
 
+  it('routes, authorizes and serves one spelling of a target, however the client encoded it', async() => {
+    const response = await fetch(`${base}%6fbjects/%61bc`);
+    expect(response.status).toBe(200);
+    expect(policy.seen.at(-1)).toEqual({ method: 'GET', target: `${base}objects/abc`, params: { id: 'abc' }});
+    expect(objects.calls.at(-1)).toBe('GET /objects/abc');
+    const dotted = await fetch(`${base}objects/x/..%2F..%2F`);
+    expect(dotted.status).toBeLessThan(500);
+  });
+
   it('refuses what the policy refuses with a JSON error, and the handler never runs', async() => {
     const before = objects.calls.length;
     const response = await fetch(`${base}objects/abc`, { method: 'PUT', body: 'x'.repeat(500) });
