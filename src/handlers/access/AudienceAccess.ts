@@ -1,6 +1,8 @@
-import type { AudienceRules } from '../../plugins/activitypub/AudienceRules';
-import { forbidden, notFound, unauthorized } from '../../util/HttpErrors';
+import type { Addressing, AudienceRules } from '../../plugins/activitypub/AudienceRules';
+import { forbidden, notFound } from '../../util/HttpErrors';
+import type { Agent } from '../pipeline/Agent';
 import { agentIri, resolveAgent } from '../pipeline/Agent';
+import { refusal } from './AccessErrors';
 import type { AccessPolicy, AccessRequest } from './AccessPolicy';
 import { PrefetchedResources } from './PrefetchedResources';
 import { WRITE_METHODS } from './AccessPolicy';
@@ -21,8 +23,7 @@ export class AudienceAccess implements AccessPolicy {
     const reader = agentIri(agent);
     const write = WRITE_METHODS.has(method);
     if (write && reader === undefined) {
-      throw unauthorized('Only the author changes or deletes an object. Send credentials: "Authorization: Bearer <token>".',
-        'authentication_required');
+      throw refusal(agent, 'Only the author changes or deletes an object.');
     }
     const found = await this.rules.read(target);
     if (!found) {
@@ -30,13 +31,18 @@ export class AudienceAccess implements AccessPolicy {
       return;
     }
     const { stored, addressing } = found;
-    if (!await this.rules.mayRead(addressing, reader) &&
-      (write || !await this.rules.mayRead(addressing, agentIri(await resolveAgent(request))))) {
+    if (!await this.rules.mayRead(addressing, reader) && (write || !await this.readableBySigner(request, agent, addressing))) {
       throw notFound(`Nothing at ${target}`);
     }
     if (write && (agent.webId === undefined || !addressing.owners.includes(agent.webId))) {
       throw forbidden('Only the author changes or deletes an object.', 'not_owner');
     }
     PrefetchedResources.set(request, target, stored);
+  }
+
+  /** Whether a read is allowed once the request's deferred credentials (a signed GET) are checked. */
+  private async readableBySigner(request: AccessRequest['request'], agent: Agent, addressing: Addressing): Promise<boolean> {
+    const resolved = await resolveAgent(request);
+    return resolved !== agent && this.rules.mayRead(addressing, agentIri(resolved));
   }
 }

@@ -67,7 +67,6 @@ export class PublicAppendAccess implements AccessPolicy {
     }
     const owner = await this.owners.ownerOf(subject);
     if (owner === undefined || owner !== creator) {
-      request.resume();
       throw refusal(agent, owner === undefined ?
         'Only an owner may change or delete this resource, and it has none: it was created anonymously or by the server.' :
         'Only the owner may change or delete this resource.');

@@ -53,7 +53,6 @@ export class WebAclAccess implements AccessPolicy {
       permissions.user.has('control') :
       await this.allows(method, subject, permissions, webId, origin);
     if (!allowed) {
-      request.resume();
       throw refusal(agent, `WebACL does not give you ${this.needed(method, isAcl)} here.`);
     }
     if (WRITE_METHODS.has(method) && (isAcl || method === 'DELETE')) {
@@ -77,7 +76,7 @@ export class WebAclAccess implements AccessPolicy {
         if (await this.store.exists(target)) {
           return method === 'PUT' ? user.has('write') : user.has('append');
         }
-        const parent = parentOf(target);
+        const parent = this.authorizer.parentOf(target);
         const parentModes = parent ? (await this.authorizer.permissions(parent, webId, origin)).user : new Set<AccessMode>();
         return user.has('append') && parentModes.has('append');
       }
@@ -105,10 +104,4 @@ export class WebAclAccess implements AccessPolicy {
 
 function modeList(modes: ReadonlySet<AccessMode>): AccessMode[] {
   return MODE_ORDER.filter((mode): boolean => modes.has(mode));
-}
-
-function parentOf(iri: string): string | undefined {
-  const trimmed = iri.endsWith('/') ? iri.slice(0, -1) : iri;
-  const slash = trimmed.lastIndexOf('/');
-  return slash > trimmed.indexOf('//') + 1 ? trimmed.slice(0, slash + 1) : undefined;
 }

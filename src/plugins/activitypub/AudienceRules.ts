@@ -2,9 +2,9 @@ import type { Quad } from '@rdfjs/types';
 import type { CollectionStore } from '../../storage/CollectionStore';
 import type { ResourceGraphStore, StoredResource } from '../../storage/ResourceGraphStore';
 import { RDF_TYPE } from '../../storage/Vocabulary';
-import { AS_NS, AS_PUBLIC, PUBLIC_FORMS } from './Vocabulary';
+import { ADDRESS_FIELDS, AS_NS, AS_PUBLIC, PRIVATE_ADDRESS_FIELDS, PUBLIC_FORMS } from './Vocabulary';
 
-const ADDRESSING = [ 'to', 'cc', 'bto', 'bcc', 'audience' ].map((name): string => `${AS_NS}${name}`);
+const ADDRESSING = ADDRESS_FIELDS.map((name): string => `${AS_NS}${name}`);
 const AUTHORS = [ `${AS_NS}attributedTo`, `${AS_NS}actor` ];
 const TOMBSTONE = `${AS_NS}Tombstone`;
 const READ_PREDICATES = new Set([ ...ADDRESSING, ...AUTHORS, RDF_TYPE ]);
@@ -19,7 +19,7 @@ export interface Addressing {
 }
 
 /** Predicates never served to anyone: blind copies (ActivityPub §5.1). */
-export const HIDDEN_PREDICATES: ReadonlySet<string> = new Set([ `${AS_NS}bto`, `${AS_NS}bcc` ]);
+export const HIDDEN_PREDICATES: ReadonlySet<string> = new Set(PRIVATE_ADDRESS_FIELDS.map((name): string => `${AS_NS}${name}`));
 
 /**
  * Mastodon's audience rules, for ActivityPub objects and activities: readable by anyone when

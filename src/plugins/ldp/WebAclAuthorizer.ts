@@ -188,7 +188,8 @@ export class WebAclAuthorizer {
     return modes;
   }
 
-  private parentOf(iri: string): string | undefined {
+  /** The container of a resource under the root; undefined for the root and outside it. */
+  public parentOf(iri: string): string | undefined {
     if (iri === this.root || !iri.startsWith(this.root)) {
       return undefined;
     }
