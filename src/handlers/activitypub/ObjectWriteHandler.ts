@@ -87,9 +87,12 @@ export class ObjectWriteHandler extends JsonHttpHandler {
       activity = { type: 'Delete', object: iri, ...addressing };
     } else {
       activity = await this.withdrawal(stored, iri, addressing);
-      await this.collections.remove(this.urls.collection(username, 'outbox'), iri);
     }
     const posted = await this.outbox.post(username, activity);
+    if (!isObjectPath) {
+      // Out of the outbox only once its withdrawal is posted: a failed one leaves it listed.
+      await this.collections.remove(this.urls.collection(username, 'outbox'), iri);
+    }
     sendJson(response, 200, posted.activity, { 'content-location': posted.id }, ACTIVITY_JSON);
   }
 
