@@ -1,6 +1,6 @@
 // Components wired by config/ (componentsjs-generator reads this file).
 export * from './handlers/activitypub/ActorHandler';
-export * from './handlers/activitypub/ActorsWriteGuardHandler';
+export * from './handlers/activitypub/SignupHintHandler';
 export * from './handlers/activitypub/CollectionHandler';
 export * from './handlers/activitypub/InboxHandler';
 export * from './handlers/activitypub/ObjectHandler';
@@ -29,13 +29,12 @@ export * from './handlers/pipeline/Route';
 export * from './handlers/pipeline/RouteTable';
 export * from './handlers/pipeline/SentTarget';
 export * from './handlers/pipeline/CanonicalTarget';
+export * from './handlers/pipeline/MediaTypes';
 export * from './handlers/HealthHandler';
 export * from './handlers/MetricsHandler';
 export * from './handlers/ReadinessHandler';
-export * from './handlers/webhooks/WebhookDataGuardHandler';
 export * from './handlers/webhooks/WebhookHandler';
 export * from './handlers/JsonHttpHandler';
-export * from './handlers/MediaTypeGuardHandler';
 export * from './handlers/NotHandled';
 export * from './handlers/RequestMatcher';
 export * from './handlers/SparqlEndpointHandler';

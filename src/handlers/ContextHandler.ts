@@ -4,17 +4,13 @@ import { NOT_HANDLED } from './NotHandled';
 import { fedpodContext } from '../plugins/ldp/Contexts';
 import { JsonHttpHandler } from './JsonHttpHandler';
 
-/** Serves Fedpod's JSON-LD context at a fixed path (default /context.json), cacheable. */
+/** Serves Fedpod's JSON-LD context (at its route's path, /context.json), cacheable. */
 export class ContextHandler extends JsonHttpHandler {
   private readonly body = JSON.stringify(fedpodContext(), null, 2);
   private readonly eTag = `"${createHash('sha256').update(this.body).digest('base64url').slice(0, 22)}"`;
 
-  public constructor(private readonly path = '/context.json') {
-    super();
-  }
-
   public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
-    if ((request.method !== 'GET' && request.method !== 'HEAD') || request.url?.split('?')[0] !== this.path) {
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
       throw NOT_HANDLED;
     }
   }

@@ -6,7 +6,7 @@ import { JsonHttpHandler } from './JsonHttpHandler';
 /** GET /healthz: the process is up and serving HTTP (liveness; no dependency checks). */
 export class HealthHandler extends JsonHttpHandler {
   public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
-    if (request.url?.split('?')[0] !== '/healthz' || (request.method !== 'GET' && request.method !== 'HEAD')) {
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
       throw NOT_HANDLED;
     }
   }

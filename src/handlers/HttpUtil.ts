@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { badRequest, FedpodHttpError, payloadTooLarge, unsupportedMediaType } from '../util/HttpErrors';
+import { badRequest, FedpodHttpError, payloadTooLarge } from '../util/HttpErrors';
 
 /** Writes a JSON body with the right headers. */
 export function sendJson(response: ServerResponse, status: number, body: unknown,
@@ -122,15 +122,10 @@ export async function readBody(request: IncomingMessage, limit: number): Promise
 }
 
 /**
- * The body of a JSON request: 415 (`unsupportedMessage`) unless its media type is one of `accepted`,
- * 413 past `limit`, 400 `invalid_json` when it does not parse.
+ * The body of a JSON request (its media type is the route's to check): 413 past `limit`, 400
+ * `invalid_json` when it does not parse.
  */
-export async function readJsonBody(request: IncomingMessage, limit: number, accepted: ReadonlySet<string>,
-  unsupportedMessage: string): Promise<unknown> {
-  if (!accepted.has(mediaTypeOf(request.headers['content-type']))) {
-    request.resume();
-    throw unsupportedMediaType(unsupportedMessage);
-  }
+export async function readJsonBody(request: IncomingMessage, limit: number): Promise<unknown> {
   const body = await readBody(request, limit);
   try {
     return JSON.parse(body.toString('utf8'));

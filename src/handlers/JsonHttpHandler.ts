@@ -1,6 +1,6 @@
 import type { HttpHandlerInput } from '@solid/community-server';
 import { getLoggerFor, HttpHandler } from '@solid/community-server';
-import { sendError } from './HttpUtil';
+import { discardBody, sendError } from './HttpUtil';
 
 const CLIENT_GONE = new Set([ 'ECONNRESET', 'EPIPE', 'ERR_STREAM_DESTROYED', 'ERR_STREAM_PREMATURE_CLOSE' ]);
 
@@ -28,6 +28,8 @@ export abstract class JsonHttpHandler extends HttpHandler {
       } else if (typeof status !== 'number' || status >= 500) {
         this.logger.error(`${input.request.method} ${input.request.url} failed: ${(error as Error).stack ?? String(error)}`);
       }
+      // The client may still be sending: drop the rest so that it reads the answer, not a reset.
+      discardBody(input.request);
       sendError(input.response, error);
     }
   }

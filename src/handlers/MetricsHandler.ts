@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { HttpHandlerInput } from '@solid/community-server';
 import type { Metrics } from '../plugins/observability/Metrics';
-import { unauthorized } from '../util/HttpErrors';
+import { notFound, unauthorized } from '../util/HttpErrors';
 import { bearerToken } from './auth/BearerToken';
 import { JsonHttpHandler } from './JsonHttpHandler';
 import { NOT_HANDLED } from './NotHandled';
@@ -12,8 +12,8 @@ function digestOf(token: string): Buffer {
 }
 
 /**
- * GET /metrics: the Prometheus exposition, when metrics are on; when they are off the request is left
- * to the other handlers, so /metrics is as unknown as any other missing path. With a token, only
+ * GET /metrics (the route's path): the Prometheus exposition, when metrics are on; when they are off,
+ * 404. With a token, only
  * requests with `Authorization: Bearer <token>` get it (Prometheus's `authorization` scrape setting);
  * others get 401.
  */
@@ -30,13 +30,15 @@ export class MetricsHandler extends JsonHttpHandler {
   }
 
   public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
-    if (!this.metrics.enabled || request.url?.split('?')[0] !== '/metrics' ||
-      (request.method !== 'GET' && request.method !== 'HEAD')) {
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
       throw NOT_HANDLED;
     }
   }
 
   protected async serve({ request, response }: HttpHandlerInput): Promise<void> {
+    if (!this.metrics.enabled) {
+      throw notFound('Metrics are off (start the server with --metrics).');
+    }
     if (this.tokenDigest) {
       const token = bearerToken(request);
       if (!token || !timingSafeEqual(digestOf(token), this.tokenDigest)) {

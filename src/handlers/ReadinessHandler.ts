@@ -30,7 +30,7 @@ export class ReadinessHandler extends JsonHttpHandler {
   }
 
   public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
-    if (request.url?.split('?')[0] !== '/readyz' || (request.method !== 'GET' && request.method !== 'HEAD')) {
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
       throw NOT_HANDLED;
     }
   }

@@ -7,14 +7,13 @@ import { QUEUES } from '../../plugins/activitypub/delivery/DeliveryJobs';
 import type { RemoteActorCache } from '../../plugins/activitypub/fetch/RemoteActorCache';
 import type { HttpSignatureVerifier } from '../../plugins/activitypub/signatures/HttpSignatureVerifier';
 import type { JobQueueFactory } from '../../plugins/queue/JobQueueFactory';
-import { badRequest, FedpodHttpError, notFound, unsupportedMediaType } from '../../util/HttpErrors';
-import { mediaTypeOf, readBody, sendJson } from '../HttpUtil';
+import { badRequest, FedpodHttpError, notFound } from '../../util/HttpErrors';
+import { readBody, sendJson } from '../HttpUtil';
 import { JsonHttpHandler } from '../JsonHttpHandler';
 import { NOT_HANDLED } from '../NotHandled';
 import type { RequestMatcher } from '../RequestMatcher';
 import { SentTarget } from '../pipeline/SentTarget';
 
-const ACCEPTED = new Set([ 'application/activity+json', 'application/ld+json', 'application/json' ]);
 
 /**
  * POST to an actor's inbox or to the shared inbox (`/inbox`): the HTTP signature (draft-cavage or
@@ -56,10 +55,6 @@ export class InboxHandler extends JsonHttpHandler implements RequestMatcher {
     if (owner && !await this.accounts.findByUsername(owner)) {
       request.resume();
       throw notFound(`No actor ${owner}`);
-    }
-    if (!ACCEPTED.has(mediaTypeOf(request.headers['content-type']))) {
-      request.resume();
-      throw unsupportedMediaType('Deliver activities as application/activity+json or application/ld+json.');
     }
     const body = await readBody(request, this.maxBodyBytes);
     const verified = await this.verifier.verify(

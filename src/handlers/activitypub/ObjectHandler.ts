@@ -7,6 +7,7 @@ import { JsonHttpHandler } from '../JsonHttpHandler';
 import { NOT_HANDLED } from '../NotHandled';
 import { PrefetchedResources } from '../access/PrefetchedResources';
 import { activityContentType } from './ActivityJson';
+import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
 
 /**
  * GET/HEAD of activities and objects (`/activities/<id>`, `/objects/<id>`) as ActivityStreams JSON for
@@ -19,9 +20,9 @@ export class ObjectHandler extends JsonHttpHandler {
 
   public constructor(baseUrl: string, private readonly activities: ActivityRepository) {
     super();
-    const base = new URL(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
-    this.origin = base.origin;
-    this.prefixes = [ `${base.pathname}activities/`, `${base.pathname}objects/` ];
+    const urls = new ActorUrls(baseUrl);
+    this.origin = new URL(urls.base).origin;
+    this.prefixes = [ new URL(urls.url('activities')).pathname, new URL(urls.url('objects')).pathname ];
   }
 
   public override async canHandle({ request }: HttpHandlerInput): Promise<void> {

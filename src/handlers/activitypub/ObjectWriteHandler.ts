@@ -14,7 +14,6 @@ import { agentOf } from '../pipeline/Agent';
 import { PrefetchedResources } from '../access/PrefetchedResources';
 import { ACTIVITY_JSON } from './ActivityJson';
 
-const JSON_TYPES = new Set([ 'application/ld+json', ACTIVITY_JSON, 'application/json' ]);
 /** Activities whose withdrawal is an Undo (their side effects are undone and the Undo delivered). */
 const UNDOABLE = new Set([ 'Follow', 'Like', 'Announce', 'Block' ]);
 
@@ -44,8 +43,8 @@ export class ObjectWriteHandler extends JsonHttpHandler {
     this.urls = new ActorUrls(baseUrl);
     const base = new URL(this.urls.base);
     this.origin = base.origin;
-    this.objects = `${base.pathname}objects/`;
-    this.activitiesPath = `${base.pathname}activities/`;
+    this.objects = new URL(this.urls.url('objects')).pathname;
+    this.activitiesPath = new URL(this.urls.url('activities')).pathname;
   }
 
   public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
@@ -112,8 +111,7 @@ export class ObjectWriteHandler extends JsonHttpHandler {
   }
 
   private async readObject(request: HttpHandlerInput['request']): Promise<Json> {
-    const parsed = await readJsonBody(request, this.maxBodyBytes, JSON_TYPES,
-      'Send the object as application/activity+json, application/ld+json or application/json.');
+    const parsed = await readJsonBody(request, this.maxBodyBytes);
     if (!isObject(parsed) || !typeOf(parsed)) {
       throw badRequest('PUT the whole object, with its type.', 'invalid_object');
     }

@@ -8,7 +8,6 @@ import { NOT_HANDLED } from '../NotHandled';
 import { agentOf } from '../pipeline/Agent';
 import { ACTIVITY_JSON } from './ActivityJson';
 
-const ACCEPTED = new Set([ 'application/ld+json', ACTIVITY_JSON, 'application/json' ]);
 
 /**
  * POST /actors/<username>/outbox (ActivityPub client-to-server), behind the route's PathOwnerAccess:
@@ -43,8 +42,7 @@ export class OutboxHandler extends JsonHttpHandler {
       request.resume();
       throw forbidden('Posting to an outbox needs the Authorization header with the outbox owner\'s token.', 'not_owner');
     }
-    const parsed = await readJsonBody(request, this.maxBodyBytes, ACCEPTED,
-      'Send the activity as application/ld+json, application/activity+json or application/json.');
+    const parsed = await readJsonBody(request, this.maxBodyBytes);
     const posted = await this.outbox.post(username, parsed);
     sendJson(response, 201, posted.activity, { location: posted.id }, ACTIVITY_JSON);
   }

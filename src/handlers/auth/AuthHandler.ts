@@ -1,7 +1,7 @@
 import type { HttpHandlerInput } from '@solid/community-server';
 import type { AccountService, Session } from '../../plugins/accounts/AccountService';
-import { badRequest, methodNotAllowed, unsupportedMediaType } from '../../util/HttpErrors';
-import { mediaTypeOf, readBody, sendJson } from '../HttpUtil';
+import { badRequest, methodNotAllowed } from '../../util/HttpErrors';
+import { readBody, sendJson } from '../HttpUtil';
 import { JsonHttpHandler } from '../JsonHttpHandler';
 import { NOT_HANDLED } from '../NotHandled';
 
@@ -28,10 +28,6 @@ export class AuthHandler extends JsonHttpHandler {
     if (request.method !== 'POST') {
       request.resume();
       throw methodNotAllowed(`${path} takes POST only.`, 'POST');
-    }
-    if (mediaTypeOf(request.headers['content-type']) !== 'application/json') {
-      request.resume();
-      throw unsupportedMediaType('Send the body as application/json.');
     }
     const body = await readBody(request, MAX_AUTH_BODY);
     let parsed: unknown;

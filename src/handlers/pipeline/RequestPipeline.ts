@@ -12,6 +12,7 @@ import type { Authenticator } from './Authenticator';
 import { canonicalTarget } from './CanonicalTarget';
 import { Cors } from './Cors';
 import { SentTarget } from './SentTarget';
+import { checkMediaType } from './MediaTypes';
 import { Route } from './Route';
 import type { RouteMatch } from './RouteTable';
 import { RouteTable } from './RouteTable';
@@ -24,7 +25,9 @@ export interface RequestPipelineOptions {
   routes: Route[];
   /** Access policy of paths no route names (the LDP resources: read-only, public append or WebACL per setup). */
   defaultAccess: AccessPolicy;
-  /** Handler of routes that name none: CSS's chain (middleware, Fedpod's handlers, CSS's LDP handler). */
+  /** Media types a body may have on paths no route names (the LDP resources); none: any. */
+  defaultMediaTypes?: string[];
+  /** Handler of the LDP paths (routes that name none): Fedpod's LDP handlers, then CSS's. */
   defaultHandler: HttpHandler;
   authenticator: Authenticator;
   /** Largest request body any route takes (a route may lower it). */
@@ -36,9 +39,10 @@ export interface RequestPipelineOptions {
 /**
  * The one path every request takes: CORS (a preflight is answered on every route), the route table
  * (find-my-way), the route's body limit, authentication (Authenticator), the route's authorization
- * (its AccessPolicy), and only then its handler. No handler is reached without those steps, whichever
- * handler it is: the fast ones (signed inbox deliveries, webhook POSTs, Fedpod's LDP reads) and CSS's
- * own chain alike. Errors of the steps answer `{ "error", "message" }` JSON.
+ * (its AccessPolicy), the route's media types, and only then its handler. No handler is reached without those
+ * steps, whichever handler it is: each route names its own, and paths no route names are LDP
+ * resources served by the default handler (Fedpod's LDP handlers, then CSS's). Errors of the steps
+ * answer `{ "error", "message" }` JSON.
  */
 export class RequestPipeline extends ServerConfigurator {
   protected readonly logger = getLoggerFor(this);
@@ -49,7 +53,7 @@ export class RequestPipeline extends ServerConfigurator {
   public constructor(private readonly options: RequestPipelineOptions) {
     super();
     this.table = new RouteTable(options.baseUrl, options.routes);
-    this.fallback = new Route('ldp', [], options.defaultAccess);
+    this.fallback = new Route({ name: 'ldp', paths: [], access: options.defaultAccess, mediaTypes: options.defaultMediaTypes });
     this.origin = new URL(options.baseUrl).origin;
   }
 
@@ -95,6 +99,8 @@ export class RequestPipeline extends ServerConfigurator {
       const agent = route.authenticate ? await this.options.authenticator.authenticate(guarded) : ANONYMOUS;
       setAgent(request, agent);
       await route.access.authorize({ request: guarded, response, method, target: `${this.origin}${path}`, agent, params });
+      // After authorization: who may not write here learns nothing of what the route takes.
+      checkMediaType(request, route.mediaTypes);
       await this.dispatch(route, { request: guarded, response });
     } catch (error: unknown) {
       this.refuse(request, response, error);

@@ -1,30 +1,62 @@
 import type { HttpHandler } from '@solid/community-server';
 import type { AccessPolicy } from '../access/AccessPolicy';
 
+/** What a route declares (an options object: more than six settings). */
+export interface RouteOptions {
+  /** Label in logs and metrics (never a raw path). */
+  name: string;
+  /** find-my-way templates relative to the base URL's path: `:name` is one segment, `*` the rest. */
+  paths: string[];
+  /** The authorization step. */
+  access: AccessPolicy;
+  /**
+   * Serves what the access policy let through. Only LDP routes (the default route and the webhook
+   * data) leave it out: they are served by the pipeline's default handler (Fedpod's LDP handlers, then
+   * CSS's). A route of a resource that is also an LDP resource may end its handler list with that
+   * handler (`urn:solid-server:default:HttpHandler`) for the representations it does not make itself.
+   */
+  handler?: HttpHandler;
+  /**
+   * Methods served. None: every method that no other route claims for the same template (so a
+   * `POST`-only route and an all-methods route can share a path).
+   */
+  methods?: string[];
+  /** Largest body this route takes; none: the pipeline's limit. */
+  maxBodyBytes?: number;
+  /**
+   * Media types a body may have (`application/json`, or `application/*+json` for any such suffixed type); none:
+   * any. A body of another type is refused with 415 before the handler is reached.
+   */
+  mediaTypes?: string[];
+  /**
+   * False for a route whose handler takes credentials of its own kind (the metrics scrape token):
+   * the pipeline then reads no Authorization header and the agent is anonymous.
+   */
+  authenticate?: boolean;
+}
+
 /**
- * One entry of the route table: the paths it serves (templates relative to the base URL's path:
- * `/actors/:user/inbox`, `/objects/:id`, `/*`), the methods (none = all), what it needs before its
- * handler runs (its access policy, its body limit) and the handler. The name labels log lines and metrics.
+ * One entry of the route table: the paths it serves, the methods, what it needs before its handler
+ * runs (media types, body limit, access policy) and the handler.
  */
 export class Route {
-  /**
-   * @param name - Label in logs and metrics (never a raw path).
-   * @param paths - find-my-way templates: `:name` is one segment, `*` the rest.
-   * @param access - The authorization step.
-   * @param handler - Serves what the access policy let through; none: the pipeline's default handler
-   *   (CSS's chain: middleware, Fedpod's handlers, then CSS's LDP handler).
-   * @param methods - Methods served; empty for all.
-   * @param maxBodyBytes - Largest body this route takes; none: the pipeline's limit.
-   * @param authenticate - False for a route whose handler takes credentials of its own kind (the
-   *   metrics scrape token): the pipeline then reads no Authorization header and the agent is anonymous.
-   */
-  public constructor(
-    public readonly name: string,
-    public readonly paths: string[],
-    public readonly access: AccessPolicy,
-    public readonly handler?: HttpHandler,
-    public readonly methods: string[] = [],
-    public readonly maxBodyBytes?: number,
-    public readonly authenticate = true,
-  ) {}
+  public readonly name: string;
+  public readonly paths: string[];
+  public readonly access: AccessPolicy;
+  public readonly handler?: HttpHandler;
+  public readonly methods: string[];
+  public readonly maxBodyBytes?: number;
+  public readonly mediaTypes: string[];
+  public readonly authenticate: boolean;
+
+  public constructor(options: RouteOptions) {
+    this.name = options.name;
+    this.paths = options.paths;
+    this.access = options.access;
+    this.handler = options.handler;
+    this.methods = (options.methods ?? []).map((method): string => method.toUpperCase());
+    this.maxBodyBytes = options.maxBodyBytes;
+    this.mediaTypes = (options.mediaTypes ?? []).map((type): string => type.toLowerCase());
+    this.authenticate = options.authenticate ?? true;
+  }
 }

@@ -82,13 +82,13 @@ export class AccountService {
       await this.assertFree(input.username, input.email);
       // Leftovers of a signup for this name that crashed before its commit point.
       await this.keys.remove(input.username);
-      await this.store.delete(webId, `${this.urls.base}actors/`);
+      await this.store.delete(webId, this.urls.url('actors'));
       const now = new Date();
       try {
         const { publicKeyPem } = await this.keys.create(input.username);
         const document = actorDocument(this.urls, input.username, publicKeyPem, now.toISOString());
         const data = await this.parser.toQuads(document, webId);
-        await this.store.createInContainer(`${this.urls.base}actors/`, webId, data, this.metadata(webId, now), now);
+        await this.store.createInContainer(this.urls.url('actors'), webId, data, this.metadata(webId, now), now);
         await this.storage?.create(input.username, webId);
         const result = await this.accounts.create({ username: input.username, email: input.email, webId, passwordHash,
           created: now.toISOString() });
@@ -142,7 +142,7 @@ export class AccountService {
   private async undo(username: string, webId: string): Promise<void> {
     try {
       await this.keys.remove(username);
-      await this.store.delete(webId, `${this.urls.base}actors/`);
+      await this.store.delete(webId, this.urls.url('actors'));
       await this.storage?.remove(username);
     } catch (error: unknown) {
       this.logger.error(`Could not undo the failed signup of ${username}: ${(error as Error).message}`);

@@ -1,3 +1,5 @@
+import type { MintedPath } from '../../util/PathTemplates';
+import { fillPath, MINTED_PATHS } from '../../util/PathTemplates';
 import type { JsonObject } from '../ldp/Contexts';
 import { ACTIVITYSTREAMS_CONTEXT_URL, ACTOR_CONTEXT_EXTENSION, SECURITY_V1_CONTEXT_URL } from '../ldp/Contexts';
 
@@ -5,7 +7,7 @@ import { ACTIVITYSTREAMS_CONTEXT_URL, ACTOR_CONTEXT_EXTENSION, SECURITY_V1_CONTE
 export const ACTOR_COLLECTIONS = [ 'inbox', 'outbox', 'followers', 'following', 'liked' ] as const;
 export type ActorCollection = typeof ACTOR_COLLECTIONS[number];
 
-/** Where things of an actor live, from its base URL and username. */
+/** The URLs the server mints for actors, their collections, objects and activities (from MINTED_PATHS). */
 export class ActorUrls {
   public readonly base: string;
 
@@ -13,21 +15,26 @@ export class ActorUrls {
     this.base = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
   }
 
+  /** A minted URL: the base URL and the path's template, filled in. */
+  public url(path: MintedPath, params: Record<string, string> = {}): string {
+    return `${this.base}${fillPath(MINTED_PATHS[path].template, params)}`;
+  }
+
   public actor(username: string): string {
-    return `${this.base}actors/${username}`;
+    return this.url('actor', { user: username });
   }
 
   public collection(username: string, name: ActorCollection): string {
-    return `${this.actor(username)}/${name}`;
+    return this.url('collection', { user: username, collection: name });
   }
 
   public sharedInbox(): string {
-    return `${this.base}inbox`;
+    return this.url('sharedInbox');
   }
 
   /** The username of an actor IRI on this server, if it is one. */
   public usernameOf(iri: string): string | undefined {
-    const prefix = `${this.base}actors/`;
+    const prefix = this.url('actors');
     if (!iri.startsWith(prefix)) {
       return undefined;
     }

@@ -61,7 +61,7 @@ export class InstanceActorInitializer extends Initializer {
         quad(namedNode(iri), namedNode(RDF_TYPE), namedNode(LDP_RESOURCE)),
         quad(namedNode(iri), namedNode(DC_MODIFIED), literal(now.toISOString(), namedNode(XSD_DATETIME))),
       ];
-      await this.store.write(iri, `${this.urls.base}actors/`, metadata, await this.parser.toQuads(document, iri));
+      await this.store.write(iri, this.urls.url('actors'), metadata, await this.parser.toQuads(document, iri));
       this.logger.info(`Created the instance actor ${iri}`);
     }
     return privateKeyPem;

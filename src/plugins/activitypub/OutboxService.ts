@@ -92,7 +92,7 @@ export class OutboxService {
       }
     }
     activity['@context'] = context;
-    activity.id = `${this.urls.base}activities/${generatedName()}`;
+    activity.id = this.urls.url('activity', { id: generatedName() });
     activity.actor = actor;
     activity.published = now.toISOString();
     if (activity.type === 'Create') {
@@ -104,7 +104,7 @@ export class OutboxService {
       if (object.attributedTo !== undefined && attributed !== actor) {
         throw forbidden('attributedTo must be the outbox\'s owner.', 'actor_mismatch');
       }
-      activity.object = { ...object, id: `${this.urls.base}objects/${generatedName()}`, attributedTo: actor,
+      activity.object = { ...object, id: this.urls.url('object', { id: generatedName() }), attributedTo: actor,
         published: now.toISOString() };
       for (const field of ADDRESS_FIELDS) {
         if (activity[field] !== undefined && (activity.object as Json)[field] === undefined) {
@@ -198,7 +198,7 @@ export class OutboxService {
       activity.object = replacement;
     }
     const data = await this.parser.toQuads(replacement, objectId);
-    await this.store.write(objectId, `${this.urls.base}objects/`, this.metadata(objectId, now), data);
+    await this.store.write(objectId, this.urls.url('objects'), this.metadata(objectId, now), data);
     if (activity.type === 'Delete') {
       // A deleted post leaves the outbox, as Mastodon's does: its Create no longer lists it.
       const outbox = this.urls.collection(this.urls.usernameOf(actor)!, 'outbox');
@@ -214,14 +214,14 @@ export class OutboxService {
       const object = activity.object as Json;
       const objectId = object.id as string;
       const objectData = await this.parser.toQuads({ '@context': activity['@context'], ...object }, objectId);
-      await this.store.createInContainer(`${this.urls.base}objects/`, objectId, objectData, this.metadata(objectId, now), now);
+      await this.store.createInContainer(this.urls.url('objects'), objectId, objectData, this.metadata(objectId, now), now);
     }
     // The activity's graph references its object by IRI: an object with an id has its own graph
     // (or is another server's), and reads embed it again where peers expect that.
     const objectId = idOf(activity.object);
     const stored = objectId ? { ...activity, object: objectId } : activity;
     const data = await this.parser.toQuads(stored, id);
-    await this.store.createInContainer(`${this.urls.base}activities/`, id, data, this.metadata(id, now), now);
+    await this.store.createInContainer(this.urls.url('activities'), id, data, this.metadata(id, now), now);
   }
 
   private async readActivity(iri: string): Promise<Json | undefined> {

@@ -216,11 +216,16 @@ describe.each(STORES)('ActivityPub authorization matrix on the %s', (_label, end
       for (const [ method, path ] of [ [ 'PUT', 'spam/file' ], [ 'PUT', 'sparql?graph=x' ], [ 'POST', 'objects/' ], [ 'POST', 'activities/' ],
         [ 'POST', '' ], [ 'PUT', 'objects/new' ], [ 'DELETE', 'objects/' ] ]) {
         const response = await call(reader, `${server.baseUrl}${path}`, { method, headers: { 'content-type': 'text/turtle' }, body: method === 'DELETE' ? undefined : '<a:s> <a:p> <a:o> .' });
-        // An object that does not exist is not created by a PUT: 404 to whoever is logged in.
-        const status = path === 'objects/new' && reader !== 'anonymous' ? 404 : expected;
+        // The object route takes JSON from whoever may write (415 for Turtle); see below for JSON.
+        const status = path === 'objects/new' && reader !== 'anonymous' ? 415 : expected;
         expect(`${reader} ${method} /${path} ${response.status}`).toBe(`${reader} ${method} /${path} ${status}`);
       }
+      // An object that does not exist is not created by a PUT: 404 to whoever is logged in.
+      const json = await call(reader, `${server.baseUrl}objects/new`, { method: 'PUT', headers: { 'content-type': 'application/activity+json' },
+        body: JSON.stringify({ type: 'Note', content: 'planted' }) });
+      expect(`${reader} PUT JSON ${json.status}`).toBe(`${reader} PUT JSON ${reader === 'anonymous' ? 401 : 404}`);
     }
+    expect((await fetch(`${server.baseUrl}objects/new`, { headers: { accept: 'application/activity+json' } })).status).toBe(404);
     expect((await fetch(`${server.baseUrl}spam/file`, { headers: { accept: 'text/turtle' } })).status).toBe(404);
   });
 

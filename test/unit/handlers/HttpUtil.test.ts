@@ -140,19 +140,15 @@ describe('HttpUtil', (): void => {
   });
 
   describe('readJsonBody', (): void => {
-    const accepted = new Set([ 'application/json' ]);
-
-    it('parses a JSON body of an accepted media type', async(): Promise<void> => {
+    it('parses a JSON body that arrives in pieces', async(): Promise<void> => {
       const body = request([ '{"a":', '1}' ], { 'content-type': 'application/json; charset=utf-8' });
-      expect(await readJsonBody(body, 100, accepted, 'JSON only')).toEqual({ a: 1 });
+      expect(await readJsonBody(body, 100)).toEqual({ a: 1 });
     });
 
-    it('refuses other media types with 415, bad JSON with 400, and a body over the limit with 413', async(): Promise<void> => {
-      await expect(readJsonBody(request([ '{}' ], { 'content-type': 'text/plain' }), 100, accepted, 'JSON only'))
-        .rejects.toMatchObject({ statusCode: 415, message: 'JSON only' });
-      await expect(readJsonBody(request([ '{"a":' ], { 'content-type': 'application/json' }), 100, accepted, 'JSON only'))
+    it('refuses bad JSON with 400 and a body over the limit with 413', async(): Promise<void> => {
+      await expect(readJsonBody(request([ '{"a":' ], { 'content-type': 'application/json' }), 100))
         .rejects.toMatchObject({ statusCode: 400, errorCode: 'invalid_json' });
-      await expect(readJsonBody(request([ `"${'x'.repeat(200)}"` ], { 'content-type': 'application/json' }), 100, accepted, 'JSON only'))
+      await expect(readJsonBody(request([ `"${'x'.repeat(200)}"` ], { 'content-type': 'application/json' }), 100))
         .rejects.toMatchObject({ statusCode: 413 });
     });
   });

@@ -19,7 +19,7 @@ const { namedNode, literal, quad } = DataFactory;
  *   { "id": ".../webhook-data/alice/wh-…", "type": "WebhookPayload", "user": "<webId>",
  *     "received": "<ISO time>", "job": "wh-…", "data": <the posted JSON, an rdf:JSON literal> }
  *
- * Only the owner can read the container (WebhookDataGuardHandler).
+ * Only the owner can read the container (the webhook-data route's PathOwnerAccess).
  */
 export class StoreInContainerAction implements WebhookAction {
   protected readonly logger = getLoggerFor(this);

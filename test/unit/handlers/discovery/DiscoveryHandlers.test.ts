@@ -133,7 +133,8 @@ interface CallOptions {
 
 /** Offers one request to the handler: undefined when it refuses (with the shared NOT_HANDLED), else the reply. */
 async function call(handler: HttpHandler, url: string, options: CallOptions = {}): Promise<Reply | undefined> {
-  const request = { method: options.method ?? 'GET', url, headers: options.headers ?? {}, resume: (): void => undefined };
+  // A request without a body, read to its end.
+  const request = { method: options.method ?? 'GET', url, headers: options.headers ?? {}, readableEnded: true, resume: (): void => undefined };
   const response = new FakeResponse();
   for (const [ name, value ] of Object.entries(options.preset ?? {})) {
     response.setHeader(name, value);

@@ -49,6 +49,7 @@ describe('RequestPipeline', () => {
   let base: string;
   const fallback = new RecordingHandler();
   const objects = new RecordingHandler([ 'GET' ]);
+  const typed = new RecordingHandler();
   const policy = new RecordingPolicy();
 
   beforeAll(async() => {
@@ -58,8 +59,9 @@ describe('RequestPipeline', () => {
     const pipeline = new RequestPipeline({
       baseUrl: base,
       routes: [
-        new Route('object', [ '/objects/:id' ], policy, objects),
-        new Route('small', [ '/small' ], new PublicAccess(), undefined, [], 10),
+        new Route({ name: 'object', paths: [ '/objects/:id' ], access: policy, handler: objects, mediaTypes: [ 'application/json' ]}),
+        new Route({ name: 'small', paths: [ '/small' ], access: new PublicAccess(), maxBodyBytes: 10 }),
+        new Route({ name: 'typed', paths: [ '/typed' ], access: new PublicAccess(), handler: typed, mediaTypes: [ 'application/json' ]}),
       ],
       defaultAccess: new ReadOnlyAccess(),
       defaultHandler: fallback,
@@ -93,10 +95,23 @@ describe('RequestPipeline', () => {
 
   it('refuses what the policy refuses with a JSON error, and the handler never runs', async() => {
     const before = objects.calls.length;
-    const response = await fetch(`${base}objects/abc`, { method: 'PUT', body: 'x'.repeat(500) });
+    const response = await fetch(`${base}objects/abc`, { method: 'PUT', body: 'x'.repeat(500), headers: { 'content-type': 'application/json' } });
     expect(response.status).toBe(401);
     expect(await response.json()).toEqual({ error: 'authentication_required', message: expect.stringContaining('Read-only in this test.') });
     expect(objects.calls).toHaveLength(before);
+  });
+
+  it('refuses a body of a media type the route does not take with 415, after its policy and before its handler', async() => {
+    const turtle = { method: 'PUT', body: '<a> <b> <c>.', headers: { 'content-type': 'text/turtle' } };
+    // Whoever may not write learns nothing of what the route takes.
+    expect((await fetch(`${base}objects/abc`, turtle)).status).toBe(401);
+    const response = await fetch(`${base}typed`, turtle);
+    expect(response.status).toBe(415);
+    expect(await response.json()).toEqual({ error: 'unsupported_media_type', message: expect.stringContaining('application/json') });
+    expect(typed.calls).toHaveLength(0);
+    const json = await fetch(`${base}typed`, { method: 'PUT', body: '{}', headers: { 'content-type': 'application/json; charset=utf-8' } });
+    expect(json.status).toBe(200);
+    expect(typed.calls).toEqual([ 'PUT /typed' ]);
   });
 
   it('sends paths no route names to the default policy and handler', async() => {
