@@ -22,24 +22,27 @@ export function sendError(response: ServerResponse, error: unknown): void {
     response.destroy();
     return;
   }
+  const { status, body, headers } = errorAnswer(error);
+  sendJson(response, status, body, headers);
+}
+
+/** An error as the one answer shape: its status, `{ "error", "message" }` and any headers it needs. */
+export function errorAnswer(error: unknown): { status: number; body: { error: string; message: string }; headers?: Record<string, string> } {
   if (error instanceof FedpodHttpError) {
-    sendJson(response, error.statusCode, { error: error.errorCode, message: error.message }, error.headers);
-    return;
+    return { status: error.statusCode, body: { error: error.errorCode, message: error.message }, headers: error.headers };
   }
   const status = (error as { statusCode?: unknown }).statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     const name = (error as Error).name.replace(/HttpError$/u, '').replace(/([a-z])([A-Z])/gu, '$1_$2').toLowerCase();
-    sendJson(response, status, { error: name || 'bad_request', message: (error as Error).message });
-    return;
+    return { status, body: { error: name || 'bad_request', message: (error as Error).message }};
   }
   if (status === 503) {
     // A dependency (the store, the queue's Redis) is away: worth retrying, unlike a 500.
     const code = (error as { errorCode?: unknown }).errorCode;
-    sendJson(response, 503, { error: typeof code === 'string' ? code : 'service_unavailable', message: (error as Error).message },
-      { 'retry-after': '5' });
-    return;
+    return { status, body: { error: typeof code === 'string' ? code : 'service_unavailable', message: (error as Error).message },
+      headers: { 'retry-after': '5' }};
   }
-  sendJson(response, 500, { error: 'internal_error', message: 'The server could not complete the request.' });
+  return { status: 500, body: { error: 'internal_error', message: 'The server could not complete the request.' }};
 }
 
 /** How much of a refused body is read and dropped before the connection is closed instead. */

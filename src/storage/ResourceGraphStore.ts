@@ -202,6 +202,11 @@ export class ResourceGraphStore {
     await this.client.update([ ...touches, ...operations ].join(' ;\n'));
   }
 
+  /** Adds metadata triples (an insert: existing ones stay, a repeated one is not doubled). */
+  public async addMetadata(iri: string, metadata: readonly Quad[]): Promise<void> {
+    await this.client.update(`INSERT DATA { ${sparqlGraphBlock(namedNode(metadataGraphOf(iri)), this.storable(metadata))} }`);
+  }
+
   public async writeMetadata(iri: string, metadata: readonly Quad[]): Promise<void> {
     await this.client.update([
       this.clearGraph(metadataGraphOf(iri)),

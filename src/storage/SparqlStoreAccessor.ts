@@ -5,12 +5,14 @@ import type {
   DataAccessor,
   Guarded,
   IdentifierStrategy,
-  Representation,
+  RepresentationConverter,
   ResourceIdentifier,
 } from '@solid/community-server';
 import {
+  BasicRepresentation,
   CONTENT_TYPE_TERM,
   guardedStreamFrom,
+  guardStream,
   INTERNAL_QUADS,
   isContainerIdentifier,
   NotFoundHttpError,
@@ -18,10 +20,26 @@ import {
   RepresentationMetadata,
   UnsupportedMediaTypeHttpError,
 } from '@solid/community-server';
+import { DataFactory } from 'n3';
 import type { ResourceGraphStore } from './ResourceGraphStore';
+import type { ResourceFiles } from './ResourceFiles';
+import { fileMetadata, fileNameOf } from './ResourceFiles';
+import { FEDPOD_FILE, PIM_STORAGE, POSIX_SIZE, RDF_TYPE } from './Vocabulary';
+
+const { namedNode } = DataFactory;
+
+/** The triples of a document: quads in a named graph are refused (415), a document is one graph. */
+export function defaultGraphOnly(quads: Quad[]): Quad[] {
+  if (quads.some((entry): boolean => entry.graph.termType !== 'DefaultGraph')) {
+    throw new UnsupportedMediaTypeHttpError('Only triples in the default graph are supported: a document is one graph.');
+  }
+  return quads;
+}
 
 /**
- * CSS DataAccessor over Fedpod's SPARQL layout (see ResourceGraphStore).
+ * CSS DataAccessor over Fedpod's SPARQL layout (see ResourceGraphStore). RDF documents are triples in
+ * their graph; any other document (a non-RDF source: text, image, HTML...) is a file of ResourceFiles,
+ * named in its metadata graph with its media type and size.
  *
  * Replaces CSS's SparqlDataAccessor because that one sends everything to a single endpoint URL through
  * fetch-sparql-endpoint (which posts `application/sparql-query`, hanging Virtuoso), does not skolemise
@@ -31,16 +49,22 @@ export class SparqlStoreAccessor implements DataAccessor {
   public constructor(
     private readonly store: ResourceGraphStore,
     private readonly identifierStrategy: IdentifierStrategy,
+    private readonly files: ResourceFiles,
+    private readonly converter: RepresentationConverter,
   ) {}
 
-  public async canHandle(representation: Representation): Promise<void> {
-    if (representation.binary || representation.metadata.contentType !== INTERNAL_QUADS) {
-      throw new UnsupportedMediaTypeHttpError('This server stores RDF only: send JSON-LD, Turtle or N-Triples.');
-    }
+  /** RDF (as quads) and any other bytes. */
+  public async canHandle(): Promise<void> {
+    // Everything is stored: triples in the store, other bytes as files.
   }
 
   public async getData(identifier: ResourceIdentifier): Promise<Guarded<Readable>> {
-    return guardedStreamFrom(await this.store.readData(identifier.path));
+    const stored = await this.store.read(identifier.path);
+    const file = stored && fileNameOf(stored.metadata);
+    if (file) {
+      return guardStream(this.files.open(file));
+    }
+    return guardedStreamFrom(stored?.data ?? []);
   }
 
   public async getMetadata(identifier: ResourceIdentifier): Promise<RepresentationMetadata> {
@@ -48,8 +72,12 @@ export class SparqlStoreAccessor implements DataAccessor {
     if (quads.length === 0) {
       throw new NotFoundHttpError();
     }
+    const file = fileNameOf(quads);
     const metadata = new RepresentationMetadata(identifier).addQuads(quads);
-    if (!isContainerIdentifier(identifier)) {
+    if (file) {
+      // Its media type and size are in the metadata; where its bytes are is nobody else's business.
+      metadata.removeAll(namedNode(FEDPOD_FILE));
+    } else if (!isContainerIdentifier(identifier)) {
       metadata.contentType = INTERNAL_QUADS;
     }
     return metadata;
@@ -62,7 +90,15 @@ export class SparqlStoreAccessor implements DataAccessor {
   }
 
   public async writeContainer(identifier: ResourceIdentifier, metadata: RepresentationMetadata): Promise<void> {
-    await this.store.write(identifier.path, this.parentOf(identifier), metadata.quads());
+    await this.store.write(identifier.path, this.parentOf(identifier), this.withStorageType(identifier, metadata).quads());
+  }
+
+  /** The root container is the storage (pim:Storage), whatever writes its metadata. */
+  private withStorageType(identifier: ResourceIdentifier, metadata: RepresentationMetadata): RepresentationMetadata {
+    if (this.identifierStrategy.isRootContainer(identifier)) {
+      metadata.add(namedNode(RDF_TYPE), namedNode(PIM_STORAGE));
+    }
+    return metadata;
   }
 
   public async writeDocument(identifier: ResourceIdentifier, data: Guarded<Readable>, metadata: RepresentationMetadata):
@@ -70,20 +106,51 @@ export class SparqlStoreAccessor implements DataAccessor {
     if (identifier.path.startsWith('meta:')) {
       throw new NotImplementedHttpError('Resource names may not start with meta:');
     }
-    const quads = await arrayifyStream<Quad>(data);
-    if (quads.some((entry): boolean => entry.graph.termType !== 'DefaultGraph')) {
-      throw new NotImplementedHttpError('Only triples in the default graph are supported.');
+    const previous = fileNameOf(await this.store.readMetadata(identifier.path));
+    // RDF or a file: decided here, where the document's IRI is known (see RdfOrFileConverter).
+    const stored = await this.converter.handleSafe({ identifier, representation: new BasicRepresentation(data, metadata),
+      preferences: { type: { [INTERNAL_QUADS]: 1 }}});
+    if (stored.metadata.contentType === INTERNAL_QUADS) {
+      const quads = defaultGraphOnly(await arrayifyStream<Quad>(stored.data));
+      stored.metadata.removeAll(CONTENT_TYPE_TERM);
+      await this.store.write(identifier.path, this.parentOf(identifier), stored.metadata.quads(), quads);
+    } else {
+      await this.writeFile(identifier, stored.data, stored.metadata);
+    }
+    if (previous) {
+      // Only now that the new version is described: a crash before leaves the old one whole.
+      await this.files.remove(previous);
+    }
+  }
+
+  /** A non-RDF document: its bytes to a new file (on disk before it is named), then its metadata. */
+  private async writeFile(identifier: ResourceIdentifier, data: Guarded<Readable>, metadata: RepresentationMetadata):
+  Promise<void> {
+    const saved = await this.files.save(data);
+    const contentType = metadata.contentType ?? 'application/octet-stream';
+    for (const predicate of [ FEDPOD_FILE, POSIX_SIZE ]) {
+      metadata.removeAll(namedNode(predicate));
     }
     metadata.removeAll(CONTENT_TYPE_TERM);
-    await this.store.write(identifier.path, this.parentOf(identifier), metadata.quads(), quads);
+    metadata.addQuads(fileMetadata(identifier.path, saved, contentType));
+    try {
+      await this.store.write(identifier.path, this.parentOf(identifier), metadata.quads(), []);
+    } catch (error: unknown) {
+      await this.files.remove(saved.name);
+      throw error;
+    }
   }
 
   public async writeMetadata(identifier: ResourceIdentifier, metadata: RepresentationMetadata): Promise<void> {
-    await this.store.writeMetadata(identifier.path, metadata.quads());
+    await this.store.writeMetadata(identifier.path, this.withStorageType(identifier, metadata).quads());
   }
 
   public async deleteResource(identifier: ResourceIdentifier): Promise<void> {
+    const file = fileNameOf(await this.store.readMetadata(identifier.path));
     await this.store.delete(identifier.path, this.parentOf(identifier));
+    if (file) {
+      await this.files.remove(file);
+    }
   }
 
   private parentOf(identifier: ResourceIdentifier): string | undefined {

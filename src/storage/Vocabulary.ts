@@ -14,3 +14,10 @@ export const RESPONSE_METADATA_GRAPH = 'urn:npm:solid:community-server:meta:Resp
 export function metadataGraphOf(iri: string): string {
   return `meta:${iri}`;
 }
+
+export const MA_FORMAT = 'http://www.w3.org/ns/ma-ont#format';
+export const POSIX_SIZE = 'http://www.w3.org/ns/posix/stat#size';
+export const LDP_NON_RDF_SOURCE = `${LDP_NS}NonRDFSource`;
+/** Metadata of a non-RDF resource: the name of the file that holds its bytes (never served). */
+export const FEDPOD_FILE = 'urn:fedpod:ns:file';
+export const PIM_STORAGE = 'http://www.w3.org/ns/pim/space#Storage';

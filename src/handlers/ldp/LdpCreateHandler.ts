@@ -1,27 +1,35 @@
-import type { HttpHandlerInput, ReadWriteLocker } from '@solid/community-server';
+import type { HttpHandlerInput, ReadWriteLocker, RepresentationConverter } from '@solid/community-server';
+import { BasicRepresentation, INTERNAL_QUADS } from '@solid/community-server';
 import { NOT_HANDLED } from '../NotHandled';
 import type { Quad } from '@rdfjs/types';
 import { DataFactory } from 'n3';
-import type { JsonLdParser } from '../../plugins/ldp/JsonLdParser';
 import { generatedName, newResourceName } from '../../plugins/ldp/ResourceIds';
+import arrayifyStream from 'arrayify-stream';
+import type { ResourceFiles } from '../../storage/ResourceFiles';
+import { fileMetadata } from '../../storage/ResourceFiles';
+import { defaultGraphOnly } from '../../storage/SparqlStoreAccessor';
 import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
 import { DC_MODIFIED, LDP_RESOURCE, RDF_TYPE, XSD_DATETIME } from '../../storage/Vocabulary';
-import { methodNotAllowed, notFound } from '../../util/HttpErrors';
+import { badRequest, methodNotAllowed, notFound } from '../../util/HttpErrors';
 import { mediaTypeOf, readBody } from '../HttpUtil';
 import { JsonHttpHandler } from '../JsonHttpHandler';
 import { AccessHeaders } from '../access/AccessHeaders';
 import { ldpHeaders } from './LdpHeaders';
 import { LdpPaths } from './LdpPaths';
+import { NESTED_SYNTAXES, nestingDepthOver } from './RdfNestingDepth';
 
 const { namedNode, literal, quad } = DataFactory;
 
-const JSON_TYPES = new Set([ 'application/ld+json', 'application/json', 'application/activity+json' ]);
+/** As RdfBodyGuardHandler's limit in config/parts/http/handler.json. */
+const MAX_NESTING_DEPTH = 128;
 
 /**
- * POST of JSON / JSON-LD into a container: parse, mint the IRI (Slug honoured), write data, metadata,
- * containment and the container's modification date in one update, answer 201 with Location.
- * Other media types and container creation (Link rel=type ldp:Container) go to CSS's pipeline.
- * The body is fully parsed before anything is written: a bad body changes nothing.
+ * POST into a container, of any body: mint the IRI (Slug honoured, the same way for every media
+ * type), store RDF as triples and anything else as a file (RdfOrFileConverter, with the new IRI as
+ * base, so `<>` is the new resource), and write metadata, containment and the container's
+ * modification date in one update; answer 201 with Location. Container creation (Link rel=type
+ * ldp:Container) goes to CSS's pipeline. The body is fully read and parsed before anything is
+ * written: a bad body changes nothing.
  */
 export class LdpCreateHandler extends JsonHttpHandler {
   private readonly paths: LdpPaths;
@@ -29,15 +37,17 @@ export class LdpCreateHandler extends JsonHttpHandler {
   /**
    * @param baseUrl - Public base URL.
    * @param store - The resource graphs.
-   * @param parser - JSON-LD parser.
+   * @param converter - What is stored of a body: triples or a file (the data accessor's own).
    * @param locker - CSS's resource locker, so Slug-named creations never race CSS's own writes.
+   * @param files - The bytes of non-RDF resources.
    * @param maxBodyBytes - Largest accepted body.
    */
   public constructor(
     baseUrl: string,
     private readonly store: ResourceGraphStore,
-    private readonly parser: JsonLdParser,
+    private readonly converter: RepresentationConverter,
     private readonly locker: ReadWriteLocker,
+    private readonly files: ResourceFiles,
     private readonly maxBodyBytes = 1_048_576,
   ) {
     super();
@@ -45,7 +55,7 @@ export class LdpCreateHandler extends JsonHttpHandler {
   }
 
   public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
-    if (request.method !== 'POST' || !JSON_TYPES.has(mediaTypeOf(request.headers['content-type']))) {
+    if (request.method !== 'POST') {
       throw NOT_HANDLED;
     }
     const link = String(request.headers.link ?? '');
@@ -62,7 +72,11 @@ export class LdpCreateHandler extends JsonHttpHandler {
     const target = this.paths.resolve(request)!;
     // Read and check the body first: a bad body answers 4xx with nothing written.
     const body = await readBody(request, this.maxBodyBytes);
-    const document = this.parser.parseJson(body);
+    const type = mediaTypeOf(request.headers['content-type']) || 'application/octet-stream';
+    // As in front of CSS's handler (RdfBodyGuardHandler): a recursive parser never sees a too deep body.
+    if (NESTED_SYNTAXES.has(type) && nestingDepthOver(body.toString('utf8'), MAX_NESTING_DEPTH)) {
+      throw badRequest(`The body is nested more than ${MAX_NESTING_DEPTH} levels deep.`, 'too_deeply_nested');
+    }
     const container = await this.findContainer(target.iri);
     const slug = request.headers.slug;
     const name = newResourceName(Array.isArray(slug) ? slug[0] : slug);
@@ -74,26 +88,38 @@ export class LdpCreateHandler extends JsonHttpHandler {
         if (await this.store.exists(iri) || await this.store.exists(`${iri}/`)) {
           iri = `${container}${name}-${generatedName()}`;
         }
-        await this.write(container, iri, document, now);
+        await this.write(container, iri, body, type, now);
       });
     } else {
-      await this.write(container, iri, document, now);
+      await this.write(container, iri, body, type, now);
     }
     response.writeHead(201, {
       location: iri,
-      link: ldpHeaders(this.paths.baseUrl, false, AccessHeaders.of(request)).link as string[],
+      link: ldpHeaders(this.paths.baseUrl, iri, 'rdf', AccessHeaders.of(request)).link as string[],
       'content-length': '0',
     });
     response.end();
   }
 
-  private async write(container: string, iri: string, document: unknown, now: Date): Promise<void> {
-    const data = await this.parser.toQuads(document, iri);
+  /** The body as triples or as a file, decided as for every other write (RdfOrFileConverter). */
+  private async write(container: string, iri: string, body: Buffer, type: string, now: Date): Promise<void> {
+    const stored = await this.converter.handleSafe({ identifier: { path: iri },
+      representation: new BasicRepresentation([ body ], type), preferences: { type: { [INTERNAL_QUADS]: 1 }}});
     const metadata: Quad[] = [
       quad(namedNode(iri), namedNode(RDF_TYPE), namedNode(LDP_RESOURCE)),
       quad(namedNode(iri), namedNode(DC_MODIFIED), literal(now.toISOString(), namedNode(XSD_DATETIME))),
     ];
-    await this.store.createInContainer(container, iri, data, metadata, now);
+    if (stored.metadata.contentType === INTERNAL_QUADS) {
+      await this.store.createInContainer(container, iri, defaultGraphOnly(await arrayifyStream<Quad>(stored.data)), metadata, now);
+      return;
+    }
+    const saved = await this.files.save(stored.data);
+    try {
+      await this.store.createInContainer(container, iri, [], [ ...metadata, ...fileMetadata(iri, saved, type) ], now);
+    } catch (error: unknown) {
+      await this.files.remove(saved.name);
+      throw error;
+    }
   }
 
   private async findContainer(iri: string): Promise<string> {

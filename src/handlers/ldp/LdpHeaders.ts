@@ -1,5 +1,5 @@
 import type { Quad } from '@rdfjs/types';
-import { DC_MODIFIED, LDP_BASIC_CONTAINER, LDP_CONTAINER, LDP_RESOURCE } from '../../storage/Vocabulary';
+import { DC_MODIFIED, LDP_BASIC_CONTAINER, LDP_CONTAINER, LDP_NON_RDF_SOURCE, LDP_RESOURCE } from '../../storage/Vocabulary';
 
 /** The response headers Solid clients read on LDP resources, in one place for the fast handlers. */
 export function modifiedOf(metadata: readonly Quad[], iri: string): Date | undefined {
@@ -12,17 +12,32 @@ export function eTagFor(modified: Date | undefined, contentType: string): string
   return modified ? `"${modified.getTime()}-${contentType}"` : undefined;
 }
 
+/** What an LDP resource is: a container, an RDF document, or a non-RDF source (a file). */
+export type LdpKind = 'container' | 'rdf' | 'file';
+
+const TYPES: Record<LdpKind, string[]> = {
+  container: [ LDP_CONTAINER, LDP_BASIC_CONTAINER, LDP_RESOURCE ],
+  rdf: [ LDP_RESOURCE ],
+  file: [ LDP_NON_RDF_SOURCE, LDP_RESOURCE ],
+};
+
 /**
+ * The headers CSS gives an LDP resource, so that a client sees the same whichever handler answered:
+ * its types, its description (`.meta`) and ACL (`.acl`) documents, the storage description.
+ *
+ * @param iri - The resource.
  * @param access - The headers of the request's access decision (AccessHeaders): `WAC-Allow`, and
- *   under WebACL the `Link rel="acl"`.
+ *   under WebACL the `Link rel="acl"` of the ACL that governs it.
  */
-export function ldpHeaders(baseUrl: string, isContainer: boolean, access: Record<string, string> = {}): Record<string, string | string[]> {
-  const types = isContainer ? [ LDP_CONTAINER, LDP_BASIC_CONTAINER, LDP_RESOURCE ] : [ LDP_RESOURCE ];
+export function ldpHeaders(baseUrl: string, iri: string, kind: LdpKind, access: Record<string, string> = {}):
+Record<string, string | string[]> {
+  const isContainer = kind === 'container';
   return {
     link: [
-      ...types.map((type): string => `<${type}>; rel="type"`),
+      ...TYPES[kind].map((type): string => `<${type}>; rel="type"`),
+      `<${iri}.meta>; rel="describedby"`,
+      access.link ?? `<${iri}.acl>; rel="acl"`,
       `<${baseUrl}.well-known/solid>; rel="http://www.w3.org/ns/solid/terms#storageDescription"`,
-      ...access.link ? [ access.link ] : [],
     ],
     allow: isContainer ? 'OPTIONS, HEAD, GET, PATCH, PUT, POST, DELETE' : 'OPTIONS, HEAD, GET, PATCH, PUT, DELETE',
     'accept-patch': 'text/n3, application/sparql-update',

@@ -9,8 +9,10 @@ import type { JsonObject } from '../../plugins/ldp/Contexts';
 import type { RdfSerializer } from '../../plugins/ldp/RdfSerializer';
 import { JSON_LD, N_TRIPLES, TURTLE } from '../../plugins/ldp/RdfSerializer';
 import type { ContainerPage, ResourceGraphStore, StoredResource } from '../../storage/ResourceGraphStore';
-import { DC_MODIFIED, LDP_BASIC_CONTAINER, LDP_CONTAINER, LDP_CONTAINS, LDP_RESOURCE, RDF_TYPE } from '../../storage/Vocabulary';
-import { notFound } from '../../util/HttpErrors';
+import type { ResourceFiles } from '../../storage/ResourceFiles';
+import { fileNameOf } from '../../storage/ResourceFiles';
+import { DC_MODIFIED, MA_FORMAT, PIM_STORAGE, POSIX_SIZE, LDP_BASIC_CONTAINER, LDP_CONTAINER, LDP_CONTAINS, LDP_RESOURCE, RDF_TYPE } from '../../storage/Vocabulary';
+import { FedpodHttpError, notFound } from '../../util/HttpErrors';
 import { negotiate } from '../HttpUtil';
 import { JsonHttpHandler } from '../JsonHttpHandler';
 import { agentIri, resolveAgent } from '../pipeline/Agent';
@@ -21,15 +23,50 @@ import { LdpPaths } from './LdpPaths';
 
 const { namedNode, quad } = DataFactory;
 
-const OFFERED = [ JSON_LD, TURTLE, N_TRIPLES, 'application/activity+json', 'application/json' ];
+/** LDP resources: Turtle to a client that takes anything (as CSS answers, and as Solid clients expect). */
+const OFFERED = [ TURTLE, JSON_LD, N_TRIPLES, 'application/activity+json', 'application/json' ];
+/** ActivityPub containers: JSON-LD first, what fediverse software and browsers read. */
+const OFFERED_AUDIENCE = [ JSON_LD, TURTLE, N_TRIPLES, 'application/activity+json', 'application/json' ];
 const CONTAINER_TYPE_ORDER = [ LDP_CONTAINER, LDP_BASIC_CONTAINER, LDP_RESOURCE ];
 const JSON_TYPES = new Set([ JSON_LD, 'application/activity+json', 'application/json' ]);
+
+/**
+ * What a listing shows of a member: the triples about the member itself (and its blank nodes), so a
+ * listing names its members, never other subjects a member's data mentions (`#fragments`, the
+ * container). Child containers show their type only, not their own members.
+ */
+function embeddedData(member: ContainerPage['members'][number]): Quad[] {
+  if (member.iri.endsWith('/')) {
+    return [];
+  }
+  return member.data.filter((entry): boolean => entry.subject.value === member.iri || entry.subject.termType === 'BlankNode');
+}
+
+/** What the handler reads with (an options object: more than six settings). */
+export interface LdpReadHandlerOptions {
+  /** Public base URL. */
+  baseUrl: string;
+  /** The resource graphs. */
+  store: ResourceGraphStore;
+  /** RDF serialiser. */
+  serializer: RdfSerializer;
+  /** The bytes of non-RDF resources. */
+  files: ResourceFiles;
+  /** Members per container page (default 500). */
+  pageSize?: number;
+  /** Container pages kept for revalidation by modification date (0: none; default 512). */
+  cachedPages?: number;
+  /** Audience rules that filter what is served (ActivityPub containers). */
+  audience?: AudienceRules;
+}
 
 interface Body {
   contentType: string;
   text: string;
   modified?: Date;
   isContainer: boolean;
+  /** A storage root (pim:Storage). */
+  isStorage?: boolean;
   next?: string;
 }
 
@@ -49,26 +86,23 @@ interface Body {
 export class LdpReadHandler extends JsonHttpHandler {
   private readonly paths: LdpPaths;
   private readonly pages: ContainerPageCache<Body>;
+  private readonly store: ResourceGraphStore;
+  private readonly serializer: RdfSerializer;
+  private readonly files: ResourceFiles;
+  private readonly pageSize: number;
+  private readonly audience?: AudienceRules;
+  private readonly offered: string[];
 
-  /**
-   * @param baseUrl - Public base URL.
-   * @param store - The resource graphs.
-   * @param serializer - RDF serialiser.
-   * @param pageSize - Members per container page.
-   * @param cachedPages - Container pages kept for revalidation by modification date (0: none).
-   * @param audience - Audience rules that filter what is served (ActivityPub containers).
-   */
-  public constructor(
-    baseUrl: string,
-    private readonly store: ResourceGraphStore,
-    private readonly serializer: RdfSerializer,
-    private readonly pageSize = 500,
-    cachedPages = 512,
-    private readonly audience?: AudienceRules,
-  ) {
+  public constructor(options: LdpReadHandlerOptions) {
     super();
-    this.paths = new LdpPaths(baseUrl);
-    this.pages = new ContainerPageCache<Body>(cachedPages);
+    this.paths = new LdpPaths(options.baseUrl);
+    this.pages = new ContainerPageCache<Body>(options.cachedPages ?? 512);
+    this.store = options.store;
+    this.serializer = options.serializer;
+    this.files = options.files;
+    this.pageSize = options.pageSize ?? 500;
+    this.audience = options.audience;
+    this.offered = this.audience ? OFFERED_AUDIENCE : OFFERED;
   }
 
   public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
@@ -84,7 +118,7 @@ export class LdpReadHandler extends JsonHttpHandler {
     if (!target || this.paths.isReservedPath(target.path)) {
       throw NOT_HANDLED;
     }
-    const chosen = negotiate(headers.accept, OFFERED);
+    const chosen = negotiate(headers.accept, this.offered);
     if (!chosen || (!lenient && chosen.wildcard && (headers.accept ?? '').includes('text/html'))) {
       throw NOT_HANDLED;
     }
@@ -92,12 +126,21 @@ export class LdpReadHandler extends JsonHttpHandler {
 
   protected async serve({ request, response }: HttpHandlerInput): Promise<void> {
     const target = this.paths.resolve(request)!;
-    const chosen = negotiate(request.headers.accept, OFFERED)!;
+    const chosen = negotiate(request.headers.accept, this.offered)!;
     const contentType = chosen.type;
     const reader = this.audience ? agentIri(await resolveAgent(request)) : undefined;
-    let body = target.iri.endsWith('/') ?
-      await this.container(target.iri, contentType, reader, target.query.get('after') ?? undefined) :
-      await this.resource(target.iri, contentType, PrefetchedResources.take(request, target.iri));
+    let body: Body | undefined;
+    if (target.iri.endsWith('/')) {
+      body = await this.container(target.iri, contentType, reader, target.query.get('after') ?? undefined);
+    } else {
+      const stored = PrefetchedResources.take(request, target.iri) ?? await this.store.read(target.iri);
+      const file = stored && fileNameOf(stored.metadata);
+      if (file) {
+        this.sendFile(request, response, target.iri, stored, file);
+        return;
+      }
+      body = stored && await this.resource(target.iri, contentType, stored);
+    }
     if (!body && !target.iri.endsWith('/')) {
       // `/notes` answers as the container `/notes/` without a redirect.
       body = await this.container(`${target.iri}/`, contentType, reader, target.query.get('after') ?? undefined);
@@ -107,7 +150,7 @@ export class LdpReadHandler extends JsonHttpHandler {
     }
     const eTag = eTagFor(body.modified, contentType);
     const headers: Record<string, string | string[]> = {
-      ...ldpHeaders(this.paths.baseUrl, body.isContainer, AccessHeaders.of(request)),
+      ...ldpHeaders(this.paths.baseUrl, target.iri, body.isContainer ? 'container' : 'rdf', AccessHeaders.of(request)),
       'content-type': JSON_TYPES.has(contentType) ? `${contentType}; charset=utf-8` : contentType,
     };
     if (eTag) {
@@ -116,6 +159,9 @@ export class LdpReadHandler extends JsonHttpHandler {
     }
     if (body.next) {
       (headers.link as string[]).push(`<${body.next}>; rel="next"`);
+    }
+    if (body.isStorage) {
+      (headers.link as string[]).unshift(`<${PIM_STORAGE}>; rel="type"`);
     }
     if (eTag && this.notModified(request.headers['if-none-match'], request.headers['if-modified-since'], eTag, body.modified!)) {
       response.writeHead(304, { etag: eTag });
@@ -139,11 +185,49 @@ export class LdpReadHandler extends JsonHttpHandler {
     return false;
   }
 
-  private async resource(iri: string, contentType: string, prefetched?: StoredResource): Promise<Body | undefined> {
-    const stored = prefetched ?? await this.store.read(iri);
-    if (!stored) {
-      return undefined;
+  /**
+   * A non-RDF resource, streamed from its file. Ranges and preconditions other than If-None-Match and
+   * If-Modified-Since never reach this handler (CSS serves them).
+   */
+  private sendFile(request: HttpHandlerInput['request'], response: HttpHandlerInput['response'], iri: string,
+    stored: StoredResource, file: string): void {
+    const value = (predicate: string): string | undefined =>
+      stored.metadata.find((entry): boolean => entry.subject.value === iri && entry.predicate.value === predicate)?.object.value;
+    const contentType = value(MA_FORMAT) ?? 'application/octet-stream';
+    if (!negotiate(request.headers.accept, [ contentType ])) {
+      throw new FedpodHttpError(406, 'not_acceptable', `${iri} is a ${contentType} file.`);
     }
+    const modified = modifiedOf(stored.metadata, iri);
+    const eTag = eTagFor(modified, contentType);
+    const headers: Record<string, string | string[]> = {
+      ...ldpHeaders(this.paths.baseUrl, iri, 'file', AccessHeaders.of(request)),
+      'content-type': contentType,
+      'accept-ranges': 'bytes',
+    };
+    if (eTag) {
+      headers.etag = eTag;
+      headers['last-modified'] = modified!.toUTCString();
+      if (this.notModified(request.headers['if-none-match'], request.headers['if-modified-since'], eTag, modified!)) {
+        response.writeHead(304, { etag: eTag });
+        response.end();
+        return;
+      }
+    }
+    headers['content-length'] = value(POSIX_SIZE) ?? '0';
+    response.writeHead(200, headers);
+    if (request.method === 'HEAD') {
+      response.end();
+      return;
+    }
+    const bytes = this.files.open(file);
+    bytes.on('error', (error: Error): void => {
+      this.logger.error(`Reading the file of ${iri}: ${error.message}`);
+      response.destroy(error);
+    });
+    bytes.pipe(response);
+  }
+
+  private async resource(iri: string, contentType: string, stored: StoredResource): Promise<Body> {
     const modified = modifiedOf(stored.metadata, iri);
     const data = this.audience ? withoutHidden(stored.data) : stored.data;
     const text = JSON_TYPES.has(contentType) ?
@@ -173,7 +257,9 @@ export class LdpReadHandler extends JsonHttpHandler {
     const text = JSON_TYPES.has(contentType) ?
       JSON.stringify(await this.containerJson(iri, page)) :
       await this.serializer.toText(this.containerQuads(iri, page), contentType);
-    const body: Body = { contentType, text, modified: modifiedOf(page.metadata, iri), isContainer: true, next };
+    const isStorage = page.metadata.some((entry): boolean => entry.subject.value === iri &&
+      entry.predicate.value === RDF_TYPE && entry.object.value === PIM_STORAGE);
+    const body: Body = { contentType, text, modified: modifiedOf(page.metadata, iri), isContainer: true, isStorage, next };
     // Kept under the date read together with the page, so a write in between only causes a miss.
     const pageModified = page.metadata.find((entry): boolean =>
       entry.subject.value === iri && entry.predicate.value === DC_MODIFIED)?.object.value;
@@ -198,12 +284,13 @@ export class LdpReadHandler extends JsonHttpHandler {
   private async containerJson(iri: string, page: ContainerPage): Promise<JsonObject> {
     const members: JsonObject[] = [];
     for (const member of page.members) {
-      if (member.data.length > 0) {
-        members.push(await this.serializer.compactNode(member.data, member.iri));
+      const own = embeddedData(member);
+      if (member.iri.endsWith('/')) {
+        members.push({ id: member.iri, type: [ LDP_CONTAINER, LDP_BASIC_CONTAINER, LDP_RESOURCE ].map((type): string => this.serializer.compactIri(type)) });
+      } else if (own.length > 0) {
+        members.push(await this.serializer.compactNode(own, member.iri));
       } else {
-        members.push(member.iri.endsWith('/') ?
-          { id: member.iri, type: [ LDP_CONTAINER, LDP_BASIC_CONTAINER, LDP_RESOURCE ].map((type): string => this.serializer.compactIri(type)) } :
-          { id: member.iri });
+        members.push({ id: member.iri });
       }
     }
     const types = page.metadata
@@ -224,7 +311,11 @@ export class LdpReadHandler extends JsonHttpHandler {
   private containerQuads(iri: string, page: ContainerPage): Quad[] {
     const quads: Quad[] = page.metadata.filter((entry): boolean => entry.subject.value === iri);
     for (const member of page.members) {
-      quads.push(quad(namedNode(iri), namedNode(LDP_CONTAINS), namedNode(member.iri)), ...member.data);
+      quads.push(quad(namedNode(iri), namedNode(LDP_CONTAINS), namedNode(member.iri)), ...embeddedData(member));
+      if (member.iri.endsWith('/')) {
+        quads.push(...[ LDP_CONTAINER, LDP_BASIC_CONTAINER, LDP_RESOURCE ].map((type): Quad =>
+          quad(namedNode(member.iri), namedNode(RDF_TYPE), namedNode(type))));
+      }
     }
     return quads;
   }

@@ -5,14 +5,10 @@ import { guardStream } from '@solid/community-server';
 import { badRequest } from '../../util/HttpErrors';
 import { mediaTypeOf, readBody } from '../HttpUtil';
 import { JsonHttpHandler } from '../JsonHttpHandler';
-import { nestingDepthOver } from './RdfNestingDepth';
+import { NESTED_SYNTAXES, nestingDepthOver } from './RdfNestingDepth';
 
 const BODY_METHODS = new Set([ 'POST', 'PUT', 'PATCH' ]);
 
-/** Bodies CSS parses with recursive parsers, whose nesting is checked before they see it. */
-const NESTED_SYNTAXES = new Set([
-  'text/turtle', 'application/n-triples', 'application/n-quads', 'application/trig', 'text/n3', 'application/sparql-update',
-]);
 
 /**
  * Stands in front of CSS's LDP handler for writes: reads the body itself, counting bytes as they

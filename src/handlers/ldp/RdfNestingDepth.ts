@@ -1,3 +1,8 @@
+/** Bodies parsed with recursive parsers, whose nesting is checked before a parser sees them. */
+export const NESTED_SYNTAXES = new Set([
+  'text/turtle', 'application/n-triples', 'application/n-quads', 'application/trig', 'text/n3', 'application/sparql-update',
+]);
+
 /**
  * The deepest bracket nesting (`(`, `[`, `{`) of a Turtle-family or SPARQL text, ignoring brackets
  * inside strings, IRIs and comments. Stops counting once `limit` is passed, so a hostile body costs

@@ -25,8 +25,6 @@ export interface RequestPipelineOptions {
   routes: Route[];
   /** Access policy of paths no route names (the LDP resources: read-only, public append or WebACL per setup). */
   defaultAccess: AccessPolicy;
-  /** Media types a body may have on paths no route names (the LDP resources); none: any. */
-  defaultMediaTypes?: string[];
   /** Handler of the LDP paths (routes that name none): Fedpod's LDP handlers, then CSS's. */
   defaultHandler: HttpHandler;
   authenticator: Authenticator;
@@ -53,7 +51,8 @@ export class RequestPipeline extends ServerConfigurator {
   public constructor(private readonly options: RequestPipelineOptions) {
     super();
     this.table = new RouteTable(options.baseUrl, options.routes);
-    this.fallback = new Route({ name: 'ldp', paths: [], access: options.defaultAccess, mediaTypes: options.defaultMediaTypes });
+    // LDP resources are of any media type: RDF is stored as triples, anything else as a file.
+    this.fallback = new Route({ name: 'ldp', paths: [], access: options.defaultAccess });
     this.origin = new URL(options.baseUrl).origin;
   }
 

@@ -17,6 +17,8 @@ export interface LdpTarget {
 
 const JSON_TYPES = [ 'application/json', 'application/ld+json' ];
 const CREATED_OR_REFUSED = [ 201, 400 ];
+const TOP_LEVEL_NON_OBJECTS: [string, string][] = [ [ 'array', '[]' ], [ 'null', 'null' ], [ 'number', '1e999' ], [ 'string', '"note"' ],
+  [ 'true', 'true' ], [ '100k nested arrays', nestedArrays(100_000) ] ];
 
 function jsonGroup(): CaseGroup {
   const cases: HostileCase[] = [];
@@ -24,9 +26,11 @@ function jsonGroup(): CaseGroup {
     for (const [ label, body ] of MALFORMED_JSON) {
       cases.push(jsonCase(`POST ${type}: ${label}`, 'POST', '/notes/', body, [ 400 ], { contentType: type }));
     }
-    for (const [ label, body ] of [ [ 'array', '[]' ], [ 'null', 'null' ], [ 'number', '1e999' ], [ 'string', '"note"' ],
-      [ 'true', 'true' ], [ '100k nested arrays', nestedArrays(100_000) ] ]) {
-      cases.push(jsonCase(`POST ${type}: top-level ${label}`, 'POST', '/notes/', body, [ 400 ], { contentType: type }));
+    // Valid JSON that is not linked data is a JSON file (filesGroup); as JSON-LD it is refused.
+    if (type === 'application/ld+json') {
+      for (const [ label, body ] of TOP_LEVEL_NON_OBJECTS) {
+        cases.push(jsonCase(`POST ${type}: top-level ${label}`, 'POST', '/notes/', body, [ 400 ], { contentType: type }));
+      }
     }
     cases.push(jsonCase(`POST ${type}: over the body limit`, 'POST', '/notes/', `{"content":"${'x'.repeat(MIB)}"}`, [ 413 ], { contentType: type }));
     cases.push({ ...jsonCase(`POST ${type}: chunked, over the body limit`, 'POST', '/notes/', `{"content":"${'x'.repeat(MIB)}"}`, [ 413 ],
@@ -37,14 +41,12 @@ function jsonGroup(): CaseGroup {
     // Outside the public-append container /notes/: refused before the body is read.
     cases.push(jsonCase(`POST ${type}: outside /notes/`, 'POST', '/nothing-here/', { type: 'Note' }, [ 401 ], { contentType: type }));
   }
-  // Wrong media types: the guard refuses them before CSS could answer 501.
-  for (const type of [ 'text/plain', 'image/png', 'application/xml', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded',
-    'application/javascript', '}{', 'application/json+ld', 'text/html', 'application/octet-stream', 'application/sparql-query' ]) {
+  // A Content-Type that is not a media type: refused before anything is read.
+  for (const type of [ '}{', 'text', 'a b/c' ]) {
     cases.push({ name: `POST ${type}`, method: 'POST', path: '/notes/', headers: { 'Content-Type': type }, body: '{"type":"Note"}',
       expect: [ 415 ], jsonApi: true });
-    cases.push({ name: `PUT ${type}`, method: 'PUT', path: '/notes/wrong-type', headers: { 'Content-Type': type }, body: 'x', expect: [ 415 ], jsonApi: true });
+    cases.push({ name: `PUT ${type}`, method: 'PUT', path: '/notes/not-a-type', headers: { 'Content-Type': type }, body: 'x', expect: [ 415 ], jsonApi: true });
   }
-  cases.push({ name: 'POST without Content-Type, with a body', method: 'POST', path: '/notes/', body: '{"type":"Note"}', expect: [ 415 ], jsonApi: true });
   // /notes/ has no owner: an anonymous PATCH is refused before its body is looked at.
   cases.push({ name: 'PATCH with JSON', method: 'PATCH', path: '/notes/', headers: { 'Content-Type': 'application/json' }, body: '{}',
     expect: [ 401 ], jsonApi: true });
@@ -53,6 +55,26 @@ function jsonGroup(): CaseGroup {
     cases.push(jsonCase(`POST application/json to ${path}`, 'POST', path, { type: 'Note' }, [ 400, 401, 404, 405, 415 ], { jsonApi: false }));
   }
   return { name: 'LDP: malformed JSON, sizes, media types', cases };
+}
+
+/** Any body that is not RDF is a file: stored as it is, under the same rules as any creation. */
+function filesGroup(): CaseGroup {
+  const cases: HostileCase[] = [];
+  for (const [ label, body ] of TOP_LEVEL_NON_OBJECTS) {
+    // 100k nested arrays may be beyond the JSON parser's depth: then a 400.
+    cases.push(jsonCase(`POST application/json: top-level ${label}`, 'POST', '/notes/', body, CREATED_OR_REFUSED,
+      { contentType: 'application/json' }));
+  }
+  [ 'text/plain', 'image/png', 'application/xml', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded',
+    'application/javascript', 'application/json+ld', 'text/html', 'application/octet-stream', 'application/sparql-query',
+  ].forEach((type, index): void => {
+    cases.push({ name: `POST ${type}`, method: 'POST', path: '/notes/', headers: { 'Content-Type': type }, body: '{"type":"Note"}',
+      expect: [ 201 ], jsonApi: true });
+    cases.push({ name: `PUT ${type}`, method: 'PUT', path: `/notes/file-${index}`, headers: { 'Content-Type': type }, body: 'x',
+      expect: [ 201 ], jsonApi: true });
+  });
+  cases.push({ name: 'POST without Content-Type, with a body', method: 'POST', path: '/notes/', body: '{"type":"Note"}', expect: [ 201 ], jsonApi: true });
+  return { name: 'LDP: files of any type', cases, mayCreateResources: true };
 }
 
 function jsonLdGroup(target: LdpTarget): CaseGroup {
@@ -312,5 +334,5 @@ function sparqlGroup(): CaseGroup {
 }
 
 export function ldpGroups(target: LdpTarget): CaseGroup[] {
-  return [ jsonGroup(), jsonLdGroup(target), turtleGroup(), slugGroup(), readGroup(target), sparqlGroup() ];
+  return [ jsonGroup(), filesGroup(), jsonLdGroup(target), turtleGroup(), slugGroup(), readGroup(target), sparqlGroup() ];
 }

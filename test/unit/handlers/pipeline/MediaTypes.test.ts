@@ -31,4 +31,12 @@ describe('MediaTypes', () => {
       .toThrow(/\(none\) is not accepted/u);
     expect(() => checkMediaType(request('PUT', { 'content-type': 'image/png', 'content-length': '9' }), [])).not.toThrow();
   });
+
+  it('refuses a Content-Type that is not a media type on every route', () => {
+    for (const type of [ '}{', 'text', 'text/plain/x', 'a b/c' ]) {
+      expect(() => checkMediaType(request('POST', { 'content-type': type, 'content-length': '1' }), []))
+        .toThrow(expect.objectContaining({ statusCode: 415 }) as Error);
+    }
+    expect(() => checkMediaType(request('GET', { 'content-type': '}{' }), [])).not.toThrow();
+  });
 });

@@ -1,0 +1,94 @@
+import type { Representation, RepresentationConverterArgs } from '@solid/community-server';
+import {
+  BasicRepresentation,
+  INTERNAL_QUADS,
+  readableToString,
+  RepresentationConverter,
+  UnsupportedMediaTypeHttpError,
+} from '@solid/community-server';
+import type { JsonLdParser } from './JsonLdParser';
+
+const JSON_TYPES = new Set([ 'application/json', 'application/ld+json', 'application/activity+json' ]);
+/**
+ * The RDF syntaxes stored as triples (besides JSON-LD). HTML, SVG and other formats that can embed
+ * RDF are files: a page is served back as it was written, not as the triples found in it.
+ */
+const RDF_TYPES = new Set([ 'text/turtle', 'application/n-triples', 'application/n-quads', 'application/trig', 'text/n3',
+  'application/rdf+xml' ]);
+
+/**
+ * Whether a JSON document is linked data: it (or every element of a top-level array) is an object
+ * with an `@context`, an `@type` or a `type` (read with Fedpod's context, as the interface's
+ * `POST /notes` with `{"type": "Note", ...}`). Any other JSON is a file, kept byte for byte.
+ */
+export function isLinkedJson(document: unknown): boolean {
+  const linked = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value) &&
+    ('@context' in value || '@type' in value || 'type' in value);
+  return Array.isArray(document) ? document.length > 0 && document.every(linked) : linked(document);
+}
+
+/** Auxiliary resources are RDF: ACLs and descriptions. */
+const AUXILIARY = /\.(?:acl|meta)$/u;
+
+/**
+ * What the store keeps of a document, decided where its IRI is known (the data accessor calls it with
+ * the document's own IRI, so relative IRIs and `<>` in a body POSTed to a container name the new
+ * resource, not the container). RDF (Turtle, JSON-LD, N-Triples...) becomes quads; any other body is
+ * kept as it is, a non-RDF source served back byte for byte. `application/json` is JSON-LD when it is
+ * linked data (isLinkedJson) and a JSON file otherwise. JSON-LD is read by Fedpod's JsonLdParser, as
+ * Fedpod's own POST reads it (bundled contexts, nothing fetched; a top-level node without an id is the
+ * document itself, not a blank node); other RDF by CSS's converter. ACL and description documents
+ * must be RDF (415 otherwise).
+ */
+export class RdfOrFileConverter extends RepresentationConverter {
+  /**
+   * @param rdfConverter - CSS's converter, used to reach `internal/quads` from Turtle, N-Triples...
+   * @param parser - Fedpod's JSON-LD reader.
+   */
+  public constructor(
+    private readonly rdfConverter: RepresentationConverter,
+    private readonly parser: JsonLdParser,
+  ) {
+    super();
+  }
+
+  public override async canHandle(): Promise<void> {
+    // Every body is stored: as triples when it is RDF, else as a file.
+  }
+
+  public override async handle({ identifier, representation }: RepresentationConverterArgs): Promise<Representation> {
+    const type = representation.metadata.contentType;
+    if (type === INTERNAL_QUADS) {
+      return representation;
+    }
+    if (JSON_TYPES.has(type ?? '')) {
+      return this.readJson(representation, identifier.path);
+    }
+    if (!RDF_TYPES.has(type ?? '')) {
+      if (AUXILIARY.test(identifier.path)) {
+        throw new UnsupportedMediaTypeHttpError('ACL and description documents are RDF: send Turtle or JSON-LD.');
+      }
+      return representation;
+    }
+    return this.rdfConverter.handleSafe({ identifier, representation, preferences: { type: { [INTERNAL_QUADS]: 1 }}});
+  }
+
+  /** JSON-LD (and JSON that is linked data) as quads about the document; any other JSON as a file. */
+  private async readJson(representation: Representation, iri: string): Promise<Representation> {
+    const text = await readableToString(representation.data);
+    const metadata = representation.metadata;
+    if (metadata.contentType === 'application/json') {
+      // A body that says it is JSON must be JSON (400 otherwise); JSON that is not linked data is a file.
+      const document = this.parser.parseJson(Buffer.from(text));
+      if (!isLinkedJson(document)) {
+        if (AUXILIARY.test(iri)) {
+          throw new UnsupportedMediaTypeHttpError('ACL and description documents are RDF: send Turtle or JSON-LD.');
+        }
+        return new BasicRepresentation(text, metadata);
+      }
+    }
+    const quads = await this.parser.toQuads(this.parser.parseJson(Buffer.from(text)), iri);
+    metadata.contentType = INTERNAL_QUADS;
+    return new BasicRepresentation(quads, metadata);
+  }
+}

@@ -1,0 +1,114 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, open, rename, rm, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Quad } from '@rdfjs/types';
+import { DataFactory } from 'n3';
+import { FEDPOD_FILE, LDP_NON_RDF_SOURCE, MA_FORMAT, POSIX_SIZE, RDF_TYPE } from './Vocabulary';
+
+const { literal, namedNode, quad } = DataFactory;
+
+/** A file written by ResourceFiles. */
+export interface SavedFile {
+  /** Its name, as kept in the resource's metadata. */
+  name: string;
+  /** Its length in bytes. */
+  size: number;
+}
+
+const NAME = /^[0-9a-f]{32}$/u;
+
+/** What the metadata of a non-RDF resource says of its bytes: where they are, their size and media type. */
+export function fileMetadata(iri: string, saved: SavedFile, contentType: string): Quad[] {
+  const subject = namedNode(iri);
+  return [
+    quad(subject, namedNode(RDF_TYPE), namedNode(LDP_NON_RDF_SOURCE)),
+    quad(subject, namedNode(MA_FORMAT), literal(contentType)),
+    quad(subject, namedNode(POSIX_SIZE), literal(String(saved.size), namedNode('http://www.w3.org/2001/XMLSchema#integer'))),
+    quad(subject, namedNode(FEDPOD_FILE), literal(saved.name)),
+  ];
+}
+
+/** The file of a non-RDF resource, from its metadata; undefined for RDF resources and containers. */
+export function fileNameOf(metadata: readonly Quad[]): string | undefined {
+  return metadata.find((entry): boolean => entry.predicate.value === FEDPOD_FILE)?.object.value;
+}
+
+/**
+ * The bytes of non-RDF resources, as files under `<dataDir>/files/` (the SPARQL store keeps their
+ * description). Each version of a resource is a new file with a random name, written to a temporary
+ * file, fsynced and renamed, its directory fsynced too: the metadata is switched to it only once it is
+ * on disk, and the previous version is removed only after that, so a crash at any point leaves either
+ * the old resource or the new one whole (and at worst an orphan file, never a missing one).
+ */
+export class ResourceFiles {
+  private readonly root: string;
+
+  public constructor(dataDir: string) {
+    this.root = join(dataDir, 'files');
+  }
+
+  /** Writes `body` to a new file, durably. */
+  public async save(body: Readable): Promise<SavedFile> {
+    const name = randomBytes(16).toString('hex');
+    const directory = this.directoryOf(name);
+    await mkdir(directory, { recursive: true });
+    const temporary = join(directory, `.${name}.tmp`);
+    let size: number;
+    try {
+      await pipeline(body, createWriteStream(temporary, { flags: 'wx' }));
+      const handle = await open(temporary, 'r');
+      try {
+        await handle.sync();
+        size = (await handle.stat()).size;
+      } finally {
+        await handle.close();
+      }
+      await rename(temporary, join(directory, name));
+      await this.syncDirectory(directory);
+    } catch (error: unknown) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
+    return { name, size };
+  }
+
+  /** The bytes of a file, whole or from `start` to `end` (inclusive). */
+  public open(name: string, range?: { start: number; end: number }): Readable {
+    return createReadStream(this.pathOf(name), range);
+  }
+
+  /** Removes a file; a missing one is no error (a repeated delete, or one removed before a crash). */
+  public async remove(name: string): Promise<void> {
+    try {
+      await unlink(this.pathOf(name));
+    } catch (error: unknown) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+        throw error;
+      }
+    }
+  }
+
+  private pathOf(name: string): string {
+    if (!NAME.test(name)) {
+      throw new Error(`Not a resource file name: ${name}`);
+    }
+    return join(this.directoryOf(name), name);
+  }
+
+  /** Two levels of 256 directories, so that no directory grows past a few thousand entries. */
+  private directoryOf(name: string): string {
+    return join(this.root, name.slice(0, 2), name.slice(2, 4));
+  }
+
+  private async syncDirectory(directory: string): Promise<void> {
+    const handle = await open(directory, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  }
+}

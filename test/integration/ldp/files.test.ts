@@ -1,0 +1,207 @@
+/**
+ * Any file in the LDP setup (Solid's non-RDF sources) and the LDP behaviour Solid clients rely on:
+ * the real server (config/ldp.json) over real sockets, on the embedded store and on Virtuoso.
+ */
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { sharedServers } from '../../support/env';
+import { startFedpod, type FedpodServer } from '../../support/fedpod';
+import { httpRequest } from '../../support/sparql';
+import { TestIssuer } from '../../support/test-issuer';
+
+interface Store {
+  name: string;
+  extraArgs: () => { sparqlEndpoint?: string };
+  queryUrl: (server: FedpodServer) => string;
+  auth?: string;
+}
+
+const stores: Store[] = [
+  {
+    name: 'embedded store',
+    extraArgs: () => ({}),
+    queryUrl: (server) => `http://127.0.0.1:${server.storePort}/localData/query`,
+    auth: `Basic ${Buffer.from('admin:admin').toString('base64')}`,
+  },
+  {
+    name: 'Virtuoso',
+    extraArgs: () => ({ sparqlEndpoint: sharedServers().sparqlEndpoint }),
+    queryUrl: () => sharedServers().sparqlEndpoint,
+  },
+];
+
+/** Every byte value, twice: a body no text decoding survives. */
+const BYTES = Buffer.from([ ...Array.from({ length: 256 }, (_, index): number => index), ...Array.from({ length: 256 }, (_, index): number => 255 - index) ]);
+
+function filesIn(directory: string): string[] {
+  try {
+    return readdirSync(directory, { recursive: true, encoding: 'utf8' })
+      .filter((name): boolean => statSync(join(directory, name)).isFile());
+  } catch {
+    return [];
+  }
+}
+
+function links(response: Response): string {
+  return response.headers.get('link') ?? '';
+}
+
+describe.each(stores)('files and Solid LDP behaviour on the $name', (store) => {
+  let server: FedpodServer;
+  let notes: string;
+  const issuer = new TestIssuer();
+  let owner: Record<string, string>;
+
+  async function subjects(graph: string): Promise<string[]> {
+    const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/sparql-results+json' };
+    if (store.auth) headers.authorization = store.auth;
+    const query = `SELECT DISTINCT ?s WHERE { GRAPH <${graph}> { ?s ?p ?o } }`;
+    const answer = await httpRequest(store.queryUrl(server), { method: 'POST', headers, body: `query=${encodeURIComponent(query)}` });
+    expect(answer.status).toBe(200);
+    return (JSON.parse(answer.body) as { results: { bindings: { s: { type: string; value: string } }[] } })
+      .results.bindings.map((row): string => `${row.s.type}:${row.s.value}`);
+  }
+
+  beforeAll(async() => {
+    await issuer.start();
+    owner = { authorization: `Bearer ${await issuer.token(issuer.webId('owner'))}` };
+    server = await startFedpod({ config: 'ldp', ...store.extraArgs(), extraArgs: [ '--max-body-size', '300000' ] });
+    notes = `${server.baseUrl}notes/`;
+  });
+
+  afterAll(async() => {
+    await server?.stop();
+    await issuer.stop();
+  });
+
+  it('stores a file of any type and serves it back byte for byte, whichever handler answers', async() => {
+    const url = `${notes}bytes.bin`;
+    const put = await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/octet-stream', ...owner }, body: BYTES });
+    expect(put.status).toBe(201);
+    // No Accept (Fedpod's reader), and the file's own type (CSS's).
+    for (const accept of [ undefined, 'application/octet-stream' ]) {
+      const response = await fetch(url, { headers: accept ? { accept } : {} });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('application/octet-stream');
+      expect(Buffer.from(await response.arrayBuffer())).toEqual(BYTES);
+      expect(links(response)).toContain('<http://www.w3.org/ns/ldp#NonRDFSource>; rel="type"');
+      expect(links(response)).toContain(`<${url}.meta>; rel="describedby"`);
+      expect(links(response)).toContain(`<${url}.acl>; rel="acl"`);
+    }
+    const head = await fetch(url, { method: 'HEAD' });
+    expect(head.headers.get('content-length')).toBe(String(BYTES.length));
+    const eTag = head.headers.get('etag')!;
+    expect(eTag).toMatch(/^"/u);
+    expect((await fetch(url, { headers: { 'if-none-match': eTag } })).status).toBe(304);
+    const range = await fetch(url, { headers: { range: 'bytes=10-19' } });
+    expect(range.status).toBe(206);
+    expect(Buffer.from(await range.arrayBuffer())).toEqual(BYTES.subarray(10, 20));
+    // Asked as RDF, a file is not acceptable.
+    expect((await fetch(url, { headers: { accept: 'text/turtle' } })).status).toBe(406);
+  });
+
+  it('replaces a file\'s bytes on PUT and removes them on DELETE, leaving no file behind', async() => {
+    const url = `${notes}page.html`;
+    const before = filesIn(join(server.dataDir, 'files')).length;
+    expect((await fetch(url, { method: 'PUT', headers: { 'content-type': 'text/html', ...owner }, body: '<p>one</p>' })).status).toBe(201);
+    expect((await fetch(url, { method: 'PUT', headers: { 'content-type': 'text/html', ...owner }, body: '<p>two</p>' })).status).toBe(205);
+    expect(await (await fetch(url)).text()).toBe('<p>two</p>');
+    expect(filesIn(join(server.dataDir, 'files'))).toHaveLength(before + 1);
+    expect((await fetch(url, { method: 'DELETE', headers: owner })).status).toBe(205);
+    expect((await fetch(url)).status).toBe(404);
+    expect(filesIn(join(server.dataDir, 'files'))).toHaveLength(before);
+  });
+
+  it('creates files by POST with the same Slug rule as RDF, and lists them', async() => {
+    const text = await fetch(notes, { method: 'POST', headers: { 'content-type': 'text/plain', slug: 'My File!.txt' }, body: 'plain text' });
+    const turtle = await fetch(notes, { method: 'POST', headers: { 'content-type': 'text/turtle', slug: 'My File!.ttl' },
+      body: '<> <http://purl.org/dc/terms/title> "a title" .' });
+    expect([ text.status, turtle.status ]).toEqual([ 201, 201 ]);
+    expect(text.headers.get('location')).toBe(`${notes}My-File-.txt`);
+    expect(turtle.headers.get('location')).toBe(`${notes}My-File-.ttl`);
+    expect(await (await fetch(text.headers.get('location')!)).text()).toBe('plain text');
+    const listing = await (await fetch(notes, { headers: { accept: 'text/turtle' } })).text();
+    expect(listing).toContain(`<${notes}My-File-.txt>`);
+  });
+
+  it('names the new resource by <> in a Turtle POST, and the resource itself by a JSON-LD node without @id', async() => {
+    const created = await fetch(notes, { method: 'POST', headers: { 'content-type': 'text/turtle' },
+      body: '<> <http://purl.org/dc/terms/title> "posted" .' });
+    const iri = created.headers.get('location')!;
+    expect(await subjects(iri)).toEqual([ `uri:${iri}` ]);
+    const put = `${notes}no-id.jsonld`;
+    expect((await fetch(put, { method: 'PUT', headers: { 'content-type': 'application/ld+json' },
+      body: JSON.stringify({ '@context': { title: 'http://purl.org/dc/terms/title' }, title: 'no id' }) })).status).toBe(201);
+    expect(await subjects(put)).toEqual([ `uri:${put}` ]);
+  });
+
+  it('keeps JSON that is not linked data as a JSON file, and reads linked JSON as RDF on PUT as on POST', async() => {
+    const settings = `${notes}settings.json`;
+    const body = '{ "theme": "dark",\n  "size": 3 }';
+    expect((await fetch(settings, { method: 'PUT', headers: { 'content-type': 'application/json' }, body })).status).toBe(201);
+    const file = await fetch(settings);
+    expect(file.headers.get('content-type')).toBe('application/json');
+    expect(await file.text()).toBe(body);
+    const linked = `${notes}linked`;
+    expect((await fetch(linked, { method: 'PUT', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'Note', content: 'linked' }) })).status).toBe(201);
+    const turtle = await (await fetch(linked, { headers: { accept: 'text/turtle' } })).text();
+    expect(turtle).toContain('"linked"');
+  });
+
+  it('answers Turtle to a client that takes anything', async() => {
+    const url = `${notes}any.ttl`;
+    await fetch(url, { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: '<> <http://purl.org/dc/terms/title> "any" .' });
+    for (const headers of [ {}, { accept: '*/*' } ] as Record<string, string>[]) {
+      const response = await fetch(url, { headers });
+      expect(response.headers.get('content-type')).toMatch(/^text\/turtle/u);
+    }
+  });
+
+  it('lists members, not what their data mentions, and child containers with their type', async() => {
+    const container = `${notes}listing/`;
+    await fetch(`${container}exists.ttl`, { method: 'PUT', headers: { 'content-type': 'text/turtle' },
+      body: '<#hello> <http://purl.org/dc/terms/title> "hello" . <./> <http://www.w3.org/ns/ldp#contains> <http://elsewhere.example/x> .' });
+    await fetch(`${container}child/inner.ttl`, { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: '<> <http://purl.org/dc/terms/title> "in" .' });
+    const json = await (await fetch(container, { headers: { accept: 'application/ld+json' } })).json() as
+      { 'ldp:contains': { id: string; type?: string[] }[] };
+    expect(json['ldp:contains'].map((member): string => member.id).sort()).toEqual([ `${container}child/`, `${container}exists.ttl` ]);
+    expect(json['ldp:contains'].find((member): boolean => member.id === `${container}child/`)?.type).toContain('ldp:BasicContainer');
+    const turtle = await (await fetch(container, { headers: { accept: 'text/turtle' } })).text();
+    expect(turtle).not.toContain('elsewhere.example');
+    expect(turtle).not.toContain('#hello');
+  });
+
+  it('makes the root a pim:Storage, described at /.well-known/solid', async() => {
+    const root = await fetch(server.baseUrl, { headers: { accept: 'text/turtle' } });
+    expect(links(root)).toContain('<http://www.w3.org/ns/pim/space#Storage>; rel="type"');
+    const description = await fetch(`${server.baseUrl}.well-known/solid`, { headers: { accept: 'text/turtle' } });
+    expect(description.status).toBe(200);
+    expect(await description.text()).toContain('http://www.w3.org/ns/pim/space#Storage');
+  });
+
+  it('refuses what must be RDF and what is too large, storing nothing', async() => {
+    const owned = `${notes}owned.txt`;
+    expect((await fetch(owned, { method: 'PUT', headers: { 'content-type': 'text/plain', ...owner }, body: 'mine' })).status).toBe(201);
+    const acl = await fetch(`${owned}.acl`, { method: 'PUT', headers: { 'content-type': 'text/plain', ...owner }, body: 'not rdf' });
+    expect(acl.status).toBe(415);
+    expect(await acl.json()).toMatchObject({ error: expect.any(String), message: expect.any(String) });
+    expect((await fetch(`${owned}.acl`, { headers: owner })).status).toBe(404);
+    const before = filesIn(join(server.dataDir, 'files')).length;
+    const large = await fetch(`${notes}large.bin`, { method: 'PUT', headers: { 'content-type': 'application/octet-stream' },
+      body: Buffer.alloc(400_000, 1) });
+    expect(large.status).toBe(413);
+    expect((await fetch(`${notes}large.bin`)).status).toBe(404);
+    expect(filesIn(join(server.dataDir, 'files'))).toHaveLength(before);
+  });
+
+  if (store.name === 'embedded store') {
+    it('keeps an acknowledged file through kill -9 and a restart', async() => {
+      const url = `${notes}durable.bin`;
+      expect((await fetch(url, { method: 'PUT', headers: { 'content-type': 'application/octet-stream' }, body: BYTES })).status).toBe(201);
+      await server.kill9();
+      await server.restart();
+      expect(Buffer.from(await (await fetch(url)).arrayBuffer())).toEqual(BYTES);
+    });
+  }
+});

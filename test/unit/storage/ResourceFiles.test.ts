@@ -1,0 +1,62 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { readableToString } from '@solid/community-server';
+import { fileMetadata, fileNameOf, ResourceFiles } from '../../../src/storage/ResourceFiles';
+
+describe('ResourceFiles', () => {
+  let dataDir: string;
+  let files: ResourceFiles;
+
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'fedpod-files-'));
+    files = new ResourceFiles(dataDir);
+  });
+
+  afterEach(() => {
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  function allFiles(): string[] {
+    return readdirSync(join(dataDir, 'files'), { recursive: true, encoding: 'utf8' }).filter((name): boolean => /[0-9a-f]{32}$/u.test(name));
+  }
+
+  it('saves each version as a new file with its size, reads it whole or in part, and removes it', async() => {
+    const first = await files.save(Readable.from([ Buffer.from('hello '), Buffer.from('world') ]));
+    const second = await files.save(Readable.from([ Buffer.from([ 0, 255, 10 ]) ]));
+    expect(first.size).toBe(11);
+    expect(second.size).toBe(3);
+    expect(first.name).not.toBe(second.name);
+    expect(await readableToString(files.open(first.name))).toBe('hello world');
+    expect(await readableToString(files.open(first.name, { start: 6, end: 10 }))).toBe('world');
+    expect(allFiles()).toHaveLength(2);
+    await files.remove(first.name);
+    await files.remove(first.name);
+    expect(allFiles()).toHaveLength(1);
+  });
+
+  it('leaves nothing behind when the body fails midway', async() => {
+    const failing = new Readable({
+      read(): void {
+        this.push(Buffer.from('partial'));
+        this.destroy(new Error('client went away'));
+      },
+    });
+    await expect(files.save(failing)).rejects.toThrow('client went away');
+    expect(readdirSync(join(dataDir, 'files'), { recursive: true, encoding: 'utf8' })
+      .filter((name): boolean => name.includes('.tmp'))).toEqual([]);
+  });
+
+  it('refuses a name it did not make (no path escapes the files directory)', () => {
+    expect(() => files.open('../../etc/passwd')).toThrow('Not a resource file name');
+  });
+
+  it('describes a file in metadata, and finds the file again from it', () => {
+    const metadata = fileMetadata('http://pod.example/a.txt', { name: 'a'.repeat(32), size: 5 }, 'text/plain');
+    expect(fileNameOf(metadata)).toBe('a'.repeat(32));
+    expect(metadata.map((entry): string => entry.object.value)).toEqual(expect.arrayContaining([ 'text/plain', '5',
+      'http://www.w3.org/ns/ldp#NonRDFSource' ]));
+    expect(fileNameOf([])).toBeUndefined();
+  });
+});
