@@ -47,6 +47,7 @@ describe('per-user storage under WebACL (config/ldp-wac.json), two nodes', () =>
     expect(own.status).toBe(200);
     expect(own.headers.get('wac-allow')).toBe('user="read write append control",public=""');
     expect(own.headers.get('link')).toContain(`<${storage}.acl>; rel="acl"`);
+    expect(own.headers.get('link')).toContain('<http://www.w3.org/ns/pim/space#Storage>; rel="type"');
     expect((await fetch(storage, { headers: { accept: 'application/ld+json' } })).status).toBe(401);
     expect((await fetch(storage, { headers: { accept: 'application/ld+json', ...as(bob) } })).status).toBe(403);
 

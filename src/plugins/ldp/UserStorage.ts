@@ -1,6 +1,11 @@
 import type { ResourceStore } from '@solid/community-server';
 import { BasicRepresentation, getLoggerFor } from '@solid/community-server';
+import { DataFactory } from 'n3';
+import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
+import { PIM_STORAGE, RDF_TYPE } from '../../storage/Vocabulary';
 import type { WebAclAuthorizer } from './WebAclAuthorizer';
+
+const { namedNode, quad } = DataFactory;
 
 /**
  * A storage container per user, under WebACL (the `ldp-wac` setup): at signup,
@@ -17,12 +22,14 @@ export class UserStorage {
    * @param store - CSS's resource store.
    * @param storagePath - Where the users' containers are, relative to the base URL.
    * @param acl - The cached WebACL decisions, told when an ACL is written here.
+   * @param graphs - The resource graphs: a user's container is typed there as a storage (pim:Storage).
    */
   public constructor(
     baseUrl: string,
     private readonly store: ResourceStore,
     storagePath = 'pods/',
     private readonly acl?: WebAclAuthorizer,
+    private readonly graphs?: ResourceGraphStore,
   ) {
     const base = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
     this.root = new URL(storagePath.endsWith('/') ? storagePath : `${storagePath}/`, base).href;
@@ -38,6 +45,8 @@ export class UserStorage {
     const container = this.storageOf(username);
     await this.remove(username);
     await this.store.setRepresentation({ path: container }, new BasicRepresentation('', { path: container }, 'text/turtle'));
+    // Solid apps find the user's storage root by this type (as they find the server's root).
+    await this.graphs?.addMetadata(container, [ quad(namedNode(container), namedNode(RDF_TYPE), namedNode(PIM_STORAGE)) ]);
     const acl = `${container}.acl`;
     await this.store.setRepresentation({ path: acl }, new BasicRepresentation(storageAclTurtle(webId), { path: acl }, 'text/turtle'));
     await this.acl?.changed();
