@@ -41,6 +41,7 @@ export * from './handlers/RequestMatcher';
 export * from './handlers/SparqlEndpointHandler';
 export * from './handlers/ldp/BaseUrlTargetExtractor';
 export * from './handlers/ldp/LdpCreateHandler';
+export * from './handlers/ldp/LdpFilePutHandler';
 export * from './handlers/ldp/LdpReadHandler';
 export * from './handlers/ldp/RdfBodyGuardHandler';
 export * from './handlers/ldp/UnsupportedBodyErrorHandler';

@@ -45,6 +45,8 @@ export function fileNameOf(metadata: readonly Quad[]): string | undefined {
  */
 export class ResourceFiles {
   private readonly root: string;
+  /** Directories known to exist (65,536 at most). */
+  private readonly directories = new Set<string>();
 
   public constructor(dataDir: string) {
     this.root = join(dataDir, 'files');
@@ -54,7 +56,10 @@ export class ResourceFiles {
   public async save(body: Readable): Promise<SavedFile> {
     const name = randomBytes(16).toString('hex');
     const directory = this.directoryOf(name);
-    await mkdir(directory, { recursive: true });
+    if (!this.directories.has(directory)) {
+      await mkdir(directory, { recursive: true });
+      this.directories.add(directory);
+    }
     const temporary = join(directory, `.${name}.tmp`);
     let size: number;
     try {

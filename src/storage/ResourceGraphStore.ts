@@ -88,6 +88,29 @@ export class ResourceGraphStore {
     return rows.map((row): string => row.g.value);
   }
 
+  /**
+   * A resource's metadata and which of `others` exist, in one query (a write's checks: its parent
+   * container, a container of the same name).
+   */
+  public async readMetadataAndPresence(iri: string, others: readonly string[]): Promise<{ metadata: Quad[]; present: Set<string> }> {
+    const branches = [
+      `{ GRAPH ${sparqlIri(metadataGraphOf(iri))} { ?s ?p ?o } }`,
+      ...others.map((other): string =>
+        `{ SELECT ?g WHERE { GRAPH ${sparqlIri(metadataGraphOf(other))} { ?x ?y ?z } BIND(${sparqlIri(other)} AS ?g) } LIMIT 1 }`),
+    ];
+    const rows = await this.client.select(`SELECT ?g ?s ?p ?o WHERE { ${branches.join(' UNION ')} }`);
+    const present = new Set<string>();
+    const metadata: Quad[] = [];
+    for (const row of rows) {
+      if (row.g) {
+        present.add(row.g.value);
+      } else {
+        metadata.push(this.toQuad(row));
+      }
+    }
+    return { metadata: this.skolemizer.deskolemize(metadata), present };
+  }
+
   public async exists(iri: string): Promise<boolean> {
     return this.client.ask(`ASK { GRAPH ${sparqlIri(metadataGraphOf(iri))} { ?s ?p ?o } }`);
   }

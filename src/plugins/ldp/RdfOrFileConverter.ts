@@ -31,6 +31,19 @@ export function isLinkedJson(document: unknown): boolean {
 const AUXILIARY = /\.(?:acl|meta)$/u;
 
 /**
+ * Whether a body of this media type is stored as a file whatever it holds (JSON types are decided by
+ * their content, RDF types are triples).
+ */
+export function isFileType(type: string): boolean {
+  return type !== '' && type !== INTERNAL_QUADS && !JSON_TYPES.has(type) && !RDF_TYPES.has(type);
+}
+
+/** Whether a resource is an ACL or a description document (always RDF). */
+export function isAuxiliary(iri: string): boolean {
+  return AUXILIARY.test(iri);
+}
+
+/**
  * What the store keeps of a document, decided where its IRI is known (the data accessor calls it with
  * the document's own IRI, so relative IRIs and `<>` in a body POSTed to a container name the new
  * resource, not the container). RDF (Turtle, JSON-LD, N-Triples...) becomes quads; any other body is

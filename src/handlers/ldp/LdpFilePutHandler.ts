@@ -1,0 +1,112 @@
+import { Readable } from 'node:stream';
+import type { HttpHandler, HttpHandlerInput, ReadWriteLocker } from '@solid/community-server';
+import type { Quad } from '@rdfjs/types';
+import { DataFactory } from 'n3';
+import { isAuxiliary, isFileType } from '../../plugins/ldp/RdfOrFileConverter';
+import type { ResourceFiles } from '../../storage/ResourceFiles';
+import { fileMetadata, fileNameOf } from '../../storage/ResourceFiles';
+import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
+import { DC_MODIFIED, LDP_RESOURCE, RDF_TYPE, XSD_DATETIME } from '../../storage/Vocabulary';
+import { mediaTypeOf, readBody } from '../HttpUtil';
+import { JsonHttpHandler } from '../JsonHttpHandler';
+import { NOT_HANDLED } from '../NotHandled';
+import { LdpPaths } from './LdpPaths';
+
+const { namedNode, literal, quad } = DataFactory;
+
+/** Preconditions CSS evaluates (against its own view of the resource): those PUTs go to CSS. */
+const CONDITIONS = [ 'if-match', 'if-none-match', 'if-unmodified-since', 'if-modified-since' ];
+
+/**
+ * PUT of a file (a non-RDF body) into an existing container, without CSS's pipeline: read the body
+ * (413 past the limit), write its bytes (ResourceFiles: on disk before the store names them) and its
+ * description, containment and the container's modification date in one store update, under CSS's
+ * lock of the resource; 201 with Location for a new resource, 205 for a replaced one, as CSS answers.
+ * Left to CSS (here, with the body unread): preconditions, a missing parent container (CSS creates
+ * it), a name taken by a container, ACLs and descriptions, RDF and JSON bodies.
+ */
+export class LdpFilePutHandler extends JsonHttpHandler {
+  private readonly paths: LdpPaths;
+
+  /**
+   * @param baseUrl - Public base URL.
+   * @param store - The resource graphs.
+   * @param files - The bytes of non-RDF resources.
+   * @param locker - CSS's resource locker, so this write never races CSS's own.
+   * @param fallback - CSS's LDP handler, for the PUTs this one leaves to it.
+   * @param maxBodyBytes - Largest accepted body.
+   */
+  public constructor(
+    baseUrl: string,
+    private readonly store: ResourceGraphStore,
+    private readonly files: ResourceFiles,
+    private readonly locker: ReadWriteLocker,
+    private readonly fallback: HttpHandler,
+    private readonly maxBodyBytes = 1_048_576,
+  ) {
+    super();
+    this.paths = new LdpPaths(baseUrl);
+  }
+
+  public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
+    if (request.method !== 'PUT' || !isFileType(mediaTypeOf(request.headers['content-type'])) ||
+      CONDITIONS.some((name): boolean => request.headers[name] !== undefined) || request.headers.link !== undefined) {
+      throw NOT_HANDLED;
+    }
+    const target = this.paths.resolve(request);
+    if (!target || target.iri.endsWith('/') || isAuxiliary(target.iri) || this.paths.isReservedPath(target.path)) {
+      throw NOT_HANDLED;
+    }
+  }
+
+  protected async serve(input: HttpHandlerInput): Promise<void> {
+    const { request, response } = input;
+    const iri = this.paths.resolve(request)!.iri;
+    const parent = iri.slice(0, iri.lastIndexOf('/') + 1);
+    const type = mediaTypeOf(request.headers['content-type']);
+    // Under CSS's lock of the resource (released before CSS, which takes it itself, is asked).
+    const outcome = await this.locker.withWriteLock({ path: iri }, async(): Promise<'created' | 'replaced' | 'css'> => {
+      const { metadata, present } = await this.store.readMetadataAndPresence(iri, [ parent, `${iri}/` ]);
+      if (!present.has(parent) || present.has(`${iri}/`)) {
+        return 'css';
+      }
+      await this.write(parent, iri, await readBody(request, this.maxBodyBytes), type, metadata);
+      return metadata.length === 0 ? 'created' : 'replaced';
+    });
+    if (outcome === 'css') {
+      await this.fallback.handleSafe(input);
+      return;
+    }
+    if (outcome === 'created') {
+      response.writeHead(201, { location: iri, 'content-length': '0' });
+    } else {
+      response.writeHead(205, { 'content-length': '0' });
+    }
+    response.end();
+  }
+
+  /** Writes the new version over `previous` (the metadata of the version it replaces, empty when new). */
+  private async write(parent: string, iri: string, body: Buffer, type: string, previous: Quad[]): Promise<void> {
+    const now = new Date();
+    const saved = await this.files.save(Readable.from([ body ]));
+    const metadata: Quad[] = [
+      quad(namedNode(iri), namedNode(RDF_TYPE), namedNode(LDP_RESOURCE)),
+      quad(namedNode(iri), namedNode(DC_MODIFIED), literal(now.toISOString(), namedNode(XSD_DATETIME))),
+      ...fileMetadata(iri, saved, type),
+    ];
+    try {
+      if (previous.length === 0) {
+        await this.store.createInContainer(parent, iri, [], metadata, now);
+      } else {
+        await this.store.write(iri, parent, metadata, []);
+      }
+    } catch (error: unknown) {
+      await this.files.remove(saved.name);
+      throw error;
+    }
+    const previousFile = fileNameOf(previous);
+    if (previousFile) {
+      await this.files.remove(previousFile);
+    }
+  }
+}
