@@ -30,7 +30,11 @@ const GOALS = [
 ].map((goal) => ({ ...goal, numerator: 'fedpod-wac', denominator: 'css-sparql' }))).concat([
   { label: 'Fedpod with WebACL GET note vs its public-append setup', scenario: 'get-note', min: 0.7 },
   { label: 'Fedpod with WebACL GET container vs its public-append setup', scenario: 'get-container', min: 0.7 },
-].map((goal) => ({ ...goal, numerator: 'fedpod-wac', denominator: 'fedpod' })));
+].map((goal) => ({ ...goal, numerator: 'fedpod-wac', denominator: 'fedpod' }))).concat([
+  // Stock CSS on a SPARQL store keeps RDF only: files are compared with stock CSS in memory.
+  { label: 'Fedpod GET 100 kB file vs stock CSS (memory)', scenario: 'get-file', min: 10 },
+  { label: 'Fedpod PUT 100 kB file vs stock CSS (memory)', scenario: 'put-file', min: 10 },
+].map((goal) => ({ ...goal, numerator: 'fedpod', denominator: 'css-memory' })));
 
 // The ldp table's progress lines pad labels to 18 characters.
 const LABEL_WIDTH = 18;

@@ -1,10 +1,11 @@
 'use strict';
 
 const { randomBytes } = require('node:crypto');
-const { noteBody, JSON_LD } = require('./seed');
+const { noteBody, JSON_LD, FILE_TYPE, fileBody } = require('./seed');
 
 // A per-run tag keeps POSTed bodies unique across runs as well as requests.
 const RUN_TAG = randomBytes(4).toString('hex');
+let nextFile = 0;
 
 /**
  * The LDP scenarios. `order` is the execution order: the POST scenario runs
@@ -38,6 +39,29 @@ const SCENARIOS = [
     order: 2,
     kind: 'GET',
     request: ({ containerUrl }) => ({ url: containerUrl, headers: { accept: JSON_LD } }),
+  },
+  {
+    id: 'get-file',
+    label: '(d) GET 100 kB file',
+    order: 4,
+    kind: 'GET',
+    request: ({ fileUrl }) => ({ url: fileUrl, headers: { accept: '*/*' } }),
+  },
+  {
+    // A new file per request (overwriting one takes its owner's credentials in Fedpod's LDP setup).
+    id: 'put-file',
+    label: '(e) PUT 100 kB file',
+    order: 5,
+    kind: 'PUT',
+    request: ({ containerUrl }) => ({
+      url: `${containerUrl}file-${RUN_TAG}.bin`,
+      // Its own sequence: the load tool's counter restarts with each run (warm-up, measurement),
+      // and a second PUT of one URL would be an overwrite.
+      makeUrl: () => `${containerUrl}file-${RUN_TAG}-${nextFile++}.bin`,
+      method: 'PUT',
+      headers: { 'content-type': FILE_TYPE },
+      body: fileBody(),
+    }),
   },
 ];
 

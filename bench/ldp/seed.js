@@ -5,6 +5,25 @@ const { request, expectStatus } = require('../lib/http');
 const AS_CONTEXT = 'https://www.w3.org/ns/activitystreams';
 const JSON_LD = 'application/ld+json';
 const SEED_CONCURRENCY = 4;
+const FILE_TYPE = 'application/octet-stream';
+const FILE_BYTES = 100 * 1024;
+
+/** The 100 kB file of the file scenarios (the same bytes every time: the server cannot know). */
+function fileBody() {
+  return Buffer.alloc(FILE_BYTES, 'fedpod-bench ');
+}
+
+/** PUT the file the GET scenario reads; refuse a target that does not serve it back byte for byte. */
+async function prepareFile(containerUrl) {
+  const fileUrl = `${containerUrl}bench-file.bin`;
+  await expectStatus(fileUrl, { method: 'PUT', headers: { 'content-type': FILE_TYPE }, body: fileBody() }, [200, 201, 204, 205]);
+  // The body is ASCII, so the text the request helper returns is the bytes.
+  const served = await request(fileUrl, { headers: { accept: '*/*' } });
+  if (served.status !== 200 || served.body !== fileBody().toString('utf8')) {
+    throw new Error(`GET ${fileUrl} does not serve the file back (status ${served.status}, ${served.body.length} characters)`);
+  }
+  return fileUrl;
+}
 
 function noteBody(content) {
   return JSON.stringify({ '@context': AS_CONTEXT, type: 'Note', name: 'n', content });
@@ -80,7 +99,8 @@ async function prepareNotes(baseUrl, count, containerPath = 'notes/') {
   const locations = await seedNotes(containerUrl, count);
   const noteUrl = locations[0];
   const shape = await verifySeed({ noteUrl, containerUrl, locations });
-  return { containerUrl, noteUrl, container, shape };
+  const fileUrl = await prepareFile(containerUrl);
+  return { containerUrl, noteUrl, fileUrl, container, shape };
 }
 
-module.exports = { prepareNotes, noteBody, AS_CONTEXT, JSON_LD };
+module.exports = { prepareNotes, noteBody, fileBody, AS_CONTEXT, JSON_LD, FILE_TYPE };

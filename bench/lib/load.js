@@ -29,10 +29,17 @@ function autocannonOptions(scenario, { connections, duration }) {
   if (scenario.body !== undefined) {
     options.body = scenario.body;
   }
-  if (scenario.makeBody) {
-    // A fresh body per request, so servers cannot short-cut identical writes.
+  if (scenario.makeBody || scenario.makeUrl) {
+    // A fresh body (and target) per request, so servers cannot short-cut identical writes.
     let counter = 0;
-    options.requests[0].setupRequest = (req) => ({ ...req, body: scenario.makeBody(counter++) });
+    options.requests[0].setupRequest = (req) => {
+      const index = counter++;
+      return {
+        ...req,
+        ...scenario.makeBody ? { body: scenario.makeBody(index) } : {},
+        ...scenario.makeUrl ? { path: connectionFor(scenario.makeUrl(index)).path } : {},
+      };
+    };
   }
   return options;
 }
@@ -87,9 +94,10 @@ async function settle(scenario) {
   let attempt = 0;
   let lastProblem = '';
   while (Date.now() - started < SETTLE_BUDGET_MS) {
-    const body = scenario.makeBody ? scenario.makeBody(`settle-${attempt++}`) : scenario.body;
+    const tag = `settle-${attempt++}`;
+    const body = scenario.makeBody ? scenario.makeBody(tag) : scenario.body;
     try {
-      const res = await request(scenario.url, {
+      const res = await request(scenario.makeUrl ? scenario.makeUrl(tag) : scenario.url, {
         method: scenario.method || 'GET', headers: scenario.headers, body, timeoutMs: SETTLE_BUDGET_MS,
       });
       if (res.status >= 200 && res.status < 300) {
@@ -107,7 +115,7 @@ async function settle(scenario) {
 /**
  * Load one scenario: a warm-up run (discarded) then the measured run, each
  * preceded by settle().
- * scenario: { url, method, headers, body | makeBody(counter) }
+ * scenario: { url | makeUrl(counter), method, headers, body | makeBody(counter) }
  * settings: { connections, duration, warmup } (seconds)
  */
 async function measure(scenario, settings) {

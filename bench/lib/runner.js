@@ -219,7 +219,7 @@ async function storeRoundTrips(session, spec) {
   const before = await quietStoreStats(session);
   for (let i = 0; i < ROUNDTRIP_PROBES; i++) {
     const body = spec.makeBody ? spec.makeBody(`probe-${i}`) : spec.body;
-    await request(spec.url, { method: spec.method || 'GET', headers: spec.headers, body });
+    await request(spec.makeUrl ? spec.makeUrl(`probe-${i}`) : spec.url, { method: spec.method || 'GET', headers: spec.headers, body });
   }
   const after = await session.storeStats();
   const perRequest = {};
