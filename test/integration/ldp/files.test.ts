@@ -112,6 +112,22 @@ describe.each(stores)('files and Solid LDP behaviour on the $name', (store) => {
     expect(filesIn(join(server.dataDir, 'files'))).toHaveLength(before);
   });
 
+  it('leaves to CSS the file PUTs it does not take itself (missing parents, preconditions), and never stores a file under a container\'s name', async() => {
+    const deep = `${notes}deeper/still/file.txt`;
+    expect((await fetch(deep, { method: 'PUT', headers: { 'content-type': 'text/plain', ...owner }, body: 'deep' })).status).toBe(201);
+    expect(await (await fetch(deep)).text()).toBe('deep');
+    expect(await (await fetch(`${notes}deeper/`, { headers: { accept: 'text/turtle' } })).text()).toContain(`<${notes}deeper/still/>`);
+    const again = await fetch(deep, { method: 'PUT', headers: { 'content-type': 'text/plain', 'if-none-match': '*', ...owner }, body: 'again' });
+    expect(again.status).toBe(412);
+    expect(await (await fetch(deep)).text()).toBe('deep');
+    // A document cannot take a container's name: refused (the intermediate container has no owner
+    // here, so the access policy answers before CSS's 409), and nothing is stored.
+    const clash = await fetch(`${notes}deeper/still`, { method: 'PUT', headers: { 'content-type': 'text/plain', ...owner }, body: 'clash' });
+    expect([ 403, 409 ]).toContain(clash.status);
+    expect(await (await fetch(`${notes}deeper/still`, { headers: { accept: '*/*' } })).text()).not.toContain('clash');
+    expect(await (await fetch(`${notes}deeper/still/`, { headers: { accept: 'text/turtle' } })).text()).toContain(`<${deep}>`);
+  });
+
   it('creates files by POST with the same Slug rule as RDF, and lists them', async() => {
     const text = await fetch(notes, { method: 'POST', headers: { 'content-type': 'text/plain', slug: 'My File!.txt' }, body: 'plain text' });
     const turtle = await fetch(notes, { method: 'POST', headers: { 'content-type': 'text/turtle', slug: 'My File!.ttl' },
