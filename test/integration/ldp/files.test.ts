@@ -4,31 +4,9 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { sharedServers } from '../../support/env';
 import { startFedpod, type FedpodServer } from '../../support/fedpod';
-import { httpRequest } from '../../support/sparql';
+import { selectOnStore, TEST_STORES } from '../../support/stores';
 import { TestIssuer } from '../../support/test-issuer';
-
-interface Store {
-  name: string;
-  extraArgs: () => { sparqlEndpoint?: string };
-  queryUrl: (server: FedpodServer) => string;
-  auth?: string;
-}
-
-const stores: Store[] = [
-  {
-    name: 'embedded store',
-    extraArgs: () => ({}),
-    queryUrl: (server) => `http://127.0.0.1:${server.storePort}/localData/query`,
-    auth: `Basic ${Buffer.from('admin:admin').toString('base64')}`,
-  },
-  {
-    name: 'Virtuoso',
-    extraArgs: () => ({ sparqlEndpoint: sharedServers().sparqlEndpoint }),
-    queryUrl: () => sharedServers().sparqlEndpoint,
-  },
-];
 
 /** Every byte value, twice: a body no text decoding survives. */
 const BYTES = Buffer.from([ ...Array.from({ length: 256 }, (_, index): number => index), ...Array.from({ length: 256 }, (_, index): number => 255 - index) ]);
@@ -46,20 +24,15 @@ function links(response: Response): string {
   return response.headers.get('link') ?? '';
 }
 
-describe.each(stores)('files and Solid LDP behaviour on the $name', (store) => {
+describe.each(TEST_STORES)('files and Solid LDP behaviour on the $name', (store) => {
   let server: FedpodServer;
   let notes: string;
   const issuer = new TestIssuer();
   let owner: Record<string, string>;
 
   async function subjects(graph: string): Promise<string[]> {
-    const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/sparql-results+json' };
-    if (store.auth) headers.authorization = store.auth;
-    const query = `SELECT DISTINCT ?s WHERE { GRAPH <${graph}> { ?s ?p ?o } }`;
-    const answer = await httpRequest(store.queryUrl(server), { method: 'POST', headers, body: `query=${encodeURIComponent(query)}` });
-    expect(answer.status).toBe(200);
-    return (JSON.parse(answer.body) as { results: { bindings: { s: { type: string; value: string } }[] } })
-      .results.bindings.map((row): string => `${row.s.type}:${row.s.value}`);
+    const rows = await selectOnStore(store, server, `SELECT DISTINCT ?s WHERE { GRAPH <${graph}> { ?s ?p ?o } }`);
+    return rows.map((row): string => `${row.s.type}:${row.s.value}`);
   }
 
   beforeAll(async() => {

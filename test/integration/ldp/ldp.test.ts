@@ -3,46 +3,12 @@
  * embedded store and against Virtuoso (the external SPARQL server CI can run).
  */
 import { getContainedResourceUrlAll, getSolidDataset, getStringNoLocale, getThing } from '@inrupt/solid-client';
-import { sharedServers } from '../../support/env';
 import { startFedpod, type FedpodServer } from '../../support/fedpod';
-import { httpRequest } from '../../support/sparql';
+import { selectOnStore, TEST_STORES } from '../../support/stores';
 import { TestIssuer } from '../../support/test-issuer';
 
 const AS = 'https://www.w3.org/ns/activitystreams#';
 const PAGE_SIZE = 4;
-
-interface Store {
-  name: string;
-  extraArgs: () => { sparqlEndpoint?: string };
-  /** Query endpoint and credentials for checking what the server stored. */
-  queryUrl: (server: FedpodServer) => string;
-  auth?: string;
-}
-
-const stores: Store[] = [
-  {
-    name: 'embedded store',
-    extraArgs: () => ({}),
-    queryUrl: (server) => `http://127.0.0.1:${server.storePort}/localData/query`,
-    auth: `Basic ${Buffer.from('admin:admin').toString('base64')}`,
-  },
-  {
-    name: 'Virtuoso',
-    extraArgs: () => ({ sparqlEndpoint: sharedServers().sparqlEndpoint }),
-    queryUrl: () => sharedServers().sparqlEndpoint,
-  },
-];
-
-async function select(store: Store, server: FedpodServer, query: string): Promise<Record<string, { value: string }>[]> {
-  const headers: Record<string, string> = {
-    'content-type': 'application/x-www-form-urlencoded',
-    accept: 'application/sparql-results+json',
-  };
-  if (store.auth) headers.authorization = store.auth;
-  const answer = await httpRequest(store.queryUrl(server), { method: 'POST', headers, body: `query=${encodeURIComponent(query)}` });
-  expect(answer.status).toBe(200);
-  return (JSON.parse(answer.body) as { results: { bindings: Record<string, { value: string }>[] } }).results.bindings;
-}
 
 async function post(url: string, body: string, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(url, { method: 'POST', headers: { 'content-type': 'application/ld+json', ...headers }, body });
@@ -73,7 +39,7 @@ async function listAll(url: string): Promise<Listing['ldp:contains']> {
   return members;
 }
 
-describe.each(stores)('LDP setup on the $name', (store) => {
+describe.each(TEST_STORES)('LDP setup on the $name', (store) => {
   let server: FedpodServer;
   let notes: string;
   const issuer = new TestIssuer();
@@ -116,7 +82,7 @@ describe.each(stores)('LDP setup on the $name', (store) => {
     const members = await listAll(notes);
     expect(members).toContainEqual({ id: location, type: 'Note', name: 'First', content });
 
-    const rows = await select(store, server,
+    const rows = await selectOnStore(store, server,
       `SELECT ?s WHERE { ?s <${AS}content> ${JSON.stringify(content)} }`);
     expect(rows.map((row) => row.s.value)).toEqual([ location ]);
 
@@ -292,7 +258,7 @@ describe.each(stores)('LDP setup on the $name', (store) => {
     for (const location of locations) {
       expect(members).toContain(location);
     }
-    const rows = await select(store, server, `SELECT ?s WHERE { ?s <${AS}content> "durable content 19" }`);
+    const rows = await selectOnStore(store, server, `SELECT ?s WHERE { ?s <${AS}content> "durable content 19" }`);
     expect(rows.map((row) => row.s.value)).toEqual([ locations[19] ]);
   });
 });
