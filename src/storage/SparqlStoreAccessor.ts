@@ -24,7 +24,7 @@ import { DataFactory } from 'n3';
 import type { ResourceGraphStore } from './ResourceGraphStore';
 import type { ResourceFiles } from './ResourceFiles';
 import { fileMetadata, fileNameOf } from './ResourceFiles';
-import { FEDPOD_FILE, PIM_STORAGE, POSIX_SIZE, RDF_TYPE } from './Vocabulary';
+import { FEDPOD_FILE, isAuxiliary, PIM_STORAGE, POSIX_SIZE, RDF_TYPE } from './Vocabulary';
 
 const { namedNode } = DataFactory;
 
@@ -153,8 +153,9 @@ export class SparqlStoreAccessor implements DataAccessor {
     }
   }
 
+  /** The container a resource is a member of; none for the root, ACLs and descriptions (as CSS lists). */
   private parentOf(identifier: ResourceIdentifier): string | undefined {
-    if (this.identifierStrategy.isRootContainer(identifier)) {
+    if (this.identifierStrategy.isRootContainer(identifier) || isAuxiliary(identifier.path)) {
       return undefined;
     }
     return this.identifierStrategy.getParentContainer(identifier).path;

@@ -10,6 +10,14 @@ export const XSD_DATETIME = 'http://www.w3.org/2001/XMLSchema#dateTime';
 /** CSS keeps response-only metadata in this graph; it is never stored. */
 export const RESPONSE_METADATA_GRAPH = 'urn:npm:solid:community-server:meta:ResponseMetadata';
 
+/** ACL and description documents: always RDF, never members of a container. */
+export const AUXILIARY_SUFFIX = /\.(?:acl|meta)$/u;
+
+/** Whether a resource is an ACL or a description document (`.acl`, `.meta`). */
+export function isAuxiliary(iri: string): boolean {
+  return AUXILIARY_SUFFIX.test(iri);
+}
+
 /** Metadata of a resource lives in its own graph, named as CSS's SPARQL accessor names it. */
 export function metadataGraphOf(iri: string): string {
   return `meta:${iri}`;

@@ -48,6 +48,10 @@ describe('per-user storage under WebACL (config/ldp-wac.json), two nodes', () =>
     expect(own.headers.get('wac-allow')).toBe('user="read write append control",public=""');
     expect(own.headers.get('link')).toContain(`<${storage}.acl>; rel="acl"`);
     expect(own.headers.get('link')).toContain('<http://www.w3.org/ns/pim/space#Storage>; rel="type"');
+    // Its ACL is not one of its members (as CSS lists a container).
+    const listing = await (await fetch(storage, { headers: { accept: 'text/turtle', ...as(alice) } })).text();
+    expect(listing).toContain('ldp:BasicContainer');
+    expect(listing).not.toContain(`<${storage}.acl>`);
     expect((await fetch(storage, { headers: { accept: 'application/ld+json' } })).status).toBe(401);
     expect((await fetch(storage, { headers: { accept: 'application/ld+json', ...as(bob) } })).status).toBe(403);
 

@@ -6,9 +6,9 @@ import { agentIri } from '../pipeline/Agent';
 import type { AccessPolicy, AccessRequest } from './AccessPolicy';
 import { WRITE_METHODS } from './AccessPolicy';
 import { refusal } from './AccessErrors';
+import { AUXILIARY_SUFFIX } from '../../storage/Vocabulary';
 import { AccessHeaders } from './AccessHeaders';
 
-const AUXILIARY = /\.(?:acl|meta)$/u;
 
 /**
  * Public read and append (the plain `ldp` setup): anyone reads; anyone adds new resources under the
@@ -45,7 +45,7 @@ export class PublicAppendAccess implements AccessPolicy {
       AccessHeaders.set(request, { 'wac-allow': AccessHeaders.wacAllow(modes, modes) });
       return;
     }
-    const subject = target.replace(AUXILIARY, '');
+    const subject = target.replace(AUXILIARY_SUFFIX, '');
     const creator = agentIri(agent);
     if (method === 'POST' && subject === target && this.inAppendArea(target, true)) {
       if (creator !== undefined) {

@@ -6,6 +6,7 @@ import {
   RepresentationConverter,
   UnsupportedMediaTypeHttpError,
 } from '@solid/community-server';
+import { isAuxiliary } from '../../storage/Vocabulary';
 import type { JsonLdParser } from './JsonLdParser';
 
 const JSON_TYPES = new Set([ 'application/json', 'application/ld+json', 'application/activity+json' ]);
@@ -27,8 +28,6 @@ export function isLinkedJson(document: unknown): boolean {
   return Array.isArray(document) ? document.length > 0 && document.every(linked) : linked(document);
 }
 
-/** Auxiliary resources are RDF: ACLs and descriptions. */
-const AUXILIARY = /\.(?:acl|meta)$/u;
 
 /**
  * Whether a body of this media type is stored as a file whatever it holds (JSON types are decided by
@@ -38,10 +37,6 @@ export function isFileType(type: string): boolean {
   return type !== '' && type !== INTERNAL_QUADS && !JSON_TYPES.has(type) && !RDF_TYPES.has(type);
 }
 
-/** Whether a resource is an ACL or a description document (always RDF). */
-export function isAuxiliary(iri: string): boolean {
-  return AUXILIARY.test(iri);
-}
 
 /**
  * What the store keeps of a document, decided where its IRI is known (the data accessor calls it with
@@ -78,7 +73,7 @@ export class RdfOrFileConverter extends RepresentationConverter {
       return this.readJson(representation, identifier.path);
     }
     if (!RDF_TYPES.has(type ?? '')) {
-      if (AUXILIARY.test(identifier.path)) {
+      if (isAuxiliary(identifier.path)) {
         throw new UnsupportedMediaTypeHttpError('ACL and description documents are RDF: send Turtle or JSON-LD.');
       }
       return representation;
@@ -94,7 +89,7 @@ export class RdfOrFileConverter extends RepresentationConverter {
       // A body that says it is JSON must be JSON (400 otherwise); JSON that is not linked data is a file.
       const document = this.parser.parseJson(Buffer.from(text));
       if (!isLinkedJson(document)) {
-        if (AUXILIARY.test(iri)) {
+        if (isAuxiliary(iri)) {
           throw new UnsupportedMediaTypeHttpError('ACL and description documents are RDF: send Turtle or JSON-LD.');
         }
         return new BasicRepresentation(text, metadata);
