@@ -1,12 +1,13 @@
 /**
- * Polls `check` until it gives a value (anything but undefined) and resolves with it; rejects once
- * `timeoutMs` has passed. For outcomes that happen in the background (queues, deliveries).
+ * Polls `check` until it gives a value (anything but undefined or false: a check that returns a
+ * boolean waits for true) and resolves with it; rejects once `timeoutMs` has passed. For outcomes
+ * that happen in the background (queues, deliveries).
  */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 30_000, intervalMs = 250): Promise<T> {
+export async function eventually<T>(check: () => Promise<T | undefined | false>, timeoutMs = 30_000, intervalMs = 250): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
-    if (value !== undefined) return value;
+    if (value !== undefined && value !== false) return value;
     if (Date.now() > until) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
