@@ -42,6 +42,8 @@ export * from './handlers/SparqlEndpointHandler';
 export * from './handlers/ldp/BaseUrlTargetExtractor';
 export * from './handlers/ldp/LdpCreateHandler';
 export * from './handlers/ldp/LdpFilePutHandler';
+export * from './handlers/ldp/LdpWriteHandlerOptions';
+export * from './handlers/ldp/LdpChanges';
 export * from './handlers/ldp/LdpReadHandler';
 export * from './handlers/ldp/RdfBodyGuardHandler';
 export * from './handlers/ldp/UnsupportedBodyErrorHandler';

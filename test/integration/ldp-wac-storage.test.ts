@@ -48,6 +48,14 @@ describe('per-user storage under WebACL (config/ldp-wac.json), two nodes', () =>
     expect(own.headers.get('wac-allow')).toBe('user="read write append control",public=""');
     expect(own.headers.get('link')).toContain(`<${storage}.acl>; rel="acl"`);
     expect(own.headers.get('link')).toContain('<http://www.w3.org/ns/pim/space#Storage>; rel="type"');
+    // Notifications of it only to whoever may read it.
+    const subscription = (session?: Session): RequestInit => ({ method: 'POST',
+      headers: { 'content-type': 'application/ld+json', ...as(session) },
+      body: JSON.stringify({ '@context': [ 'https://www.w3.org/ns/solid/notification/v1' ],
+        type: 'http://www.w3.org/ns/solid/notifications#WebSocketChannel2023', topic: storage }) });
+    expect((await fetch(`${first.baseUrl}.notifications/WebSocketChannel2023/`, subscription(alice))).status).toBe(200);
+    expect((await fetch(`${first.baseUrl}.notifications/WebSocketChannel2023/`, subscription())).status).toBe(401);
+    expect((await fetch(`${first.baseUrl}.notifications/WebSocketChannel2023/`, subscription(bob))).status).toBe(403);
     // Its ACL is not one of its members (as CSS lists a container).
     const listing = await (await fetch(storage, { headers: { accept: 'text/turtle', ...as(alice) } })).text();
     expect(listing).toContain('ldp:BasicContainer');

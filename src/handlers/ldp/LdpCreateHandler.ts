@@ -15,7 +15,9 @@ import { mediaTypeOf, readBody } from '../HttpUtil';
 import { JsonHttpHandler } from '../JsonHttpHandler';
 import { AccessHeaders } from '../access/AccessHeaders';
 import { ldpHeaders } from './LdpHeaders';
+import { LdpChanges } from './LdpChanges';
 import { LdpPaths } from './LdpPaths';
+import type { LdpWriteHandlerOptions } from './LdpWriteHandlerOptions';
 import { NESTED_SYNTAXES, nestingDepthOver } from './RdfNestingDepth';
 
 const { namedNode, literal, quad } = DataFactory;
@@ -33,25 +35,22 @@ const MAX_NESTING_DEPTH = 128;
  */
 export class LdpCreateHandler extends JsonHttpHandler {
   private readonly paths: LdpPaths;
+  private readonly store: ResourceGraphStore;
+  private readonly converter: RepresentationConverter;
+  private readonly locker: ReadWriteLocker;
+  private readonly files: ResourceFiles;
+  private readonly changes: LdpChanges;
+  private readonly maxBodyBytes: number;
 
-  /**
-   * @param baseUrl - Public base URL.
-   * @param store - The resource graphs.
-   * @param converter - What is stored of a body: triples or a file (the data accessor's own).
-   * @param locker - CSS's resource locker, so Slug-named creations never race CSS's own writes.
-   * @param files - The bytes of non-RDF resources.
-   * @param maxBodyBytes - Largest accepted body.
-   */
-  public constructor(
-    baseUrl: string,
-    private readonly store: ResourceGraphStore,
-    private readonly converter: RepresentationConverter,
-    private readonly locker: ReadWriteLocker,
-    private readonly files: ResourceFiles,
-    private readonly maxBodyBytes = 1_048_576,
-  ) {
+  public constructor(options: LdpWriteHandlerOptions) {
     super();
-    this.paths = new LdpPaths(baseUrl);
+    this.paths = new LdpPaths(options.baseUrl);
+    this.store = options.store;
+    this.converter = options.converter;
+    this.locker = options.locker;
+    this.files = options.files;
+    this.changes = new LdpChanges(options.emitter);
+    this.maxBodyBytes = options.maxBodyBytes ?? 1_048_576;
   }
 
   public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
@@ -111,6 +110,7 @@ export class LdpCreateHandler extends JsonHttpHandler {
     ];
     if (stored.metadata.contentType === INTERNAL_QUADS) {
       await this.store.createInContainer(container, iri, defaultGraphOnly(await arrayifyStream<Quad>(stored.data)), metadata, now);
+      this.changes.created(container, iri);
       return;
     }
     const saved = await this.files.save(stored.data);
@@ -120,6 +120,7 @@ export class LdpCreateHandler extends JsonHttpHandler {
       await this.files.remove(saved.name);
       throw error;
     }
+    this.changes.created(container, iri);
   }
 
   private async findContainer(iri: string): Promise<string> {

@@ -10,7 +10,9 @@ import { DC_MODIFIED, isAuxiliary, LDP_RESOURCE, RDF_TYPE, XSD_DATETIME } from '
 import { mediaTypeOf, readBody } from '../HttpUtil';
 import { JsonHttpHandler } from '../JsonHttpHandler';
 import { NOT_HANDLED } from '../NotHandled';
+import { LdpChanges } from './LdpChanges';
 import { LdpPaths } from './LdpPaths';
+import type { LdpWriteHandlerOptions } from './LdpWriteHandlerOptions';
 
 const { namedNode, literal, quad } = DataFactory;
 
@@ -27,25 +29,26 @@ const CONDITIONS = [ 'if-match', 'if-none-match', 'if-unmodified-since', 'if-mod
  */
 export class LdpFilePutHandler extends JsonHttpHandler {
   private readonly paths: LdpPaths;
+  private readonly store: ResourceGraphStore;
+  private readonly files: ResourceFiles;
+  private readonly locker: ReadWriteLocker;
+  private readonly fallback: HttpHandler;
+  private readonly changes: LdpChanges;
+  private readonly maxBodyBytes: number;
 
-  /**
-   * @param baseUrl - Public base URL.
-   * @param store - The resource graphs.
-   * @param files - The bytes of non-RDF resources.
-   * @param locker - CSS's resource locker, so this write never races CSS's own.
-   * @param fallback - CSS's LDP handler, for the PUTs this one leaves to it.
-   * @param maxBodyBytes - Largest accepted body.
-   */
-  public constructor(
-    baseUrl: string,
-    private readonly store: ResourceGraphStore,
-    private readonly files: ResourceFiles,
-    private readonly locker: ReadWriteLocker,
-    private readonly fallback: HttpHandler,
-    private readonly maxBodyBytes = 1_048_576,
-  ) {
+  /** @param options - `fallback` is required here: CSS's LDP handler, for the PUTs this one leaves to it. */
+  public constructor(options: LdpWriteHandlerOptions) {
     super();
-    this.paths = new LdpPaths(baseUrl);
+    if (!options.fallback) {
+      throw new Error('LdpFilePutHandler needs CSS\'s LDP handler as its fallback.');
+    }
+    this.paths = new LdpPaths(options.baseUrl);
+    this.store = options.store;
+    this.files = options.files;
+    this.locker = options.locker;
+    this.fallback = options.fallback;
+    this.changes = new LdpChanges(options.emitter);
+    this.maxBodyBytes = options.maxBodyBytes ?? 1_048_576;
   }
 
   public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
@@ -78,8 +81,10 @@ export class LdpFilePutHandler extends JsonHttpHandler {
       return;
     }
     if (outcome === 'created') {
+      this.changes.created(parent, iri);
       response.writeHead(201, { location: iri, 'content-length': '0' });
     } else {
+      this.changes.updated(iri);
       response.writeHead(205, { 'content-length': '0' });
     }
     response.end();

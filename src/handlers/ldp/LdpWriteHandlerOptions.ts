@@ -1,0 +1,23 @@
+import type { ActivityEmitter, HttpHandler, ReadWriteLocker, RepresentationConverter } from '@solid/community-server';
+import type { ResourceFiles } from '../../storage/ResourceFiles';
+import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
+
+/** What Fedpod's LDP write handlers write with (an options object: more than six parts). */
+export interface LdpWriteHandlerOptions {
+  /** Public base URL. */
+  baseUrl: string;
+  /** The resource graphs. */
+  store: ResourceGraphStore;
+  /** What is stored of a body: triples or a file (the data accessor's own, RdfOrFileConverter). */
+  converter: RepresentationConverter;
+  /** CSS's resource locker, so these writes never race CSS's own. */
+  locker: ReadWriteLocker;
+  /** The bytes of non-RDF resources. */
+  files: ResourceFiles;
+  /** CSS's store monitor, told of every write (Solid notifications); none: nobody listens. */
+  emitter?: ActivityEmitter;
+  /** CSS's LDP handler, for the requests a handler leaves to it. */
+  fallback?: HttpHandler;
+  /** Largest accepted body (default 1 MiB). */
+  maxBodyBytes?: number;
+}
