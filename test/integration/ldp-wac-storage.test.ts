@@ -48,6 +48,9 @@ describe('per-user storage under WebACL (config/ldp-wac.json), two nodes', () =>
     expect(own.headers.get('wac-allow')).toBe('user="read write append control",public=""');
     expect(own.headers.get('link')).toContain(`<${storage}.acl>; rel="acl"`);
     expect(own.headers.get('link')).toContain('<http://www.w3.org/ns/pim/space#Storage>; rel="type"');
+    // The WebID names it, as Solid apps expect.
+    const webId = await (await fetch(alice.webId, { headers: { accept: 'text/turtle' } })).text();
+    expect(webId).toContain(`<http://www.w3.org/ns/pim/space#storage> <${storage}>`);
     // Notifications of it only to whoever may read it.
     const subscription = (session?: Session): RequestInit => ({ method: 'POST',
       headers: { 'content-type': 'application/ld+json', ...as(session) },

@@ -86,7 +86,8 @@ export class AccountService {
       const now = new Date();
       try {
         const { publicKeyPem } = await this.keys.create(input.username);
-        const document = actorDocument(this.urls, input.username, publicKeyPem, now.toISOString());
+        const document = actorDocument(this.urls, input.username, publicKeyPem, now.toISOString(),
+          this.storage?.storageOf(input.username));
         const data = await this.parser.toQuads(document, webId);
         await this.store.createInContainer(this.urls.url('actors'), webId, data, this.metadata(webId, now), now);
         await this.storage?.create(input.username, webId);

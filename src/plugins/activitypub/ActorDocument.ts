@@ -3,6 +3,8 @@ import { fillPath, MINTED_PATHS } from '../../util/PathTemplates';
 import type { JsonObject } from '../ldp/Contexts';
 import { ACTIVITYSTREAMS_CONTEXT_URL, ACTOR_CONTEXT_EXTENSION, SECURITY_V1_CONTEXT_URL } from '../ldp/Contexts';
 
+const PIM_STORAGE_PROPERTY = 'http://www.w3.org/ns/pim/space#storage';
+
 /** The collections every actor has, by property name. */
 export const ACTOR_COLLECTIONS = [ 'inbox', 'outbox', 'followers', 'following', 'liked' ] as const;
 export type ActorCollection = typeof ACTOR_COLLECTIONS[number];
@@ -48,10 +50,14 @@ export class ActorUrls {
  * every field of the interface's actor table plus publicKey.id, endpoints.sharedInbox, url, name and
  * manuallyApprovesFollowers (Mastodon reads these).
  */
-export function actorDocument(urls: ActorUrls, username: string, publicKeyPem: string, published: string): JsonObject {
+export function actorDocument(urls: ActorUrls, username: string, publicKeyPem: string, published: string, storage?: string):
+JsonObject {
   const id = urls.actor(username);
+  // Where the user's Solid storage is (the WebACL setup): what Solid apps look for in a WebID.
+  const storageContext: JsonObject[] = storage ? [{ storage: { '@id': PIM_STORAGE_PROPERTY, '@type': '@id' }}] : [];
   return {
-    '@context': [ ACTIVITYSTREAMS_CONTEXT_URL, SECURITY_V1_CONTEXT_URL, ACTOR_CONTEXT_EXTENSION ],
+    '@context': [ ACTIVITYSTREAMS_CONTEXT_URL, SECURITY_V1_CONTEXT_URL, ACTOR_CONTEXT_EXTENSION, ...storageContext ],
+    ...storage ? { storage } : {},
     id,
     type: 'Person',
     preferredUsername: username,
