@@ -31,6 +31,18 @@ export function fileMetadata(iri: string, saved: SavedFile, contentType: string)
   ];
 }
 
+/** The metadata a non-RDF resource's file gives it, kept by the server whatever a client writes. */
+export const FILE_PREDICATES = [ FEDPOD_FILE, POSIX_SIZE, MA_FORMAT ];
+
+/** The part of a resource's metadata that describes its file (none for RDF resources and containers). */
+export function fileDescriptionOf(metadata: readonly Quad[]): Quad[] {
+  if (!fileNameOf(metadata)) {
+    return [];
+  }
+  return metadata.filter((entry): boolean => FILE_PREDICATES.includes(entry.predicate.value) ||
+    (entry.predicate.value === RDF_TYPE && entry.object.value === LDP_NON_RDF_SOURCE));
+}
+
 /** The file of a non-RDF resource, from its metadata; undefined for RDF resources and containers. */
 export function fileNameOf(metadata: readonly Quad[]): string | undefined {
   return metadata.find((entry): boolean => entry.predicate.value === FEDPOD_FILE)?.object.value;
@@ -78,6 +90,21 @@ export class ResourceFiles {
       throw error;
     }
     return { name, size };
+  }
+
+  /**
+   * Saves `body`, then runs `describe` with the new file (the store update that names it); when that
+   * fails the file is removed, so no store update failure leaves a file behind.
+   */
+  public async saveDescribed(body: Readable, describe: (saved: SavedFile) => Promise<void>): Promise<SavedFile> {
+    const saved = await this.save(body);
+    try {
+      await describe(saved);
+    } catch (error: unknown) {
+      await this.remove(saved.name);
+      throw error;
+    }
+    return saved;
   }
 
   /** The bytes of a file, whole or from `start` to `end` (inclusive). */

@@ -3,7 +3,7 @@ import { DataFactory } from 'n3';
 import type { Bindings, SparqlClient } from './SparqlClient';
 import { sparqlGraphBlock, sparqlIri, sparqlLiteral } from './SparqlTerms';
 import type { Skolemizer } from './Skolemizer';
-import { DC_MODIFIED, LDP_CONTAINS, metadataGraphOf, RESPONSE_METADATA_GRAPH, XSD_DATETIME } from './Vocabulary';
+import { DC_MODIFIED, LDP_CONTAINS, LDP_RESOURCE, metadataGraphOf, RDF_TYPE, RESPONSE_METADATA_GRAPH, XSD_DATETIME } from './Vocabulary';
 
 const { namedNode, literal, quad } = DataFactory;
 
@@ -12,6 +12,15 @@ export interface StoredResource {
   data: Quad[];
   /** Its metadata triples (types, dc:modified...). */
   metadata: Quad[];
+}
+
+/** The metadata of a document written at `modified`: an ldp:Resource with its dc:modified. */
+export function documentMetadata(iri: string, modified: Date | string): Quad[] {
+  const date = typeof modified === 'string' ? modified : modified.toISOString();
+  return [
+    quad(namedNode(iri), namedNode(RDF_TYPE), namedNode(LDP_RESOURCE)),
+    quad(namedNode(iri), namedNode(DC_MODIFIED), literal(date, namedNode(XSD_DATETIME))),
+  ];
 }
 
 /** One resource to replace: see ResourceGraphStore.write. */

@@ -23,8 +23,8 @@ import {
 import { DataFactory } from 'n3';
 import type { ResourceGraphStore } from './ResourceGraphStore';
 import type { ResourceFiles } from './ResourceFiles';
-import { fileMetadata, fileNameOf } from './ResourceFiles';
-import { FEDPOD_FILE, isAuxiliary, PIM_STORAGE, POSIX_SIZE, RDF_TYPE } from './Vocabulary';
+import { FILE_PREDICATES, fileDescriptionOf, fileMetadata, fileNameOf } from './ResourceFiles';
+import { FEDPOD_FILE, isAuxiliary, PIM_STORAGE, RDF_TYPE } from './Vocabulary';
 
 const { namedNode } = DataFactory;
 
@@ -126,22 +126,29 @@ export class SparqlStoreAccessor implements DataAccessor {
   /** A non-RDF document: its bytes to a new file (on disk before it is named), then its metadata. */
   private async writeFile(identifier: ResourceIdentifier, data: Guarded<Readable>, metadata: RepresentationMetadata):
   Promise<void> {
-    const saved = await this.files.save(data);
     const contentType = metadata.contentType ?? 'application/octet-stream';
-    for (const predicate of [ FEDPOD_FILE, POSIX_SIZE ]) {
+    for (const predicate of FILE_PREDICATES) {
       metadata.removeAll(namedNode(predicate));
     }
-    metadata.removeAll(CONTENT_TYPE_TERM);
-    metadata.addQuads(fileMetadata(identifier.path, saved, contentType));
-    try {
+    await this.files.saveDescribed(data, async(saved): Promise<void> => {
+      metadata.addQuads(fileMetadata(identifier.path, saved, contentType));
       await this.store.write(identifier.path, this.parentOf(identifier), metadata.quads(), []);
-    } catch (error: unknown) {
-      await this.files.remove(saved.name);
-      throw error;
-    }
+    });
   }
 
+  /**
+   * A new description of a resource (a PATCH or PUT of its `.meta`). What describes a file's bytes
+   * (where they are, their size and media type) is the server's: kept as stored, whatever the new
+   * description says, or the resource would lose its bytes.
+   */
   public async writeMetadata(identifier: ResourceIdentifier, metadata: RepresentationMetadata): Promise<void> {
+    const file = fileDescriptionOf(await this.store.readMetadata(identifier.path));
+    if (file.length > 0) {
+      for (const predicate of FILE_PREDICATES) {
+        metadata.removeAll(namedNode(predicate));
+      }
+      metadata.addQuads(file);
+    }
     await this.store.writeMetadata(identifier.path, this.withStorageType(identifier, metadata).quads());
   }
 

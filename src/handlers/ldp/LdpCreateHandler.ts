@@ -2,14 +2,13 @@ import type { HttpHandlerInput, ReadWriteLocker, RepresentationConverter } from 
 import { BasicRepresentation, INTERNAL_QUADS } from '@solid/community-server';
 import { NOT_HANDLED } from '../NotHandled';
 import type { Quad } from '@rdfjs/types';
-import { DataFactory } from 'n3';
 import { generatedName, newResourceName } from '../../plugins/ldp/ResourceIds';
 import arrayifyStream from 'arrayify-stream';
 import type { ResourceFiles } from '../../storage/ResourceFiles';
 import { fileMetadata } from '../../storage/ResourceFiles';
 import { defaultGraphOnly } from '../../storage/SparqlStoreAccessor';
 import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
-import { DC_MODIFIED, LDP_RESOURCE, RDF_TYPE, XSD_DATETIME } from '../../storage/Vocabulary';
+import { documentMetadata } from '../../storage/ResourceGraphStore';
 import { badRequest, methodNotAllowed, notFound } from '../../util/HttpErrors';
 import { mediaTypeOf, readBody } from '../HttpUtil';
 import { JsonHttpHandler } from '../JsonHttpHandler';
@@ -19,8 +18,6 @@ import { LdpChanges } from './LdpChanges';
 import { LdpPaths } from './LdpPaths';
 import type { LdpWriteHandlerOptions } from './LdpWriteHandlerOptions';
 import { NESTED_SYNTAXES, nestingDepthOver } from './RdfNestingDepth';
-
-const { namedNode, literal, quad } = DataFactory;
 
 /** As RdfBodyGuardHandler's limit in config/parts/http/handler.json. */
 const MAX_NESTING_DEPTH = 128;
@@ -104,22 +101,14 @@ export class LdpCreateHandler extends JsonHttpHandler {
   private async write(container: string, iri: string, body: Buffer, type: string, now: Date): Promise<void> {
     const stored = await this.converter.handleSafe({ identifier: { path: iri },
       representation: new BasicRepresentation([ body ], type), preferences: { type: { [INTERNAL_QUADS]: 1 }}});
-    const metadata: Quad[] = [
-      quad(namedNode(iri), namedNode(RDF_TYPE), namedNode(LDP_RESOURCE)),
-      quad(namedNode(iri), namedNode(DC_MODIFIED), literal(now.toISOString(), namedNode(XSD_DATETIME))),
-    ];
+    const metadata = documentMetadata(iri, now);
     if (stored.metadata.contentType === INTERNAL_QUADS) {
       await this.store.createInContainer(container, iri, defaultGraphOnly(await arrayifyStream<Quad>(stored.data)), metadata, now);
       this.changes.created(container, iri);
       return;
     }
-    const saved = await this.files.save(stored.data);
-    try {
-      await this.store.createInContainer(container, iri, [], [ ...metadata, ...fileMetadata(iri, saved, type) ], now);
-    } catch (error: unknown) {
-      await this.files.remove(saved.name);
-      throw error;
-    }
+    await this.files.saveDescribed(stored.data, async(saved): Promise<void> =>
+      this.store.createInContainer(container, iri, [], [ ...metadata, ...fileMetadata(iri, saved, type) ], now));
     this.changes.created(container, iri);
   }
 

@@ -1,20 +1,18 @@
 import { Readable } from 'node:stream';
 import type { HttpHandler, HttpHandlerInput, ReadWriteLocker } from '@solid/community-server';
 import type { Quad } from '@rdfjs/types';
-import { DataFactory } from 'n3';
 import { isFileType } from '../../plugins/ldp/RdfOrFileConverter';
 import type { ResourceFiles } from '../../storage/ResourceFiles';
 import { fileMetadata, fileNameOf } from '../../storage/ResourceFiles';
 import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
-import { DC_MODIFIED, isAuxiliary, LDP_RESOURCE, RDF_TYPE, XSD_DATETIME } from '../../storage/Vocabulary';
+import { documentMetadata } from '../../storage/ResourceGraphStore';
+import { isAuxiliary } from '../../storage/Vocabulary';
 import { mediaTypeOf, readBody } from '../HttpUtil';
 import { JsonHttpHandler } from '../JsonHttpHandler';
 import { NOT_HANDLED } from '../NotHandled';
 import { LdpChanges } from './LdpChanges';
 import { LdpPaths } from './LdpPaths';
 import type { LdpWriteHandlerOptions } from './LdpWriteHandlerOptions';
-
-const { namedNode, literal, quad } = DataFactory;
 
 /** Preconditions CSS evaluates (against its own view of the resource): those PUTs go to CSS. */
 const CONDITIONS = [ 'if-match', 'if-none-match', 'if-unmodified-since', 'if-modified-since' ];
@@ -93,22 +91,12 @@ export class LdpFilePutHandler extends JsonHttpHandler {
   /** Writes the new version over `previous` (the metadata of the version it replaces, empty when new). */
   private async write(parent: string, iri: string, body: Buffer, type: string, previous: Quad[]): Promise<void> {
     const now = new Date();
-    const saved = await this.files.save(Readable.from([ body ]));
-    const metadata: Quad[] = [
-      quad(namedNode(iri), namedNode(RDF_TYPE), namedNode(LDP_RESOURCE)),
-      quad(namedNode(iri), namedNode(DC_MODIFIED), literal(now.toISOString(), namedNode(XSD_DATETIME))),
-      ...fileMetadata(iri, saved, type),
-    ];
-    try {
-      if (previous.length === 0) {
-        await this.store.createInContainer(parent, iri, [], metadata, now);
-      } else {
-        await this.store.write(iri, parent, metadata, []);
-      }
-    } catch (error: unknown) {
-      await this.files.remove(saved.name);
-      throw error;
-    }
+    await this.files.saveDescribed(Readable.from([ body ]), async(saved): Promise<void> => {
+      const metadata = [ ...documentMetadata(iri, now), ...fileMetadata(iri, saved, type) ];
+      await (previous.length === 0 ?
+        this.store.createInContainer(parent, iri, [], metadata, now) :
+        this.store.write(iri, parent, metadata, []));
+    });
     const previousFile = fileNameOf(previous);
     if (previousFile) {
       await this.files.remove(previousFile);

@@ -15,8 +15,11 @@ export function eTagFor(modified: Date | undefined, contentType: string): string
 /** What an LDP resource is: a container, an RDF document, or a non-RDF source (a file). */
 export type LdpKind = 'container' | 'rdf' | 'file';
 
+/** The types of a container, in the order CSS lists them. */
+export const CONTAINER_TYPES = [ LDP_CONTAINER, LDP_BASIC_CONTAINER, LDP_RESOURCE ];
+
 const TYPES: Record<LdpKind, string[]> = {
-  container: [ LDP_CONTAINER, LDP_BASIC_CONTAINER, LDP_RESOURCE ],
+  container: CONTAINER_TYPES,
   rdf: [ LDP_RESOURCE ],
   file: [ LDP_NON_RDF_SOURCE, LDP_RESOURCE ],
 };

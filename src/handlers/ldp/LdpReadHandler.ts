@@ -11,14 +11,14 @@ import { JSON_LD, N_TRIPLES, TURTLE } from '../../plugins/ldp/RdfSerializer';
 import type { ContainerPage, ResourceGraphStore, StoredResource } from '../../storage/ResourceGraphStore';
 import type { ResourceFiles } from '../../storage/ResourceFiles';
 import { fileNameOf } from '../../storage/ResourceFiles';
-import { DC_MODIFIED, MA_FORMAT, PIM_STORAGE, POSIX_SIZE, LDP_BASIC_CONTAINER, LDP_CONTAINER, LDP_CONTAINS, LDP_RESOURCE, RDF_TYPE } from '../../storage/Vocabulary';
+import { DC_MODIFIED, MA_FORMAT, PIM_STORAGE, POSIX_SIZE, LDP_CONTAINS, RDF_TYPE } from '../../storage/Vocabulary';
 import { FedpodHttpError, notFound } from '../../util/HttpErrors';
 import { negotiate } from '../HttpUtil';
 import { JsonHttpHandler } from '../JsonHttpHandler';
 import { agentIri, resolveAgent } from '../pipeline/Agent';
 import { AccessHeaders } from '../access/AccessHeaders';
 import { PrefetchedResources } from '../access/PrefetchedResources';
-import { eTagFor, ldpHeaders, modifiedOf } from './LdpHeaders';
+import { CONTAINER_TYPES, eTagFor, ldpHeaders, modifiedOf } from './LdpHeaders';
 import { LdpPaths } from './LdpPaths';
 
 const { namedNode, quad } = DataFactory;
@@ -27,7 +27,6 @@ const { namedNode, quad } = DataFactory;
 const OFFERED = [ TURTLE, JSON_LD, N_TRIPLES, 'application/activity+json', 'application/json' ];
 /** ActivityPub containers: JSON-LD first, what fediverse software and browsers read. */
 const OFFERED_AUDIENCE = [ JSON_LD, TURTLE, N_TRIPLES, 'application/activity+json', 'application/json' ];
-const CONTAINER_TYPE_ORDER = [ LDP_CONTAINER, LDP_BASIC_CONTAINER, LDP_RESOURCE ];
 const JSON_TYPES = new Set([ JSON_LD, 'application/activity+json', 'application/json' ]);
 
 /**
@@ -286,7 +285,7 @@ export class LdpReadHandler extends JsonHttpHandler {
     for (const member of page.members) {
       const own = embeddedData(member);
       if (member.iri.endsWith('/')) {
-        members.push({ id: member.iri, type: [ LDP_CONTAINER, LDP_BASIC_CONTAINER, LDP_RESOURCE ].map((type): string => this.serializer.compactIri(type)) });
+        members.push({ id: member.iri, type: CONTAINER_TYPES.map((type): string => this.serializer.compactIri(type)) });
       } else if (own.length > 0) {
         members.push(await this.serializer.compactNode(own, member.iri));
       } else {
@@ -296,7 +295,7 @@ export class LdpReadHandler extends JsonHttpHandler {
     const types = page.metadata
       .filter((entry): boolean => entry.subject.value === iri && entry.predicate.value === RDF_TYPE)
       .map((entry): string => entry.object.value)
-      .sort((a, b): number => CONTAINER_TYPE_ORDER.indexOf(a) - CONTAINER_TYPE_ORDER.indexOf(b))
+      .sort((a, b): number => CONTAINER_TYPES.indexOf(a) - CONTAINER_TYPES.indexOf(b))
       .map((type): string => this.serializer.compactIri(type));
     const modified = modifiedOf(page.metadata, iri);
     return {
@@ -313,7 +312,7 @@ export class LdpReadHandler extends JsonHttpHandler {
     for (const member of page.members) {
       quads.push(quad(namedNode(iri), namedNode(LDP_CONTAINS), namedNode(member.iri)), ...embeddedData(member));
       if (member.iri.endsWith('/')) {
-        quads.push(...[ LDP_CONTAINER, LDP_BASIC_CONTAINER, LDP_RESOURCE ].map((type): Quad =>
+        quads.push(...CONTAINER_TYPES.map((type): Quad =>
           quad(namedNode(member.iri), namedNode(RDF_TYPE), namedNode(type))));
       }
     }

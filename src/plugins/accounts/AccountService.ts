@@ -1,10 +1,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { Quad } from '@rdfjs/types';
 import { getLoggerFor } from '@solid/community-server';
-import { DataFactory } from 'n3';
 import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
-import { DC_MODIFIED, LDP_RESOURCE, RDF_TYPE, XSD_DATETIME } from '../../storage/Vocabulary';
+import { documentMetadata } from '../../storage/ResourceGraphStore';
 import { badRequest, conflict, unauthorized } from '../../util/HttpErrors';
 import { actorDocument, ActorUrls } from '../activitypub/ActorDocument';
 import type { ActorKeyStore } from '../activitypub/ActorKeyStore';
@@ -14,8 +12,6 @@ import type { AccountStore } from './AccountStore';
 import type { PasswordHasher } from './PasswordHasher';
 import { validateSignup } from './SignupValidator';
 import type { TokenService } from './TokenService';
-
-const { namedNode, literal, quad } = DataFactory;
 
 export interface Session {
   token: string;
@@ -89,7 +85,7 @@ export class AccountService {
         const document = actorDocument(this.urls, input.username, publicKeyPem, now.toISOString(),
           this.storage?.storageOf(input.username));
         const data = await this.parser.toQuads(document, webId);
-        await this.store.createInContainer(this.urls.url('actors'), webId, data, this.metadata(webId, now), now);
+        await this.store.createInContainer(this.urls.url('actors'), webId, data, documentMetadata(webId, now), now);
         await this.storage?.create(input.username, webId);
         const result = await this.accounts.create({ username: input.username, email: input.email, webId, passwordHash,
           created: now.toISOString() });
@@ -131,13 +127,6 @@ export class AccountService {
     if (await this.accounts.findByEmail(email)) {
       throw conflict('That email is taken.', 'email_taken');
     }
-  }
-
-  private metadata(webId: string, now: Date): Quad[] {
-    return [
-      quad(namedNode(webId), namedNode(RDF_TYPE), namedNode(LDP_RESOURCE)),
-      quad(namedNode(webId), namedNode(DC_MODIFIED), literal(now.toISOString(), namedNode(XSD_DATETIME))),
-    ];
   }
 
   private async undo(username: string, webId: string): Promise<void> {

@@ -1,7 +1,8 @@
 import type { Quad } from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import type { ResourceGraphStore, StoredResource } from '../../storage/ResourceGraphStore';
-import { DC_MODIFIED, LDP_RESOURCE, RDF_TYPE, XSD_DATETIME } from '../../storage/Vocabulary';
+import { documentMetadata } from '../../storage/ResourceGraphStore';
+import { RDF_TYPE } from '../../storage/Vocabulary';
 import type { JsonLdParser } from '../ldp/JsonLdParser';
 import type { Json } from './ActivityJson';
 import { idOf, isObject } from './ActivityJson';
@@ -70,7 +71,7 @@ export class ActivityRepository {
 
   /** Records that a remote activity stored by storeRemote has had all its side effects. */
   public async markDone(iri: string, received: Date): Promise<void> {
-    await this.store.writeMetadata(iri, this.metadata(iri, received));
+    await this.store.writeMetadata(iri, documentMetadata(iri, received));
   }
 
   /**
@@ -84,11 +85,11 @@ export class ActivityRepository {
     if (keepObject && isObject(object) && idOf(object) && idOf(object) !== id) {
       const objectId = idOf(object)!;
       const objectData = await this.parser.toQuads({ '@context': activity['@context'], ...object }, objectId, true);
-      await this.store.write(objectId, undefined, this.metadata(objectId, received), objectData);
+      await this.store.write(objectId, undefined, documentMetadata(objectId, received), objectData);
     }
     const reference = isObject(object) && idOf(object) ? { ...activity, object: idOf(object) } : activity;
     const data = await this.parser.toQuads(reference, id, true);
-    await this.store.write(id, undefined, [ ...this.metadata(id, received),
+    await this.store.write(id, undefined, [ ...documentMetadata(id, received),
       quad(namedNode(id), namedNode(SIDE_EFFECTS_PENDING), literal('true', namedNode(XSD_BOOLEAN))) ], data);
   }
 
@@ -99,13 +100,7 @@ export class ActivityRepository {
     }
     const data = await this.parser.toQuads({ '@context': 'https://www.w3.org/ns/activitystreams', id: iri, type: 'Tombstone',
       deleted: deleted.toISOString() }, iri);
-    await this.store.write(iri, undefined, this.metadata(iri, deleted), data);
+    await this.store.write(iri, undefined, documentMetadata(iri, deleted), data);
   }
 
-  private metadata(iri: string, now: Date): Quad[] {
-    return [
-      quad(namedNode(iri), namedNode(RDF_TYPE), namedNode(LDP_RESOURCE)),
-      quad(namedNode(iri), namedNode(DC_MODIFIED), literal(now.toISOString(), namedNode(XSD_DATETIME))),
-    ];
-  }
 }

@@ -1,16 +1,12 @@
 import { createPrivateKey } from 'node:crypto';
 import type { ReadWriteLocker } from '@solid/community-server';
 import { getLoggerFor, Initializer } from '@solid/community-server';
-import type { Quad } from '@rdfjs/types';
-import { DataFactory } from 'n3';
 import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
-import { DC_MODIFIED, LDP_RESOURCE, RDF_TYPE, XSD_DATETIME } from '../../storage/Vocabulary';
+import { documentMetadata } from '../../storage/ResourceGraphStore';
 import type { JsonLdParser } from '../ldp/JsonLdParser';
 import { actorDocument, ActorUrls } from './ActorDocument';
 import type { ActorKeyStore } from './ActorKeyStore';
 import type { RemoteActorCache } from './fetch/RemoteActorCache';
-
-const { namedNode, literal, quad } = DataFactory;
 
 /** The instance actor's name: a reserved username, so no account can take it. */
 export const INSTANCE_ACTOR = 'instance';
@@ -57,11 +53,7 @@ export class InstanceActorInitializer extends Initializer {
       const now = new Date();
       const document = { ...actorDocument(this.urls, INSTANCE_ACTOR, created.publicKeyPem, now.toISOString()),
         type: 'Application', name: 'Fedpod instance actor', manuallyApprovesFollowers: true };
-      const metadata: Quad[] = [
-        quad(namedNode(iri), namedNode(RDF_TYPE), namedNode(LDP_RESOURCE)),
-        quad(namedNode(iri), namedNode(DC_MODIFIED), literal(now.toISOString(), namedNode(XSD_DATETIME))),
-      ];
-      await this.store.write(iri, this.urls.url('actors'), metadata, await this.parser.toQuads(document, iri));
+      await this.store.write(iri, this.urls.url('actors'), documentMetadata(iri, now), await this.parser.toQuads(document, iri));
       this.logger.info(`Created the instance actor ${iri}`);
     }
     return privateKeyPem;

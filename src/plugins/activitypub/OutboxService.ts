@@ -1,9 +1,8 @@
-import type { Quad } from '@rdfjs/types';
 import { getLoggerFor } from '@solid/community-server';
-import { DataFactory } from 'n3';
 import type { CollectionStore } from '../../storage/CollectionStore';
 import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
-import { DC_MODIFIED, LDP_RESOURCE, RDF_TYPE, XSD_DATETIME } from '../../storage/Vocabulary';
+import { documentMetadata } from '../../storage/ResourceGraphStore';
+import { RDF_TYPE } from '../../storage/Vocabulary';
 import { badRequest, forbidden, notFound } from '../../util/HttpErrors';
 import { ACTIVITYSTREAMS_CONTEXT_URL } from '../ldp/Contexts';
 import type { JsonLdParser } from '../ldp/JsonLdParser';
@@ -14,8 +13,6 @@ import { ActorUrls } from './ActorDocument';
 import type { DeliveryScheduler } from './DeliveryScheduler';
 import type { ActivityRepository } from './ActivityRepository';
 import { ACTIVITY_TYPES, ADDRESS_FIELDS, AS_NS, PUBLIC_FORMS, WRAPPED_IN_CREATE } from './Vocabulary';
-
-const { namedNode, literal, quad } = DataFactory;
 
 export interface PostedActivity {
   id: string;
@@ -198,7 +195,7 @@ export class OutboxService {
       activity.object = replacement;
     }
     const data = await this.parser.toQuads(replacement, objectId);
-    await this.store.write(objectId, this.urls.url('objects'), this.metadata(objectId, now), data);
+    await this.store.write(objectId, this.urls.url('objects'), documentMetadata(objectId, now), data);
     if (activity.type === 'Delete') {
       // A deleted post leaves the outbox, as Mastodon's does: its Create no longer lists it.
       const outbox = this.urls.collection(this.urls.usernameOf(actor)!, 'outbox');
@@ -214,14 +211,14 @@ export class OutboxService {
       const object = activity.object as Json;
       const objectId = object.id as string;
       const objectData = await this.parser.toQuads({ '@context': activity['@context'], ...object }, objectId);
-      await this.store.createInContainer(this.urls.url('objects'), objectId, objectData, this.metadata(objectId, now), now);
+      await this.store.createInContainer(this.urls.url('objects'), objectId, objectData, documentMetadata(objectId, now), now);
     }
     // The activity's graph references its object by IRI: an object with an id has its own graph
     // (or is another server's), and reads embed it again where peers expect that.
     const objectId = idOf(activity.object);
     const stored = objectId ? { ...activity, object: objectId } : activity;
     const data = await this.parser.toQuads(stored, id);
-    await this.store.createInContainer(this.urls.url('activities'), id, data, this.metadata(id, now), now);
+    await this.store.createInContainer(this.urls.url('activities'), id, data, documentMetadata(id, now), now);
   }
 
   private async readActivity(iri: string): Promise<Json | undefined> {
@@ -250,10 +247,4 @@ export class OutboxService {
     return [ ...recipients ];
   }
 
-  private metadata(iri: string, now: Date): Quad[] {
-    return [
-      quad(namedNode(iri), namedNode(RDF_TYPE), namedNode(LDP_RESOURCE)),
-      quad(namedNode(iri), namedNode(DC_MODIFIED), literal(now.toISOString(), namedNode(XSD_DATETIME))),
-    ];
-  }
 }

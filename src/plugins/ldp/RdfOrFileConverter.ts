@@ -1,8 +1,8 @@
+import arrayifyStream from 'arrayify-stream';
 import type { Representation, RepresentationConverterArgs } from '@solid/community-server';
 import {
   BasicRepresentation,
   INTERNAL_QUADS,
-  readableToString,
   RepresentationConverter,
   UnsupportedMediaTypeHttpError,
 } from '@solid/community-server';
@@ -37,6 +37,13 @@ export function isFileType(type: string): boolean {
   return type !== '' && type !== INTERNAL_QUADS && !JSON_TYPES.has(type) && !RDF_TYPES.has(type);
 }
 
+/** A body kept as it is, a file; ACLs and descriptions are refused (415), they must be RDF. */
+function asFile(representation: Representation, iri: string): Representation {
+  if (isAuxiliary(iri)) {
+    throw new UnsupportedMediaTypeHttpError('ACL and description documents are RDF: send Turtle or JSON-LD.');
+  }
+  return representation;
+}
 
 /**
  * What the store keeps of a document, decided where its IRI is known (the data accessor calls it with
@@ -73,29 +80,23 @@ export class RdfOrFileConverter extends RepresentationConverter {
       return this.readJson(representation, identifier.path);
     }
     if (!RDF_TYPES.has(type ?? '')) {
-      if (isAuxiliary(identifier.path)) {
-        throw new UnsupportedMediaTypeHttpError('ACL and description documents are RDF: send Turtle or JSON-LD.');
-      }
-      return representation;
+      return asFile(representation, identifier.path);
     }
     return this.rdfConverter.handleSafe({ identifier, representation, preferences: { type: { [INTERNAL_QUADS]: 1 }}});
   }
 
   /** JSON-LD (and JSON that is linked data) as quads about the document; any other JSON as a file. */
   private async readJson(representation: Representation, iri: string): Promise<Representation> {
-    const text = await readableToString(representation.data);
+    // As bytes: a multi-byte character split between chunks must reach a JSON file unchanged.
+    const bytes = Buffer.concat((await arrayifyStream<Buffer | string>(representation.data))
+      .map((chunk): Buffer => typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
     const metadata = representation.metadata;
-    if (metadata.contentType === 'application/json') {
-      // A body that says it is JSON must be JSON (400 otherwise); JSON that is not linked data is a file.
-      const document = this.parser.parseJson(Buffer.from(text));
-      if (!isLinkedJson(document)) {
-        if (isAuxiliary(iri)) {
-          throw new UnsupportedMediaTypeHttpError('ACL and description documents are RDF: send Turtle or JSON-LD.');
-        }
-        return new BasicRepresentation(text, metadata);
-      }
+    // A body that says it is JSON must be JSON (400 otherwise).
+    const document = this.parser.parseJson(bytes);
+    if (metadata.contentType === 'application/json' && !isLinkedJson(document)) {
+      return asFile(new BasicRepresentation([ bytes ], metadata), iri);
     }
-    const quads = await this.parser.toQuads(this.parser.parseJson(Buffer.from(text)), iri);
+    const quads = await this.parser.toQuads(document, iri);
     metadata.contentType = INTERNAL_QUADS;
     return new BasicRepresentation(quads, metadata);
   }

@@ -1,9 +1,10 @@
 import type { Quad } from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
+import { documentMetadata } from '../../storage/ResourceGraphStore';
 import type { SparqlClient } from '../../storage/SparqlClient';
 import { sparqlIri } from '../../storage/SparqlTerms';
-import { DC_MODIFIED, LDP_CONTAINS, LDP_RESOURCE, RDF_TYPE, XSD_DATETIME } from '../../storage/Vocabulary';
+import { LDP_CONTAINS, RDF_TYPE, XSD_DATETIME } from '../../storage/Vocabulary';
 import { WEBHOOK_TERMS } from './WebhookVocabulary';
 
 const { namedNode, literal, quad } = DataFactory;
@@ -48,10 +49,7 @@ export class WebhookStore {
       quad(subject, namedNode(WEBHOOK_TERMS.action), literal(record.action)),
       quad(subject, namedNode(WEBHOOK_TERMS.created), literal(record.created, namedNode(XSD_DATETIME))),
     ];
-    const metadata: Quad[] = [
-      quad(subject, namedNode(RDF_TYPE), namedNode(LDP_RESOURCE)),
-      quad(subject, namedNode(DC_MODIFIED), literal(record.created, namedNode(XSD_DATETIME))),
-    ];
+    const metadata = documentMetadata(iri, record.created);
     await this.store.createInContainer(this.containerUri, iri, data, metadata, now);
     return { ...record, iri };
   }

@@ -29,6 +29,7 @@ describe.each(TEST_STORES)('files and Solid LDP behaviour on the $name', (store)
   let notes: string;
   const issuer = new TestIssuer();
   let owner: Record<string, string>;
+  let stranger: Record<string, string>;
 
   async function subjects(graph: string): Promise<string[]> {
     const rows = await selectOnStore(store, server, `SELECT DISTINCT ?s WHERE { GRAPH <${graph}> { ?s ?p ?o } }`);
@@ -38,6 +39,7 @@ describe.each(TEST_STORES)('files and Solid LDP behaviour on the $name', (store)
   beforeAll(async() => {
     await issuer.start();
     owner = { authorization: `Bearer ${await issuer.token(issuer.webId('owner'))}` };
+    stranger = { authorization: `Bearer ${await issuer.token(issuer.webId('stranger'))}` };
     server = await startFedpod({ config: 'ldp', ...store.extraArgs(), extraArgs: [ '--max-body-size', '300000' ] });
     notes = `${server.baseUrl}notes/`;
   });
@@ -71,6 +73,14 @@ describe.each(TEST_STORES)('files and Solid LDP behaviour on the $name', (store)
     expect(Buffer.from(await range.arrayBuffer())).toEqual(BYTES.subarray(10, 20));
     // Asked as RDF, a file is not acceptable.
     expect((await fetch(url, { headers: { accept: 'text/turtle' } })).status).toBe(406);
+    // Only its owner may replace or delete it: anonymous 401, another agent 403, bytes unchanged.
+    for (const [ headers, status ] of [ [ {}, 401 ], [ stranger, 403 ] ] as const) {
+      const replaced = await fetch(url, { method: 'PUT', headers: { 'content-type': 'text/plain', ...headers }, body: 'planted' });
+      expect(replaced.status).toBe(status);
+      expect(await replaced.json()).toMatchObject({ error: expect.any(String), message: expect.any(String) });
+      expect((await fetch(url, { method: 'DELETE', headers })).status).toBe(status);
+    }
+    expect(Buffer.from(await (await fetch(url)).arrayBuffer())).toEqual(BYTES);
   });
 
   it('replaces a file\'s bytes on PUT and removes them on DELETE, leaving no file behind', async() => {
@@ -99,6 +109,18 @@ describe.each(TEST_STORES)('files and Solid LDP behaviour on the $name', (store)
     expect([ 403, 409 ]).toContain(clash.status);
     expect(await (await fetch(`${notes}deeper/still`, { headers: { accept: '*/*' } })).text()).not.toContain('clash');
     expect(await (await fetch(`${notes}deeper/still/`, { headers: { accept: 'text/turtle' } })).text()).toContain(`<${deep}>`);
+  });
+
+  it('keeps a file\'s bytes and media type when its description (.meta) is patched', async() => {
+    const url = `${notes}described.txt`;
+    expect((await fetch(url, { method: 'PUT', headers: { 'content-type': 'text/plain', ...owner }, body: 'keep me' })).status).toBe(201);
+    const patch = await fetch(`${url}.meta`, { method: 'PATCH', headers: { 'content-type': 'application/sparql-update', ...owner },
+      body: `INSERT DATA { <${url}> <http://purl.org/dc/terms/title> "described" }` });
+    expect(patch.status).toBe(205);
+    const file = await fetch(url);
+    expect(file.headers.get('content-type')).toBe('text/plain');
+    expect(await file.text()).toBe('keep me');
+    expect(await (await fetch(`${url}.meta`, { headers: { accept: 'text/turtle', ...owner } })).text()).toContain('"described"');
   });
 
   it('creates files by POST with the same Slug rule as RDF, and lists them', async() => {

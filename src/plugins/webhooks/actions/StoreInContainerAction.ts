@@ -4,7 +4,8 @@ import { BasicRepresentation, getLoggerFor, INTERNAL_QUADS } from '@solid/commun
 import { DataFactory } from 'n3';
 import { CoalescingResourceWriter } from '../../../storage/CoalescingResourceWriter';
 import type { ResourceGraphStore } from '../../../storage/ResourceGraphStore';
-import { DC_MODIFIED, LDP_RESOURCE, RDF_TYPE, XSD_DATETIME } from '../../../storage/Vocabulary';
+import { documentMetadata } from '../../../storage/ResourceGraphStore';
+import { RDF_TYPE, XSD_DATETIME } from '../../../storage/Vocabulary';
 import type { WebhookAction, WebhookActionInput } from '../WebhookAction';
 import { RDF_JSON, WEBHOOK_TERMS } from '../WebhookVocabulary';
 
@@ -65,10 +66,7 @@ export class StoreInContainerAction implements WebhookAction {
       quad(subject, namedNode(WEBHOOK_TERMS.received), literal(receivedAt, namedNode(XSD_DATETIME))),
       quad(subject, namedNode(WEBHOOK_TERMS.data), literal(JSON.stringify(data) ?? 'null', namedNode(RDF_JSON))),
     ];
-    const metadata: Quad[] = [
-      quad(subject, namedNode(RDF_TYPE), namedNode(LDP_RESOURCE)),
-      quad(subject, namedNode(DC_MODIFIED), literal(now.toISOString(), namedNode(XSD_DATETIME))),
-    ];
+    const metadata = documentMetadata(iri, now);
     // A write replaces: running the same job again leaves one resource.
     await this.writer.write({ iri, parent: container, metadata, data: quads });
   }

@@ -1,5 +1,6 @@
 import type { Quad } from '@rdfjs/types';
 import type { Representation } from '@solid/community-server';
+import { Readable } from 'node:stream';
 import arrayifyStream from 'arrayify-stream';
 import { BasicRepresentation, INTERNAL_QUADS, RdfToQuadConverter, readableToString } from '@solid/community-server';
 import { DocumentLoader } from '../../../../src/plugins/ldp/DocumentLoader';
@@ -49,6 +50,14 @@ describe('RdfOrFileConverter', () => {
       expect(kept.metadata.contentType).toBe(type);
       expect(await readableToString(kept.data)).toBe(body);
     }
+  });
+
+  it('keeps a JSON file byte for byte when a character is split between chunks', async() => {
+    const bytes = Buffer.from('{"name":"Zoë"}');
+    const split = bytes.indexOf(0xC3) + 1;
+    const kept = await converter.handleSafe({ identifier: { path: DOC }, preferences: { type: { [INTERNAL_QUADS]: 1 }},
+      representation: new BasicRepresentation(Readable.from([ bytes.subarray(0, split), bytes.subarray(split) ]), 'application/json') });
+    expect(Buffer.concat(await arrayifyStream<Buffer>(kept.data))).toEqual(bytes);
   });
 
   it('refuses a body that claims RDF but is not (400), and a non-RDF ACL or description (415)', async() => {
