@@ -129,9 +129,13 @@ export async function readBody(request: IncomingMessage, limit: number): Promise
  * `invalid_json` when it does not parse.
  */
 export async function readJsonBody(request: IncomingMessage, limit: number): Promise<unknown> {
-  const body = await readBody(request, limit);
+  return parseJson((await readBody(request, limit)).toString('utf8'));
+}
+
+/** JSON text parsed, or a 400. */
+export function parseJson(text: string): unknown {
   try {
-    return JSON.parse(body.toString('utf8'));
+    return JSON.parse(text);
   } catch {
     throw badRequest('The body is not valid JSON.', 'invalid_json');
   }

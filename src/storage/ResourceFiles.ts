@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Quad } from '@rdfjs/types';
 import { DataFactory } from 'n3';
+import { syncDirectory } from '../util/DurableFiles';
 import { FEDPOD_FILE, LDP_NON_RDF_SOURCE, MA_FORMAT, POSIX_SIZE, RDF_TYPE } from './Vocabulary';
 
 const { literal, namedNode, quad } = DataFactory;
@@ -84,7 +85,7 @@ export class ResourceFiles {
         await handle.close();
       }
       await rename(temporary, join(directory, name));
-      await this.syncDirectory(directory);
+      await syncDirectory(directory);
     } catch (error: unknown) {
       await rm(temporary, { force: true });
       throw error;
@@ -133,14 +134,5 @@ export class ResourceFiles {
   /** Two levels of 256 directories, so that no directory grows past a few thousand entries. */
   private directoryOf(name: string): string {
     return join(this.root, name.slice(0, 2), name.slice(2, 4));
-  }
-
-  private async syncDirectory(directory: string): Promise<void> {
-    const handle = await open(directory, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
   }
 }

@@ -90,6 +90,17 @@ export function createRunDir(): string {
 }
 
 /** A fresh directory under the run directory (data dirs, database files). */
+/**
+ * The environment a spawned server gets: this one without Jest's markers, which make libraries take
+ * test-only paths (CSS then loads oidc-provider through `jest.requireActual`, which is not defined
+ * outside Jest). A server under test runs as it runs in production.
+ */
+function serverEnvironment(): NodeJS.ProcessEnv {
+  const { JEST_WORKER_ID: worker, NODE_ENV: nodeEnv, ...rest } = process.env;
+  void worker;
+  return nodeEnv === 'test' ? rest : { ...rest, ...nodeEnv === undefined ? {} : { NODE_ENV: nodeEnv } };
+}
+
 export function makeTempDir(prefix: string): string {
   return fs.mkdtempSync(path.join(runDir(), `${prefix}-`));
 }
@@ -145,7 +156,7 @@ export async function spawnLogged(
   try {
     child = spawn(command, args, {
       cwd: options.cwd ?? REPO_ROOT,
-      env: { ...process.env, ...options.env },
+      env: { ...serverEnvironment(), ...options.env },
       stdio: ['ignore', fd, fd],
     });
   } finally {

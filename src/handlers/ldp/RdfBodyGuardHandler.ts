@@ -5,6 +5,7 @@ import { guardStream } from '@solid/community-server';
 import { badRequest } from '../../util/HttpErrors';
 import { mediaTypeOf, readBody } from '../HttpUtil';
 import { JsonHttpHandler } from '../JsonHttpHandler';
+import { agentOf, hasAgent, setAgent } from '../pipeline/Agent';
 import { NESTED_SYNTAXES, nestingDepthOver } from './RdfNestingDepth';
 
 const BODY_METHODS = new Set([ 'POST', 'PUT', 'PATCH' ]);
@@ -58,7 +59,7 @@ export class RdfBodyGuardHandler extends JsonHttpHandler {
     const headers = { ...request.headers, 'content-length': String(body.length) };
     delete headers['transfer-encoding'];
     // CSS reads only the head fields and the body stream of a request; the socket is the original one.
-    return guardStream(Object.assign(stream, {
+    const replayed = guardStream(Object.assign(stream, {
       method: request.method,
       url: request.url,
       headers,
@@ -73,5 +74,10 @@ export class RdfBodyGuardHandler extends JsonHttpHandler {
       trailers: {},
       rawTrailers: [],
     }) as unknown as IncomingMessage);
+    // Who sent it was established once, by the pipeline: a DPoP proof may not be checked twice.
+    if (hasAgent(request)) {
+      setAgent(replayed, agentOf(request));
+    }
+    return replayed;
   }
 }

@@ -28,6 +28,11 @@ export function setAgent(request: IncomingMessage, agent: Agent): void {
   agents.set(request, agent);
 }
 
+/** Whether the pipeline authenticated this request (so its agent, even anonymous, is known). */
+export function hasAgent(request: IncomingMessage): boolean {
+  return agents.has(request);
+}
+
 /**
  * Registers a check of the request's credentials that is made only when asked (resolveAgent): a
  * remote actor's HTTP signature on a GET costs a fetch of its key, which a public document never

@@ -1,5 +1,6 @@
 import type { CredentialsExtractor, HttpRequest } from '@solid/community-server';
 import type { TokenService } from '../../plugins/accounts/TokenService';
+import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
 import type { RemoteActorCache } from '../../plugins/activitypub/fetch/RemoteActorCache';
 import type { HttpSignatureVerifier } from '../../plugins/activitypub/signatures/HttpSignatureVerifier';
 import { FedpodHttpError, unauthorized } from '../../util/HttpErrors';
@@ -18,8 +19,9 @@ interface CachedToken {
  * - no `Authorization` and no signature: anonymous, with no work at all;
  * - `Authorization: Bearer <Fedpod token>`: verified by the TokenService, the result kept until the
  *   token expires (an ES256 verification costs more than the rest of a small GET);
- * - any other `Authorization` (Solid-OIDC `DPoP` or `Bearer` from another issuer): CSS's credentials
- *   extractor, which verifies the token and its DPoP proof;
+ * - any other `Authorization` (Solid-OIDC `DPoP`, or `Bearer`, from this server's OpenID provider or
+ *   another): CSS's credentials extractor, which verifies the token and its DPoP proof, and that the
+ *   WebID names the token's issuer; a local actor's WebID is its user;
  * - a `Signature` or `Signature-Input` on a GET or HEAD: a remote actor's signed fetch (Mastodon's
  *   authorized fetch), verified with the actor's published key only when the answer depends on who
  *   reads (resolveAgent): a public document is served without fetching a key. Signed POSTs (inbox
@@ -29,6 +31,7 @@ interface CachedToken {
 export class Authenticator {
   private readonly tokenCache = new Map<string, CachedToken>();
   private readonly origin: string;
+  private readonly actorUrls: ActorUrls;
 
   /**
    * @param baseUrl - Public base URL (signed URLs are checked against it).
@@ -47,6 +50,7 @@ export class Authenticator {
     private readonly cachedTokens = 10_000,
   ) {
     this.origin = new URL(baseUrl).origin;
+    this.actorUrls = new ActorUrls(baseUrl);
   }
 
   public async authenticate(request: HttpRequest): Promise<Agent> {
@@ -74,8 +78,11 @@ export class Authenticator {
     }
     try {
       const credentials = await this.solidCredentials.handleSafe(request);
-      if (credentials.agent?.webId) {
-        return { webId: credentials.agent.webId };
+      const webId = credentials.agent?.webId;
+      if (webId) {
+        // A local actor's WebID names its issuer, this server, so only this server's login can prove it.
+        const username = this.actorUrls.usernameOf(webId);
+        return Object.freeze(username ? { webId, username } : { webId });
       }
     } catch (error: unknown) {
       throw unauthorized(`The access token is not valid: ${(error as Error).message}`, 'invalid_token');

@@ -8,6 +8,7 @@ import { actorDocument, ActorUrls } from '../activitypub/ActorDocument';
 import type { ActorKeyStore } from '../activitypub/ActorKeyStore';
 import type { UserStorage } from '../ldp/UserStorage';
 import type { JsonLdParser } from '../ldp/JsonLdParser';
+import type { Account } from './Account';
 import type { AccountStore } from './AccountStore';
 import type { PasswordHasher } from './PasswordHasher';
 import { validateSignup } from './SignupValidator';
@@ -32,7 +33,12 @@ export interface AccountServiceOptions {
   parser: JsonLdParser;
   /** A storage container per user, made at signup (the WebACL setup). */
   storage?: UserStorage;
+  /** The Solid-OIDC issuer named in each WebID (`solid:oidcIssuer`), when the setup has the OpenID provider. */
+  oidcIssuer?: string;
 }
+
+/** A well-formed hash no password matches, checked when the account does not exist. */
+const UNKNOWN_ACCOUNT_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 
 /** A signup lock older than this was left by a crashed process and may be taken over. */
 const STALE_LOCK_MS = 60_000;
@@ -56,6 +62,7 @@ export class AccountService {
   private readonly store: ResourceGraphStore;
   private readonly parser: JsonLdParser;
   private readonly storage?: UserStorage;
+  private readonly oidcIssuer?: string;
 
   public constructor(options: AccountServiceOptions) {
     this.urls = new ActorUrls(options.baseUrl);
@@ -67,6 +74,7 @@ export class AccountService {
     this.store = options.store;
     this.parser = options.parser;
     this.storage = options.storage;
+    this.oidcIssuer = options.oidcIssuer;
   }
 
   public async signup(body: unknown): Promise<Session> {
@@ -83,7 +91,7 @@ export class AccountService {
       try {
         const { publicKeyPem } = await this.keys.create(input.username);
         const document = actorDocument(this.urls, input.username, publicKeyPem, now.toISOString(),
-          this.storage?.storageOf(input.username));
+          { storage: this.storage?.storageOf(input.username), oidcIssuer: this.oidcIssuer });
         const data = await this.parser.toQuads(document, webId);
         await this.store.createInContainer(this.urls.url('actors'), webId, data, documentMetadata(webId, now), now);
         await this.storage?.create(input.username, webId);
@@ -110,14 +118,25 @@ export class AccountService {
       throw badRequest('Send username (or email) and password as strings.', 'invalid_body');
     }
     const account = typeof username === 'string' ?
-      await this.accounts.findByUsername(username) :
-      await this.accounts.findByEmail((email as string).toLowerCase());
+      await this.authenticate({ username }, password) :
+      await this.authenticate({ email: email as string }, password);
+    return { token: await this.tokens.issue({ webId: account.webId, username: account.username }), webId: account.webId };
+  }
+
+  /**
+   * The account with this username (or email) and password; a 401 otherwise. Used by the JSON login
+   * and by the Solid-OIDC login page, so one password serves both.
+   */
+  public async authenticate(login: { username: string } | { email: string }, password: string): Promise<Account> {
+    const account = 'username' in login ?
+      await this.accounts.findByUsername(login.username.toLowerCase()) :
+      await this.accounts.findByEmail(login.email.toLowerCase());
     // Hash even when there is no such account, so timing says nothing about which field was wrong.
-    const valid = await this.hasher.verify(password, account?.passwordHash ?? 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
+    const valid = await this.hasher.verify(password, account?.passwordHash ?? UNKNOWN_ACCOUNT_HASH);
     if (!account || !valid) {
       throw unauthorized('Wrong username, email or password.', 'invalid_credentials');
     }
-    return { token: await this.tokens.issue({ webId: account.webId, username: account.username }), webId: account.webId };
+    return account;
   }
 
   private async assertFree(username: string, email: string): Promise<void> {

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { syncDirectory } from '../../util/DurableFiles';
 import type { Account } from './Account';
 import type { AccountStore } from './AccountStore';
 
@@ -116,7 +117,7 @@ export class FileAccountStore implements AccountStore {
     this.found.delete(username);
     await fs.rm(this.userFile(username), { force: true });
     await fs.rm(this.emailFile(account.email), { force: true });
-    await this.syncDir(this.users);
+    await syncDirectory(this.users);
   }
 
   public async list(): Promise<string[]> {
@@ -160,7 +161,7 @@ export class FileAccountStore implements AccountStore {
     }
     try {
       await fs.link(temporary, file);
-      await this.syncDir(path.dirname(file));
+      await syncDirectory(path.dirname(file));
       return true;
     } catch (error: unknown) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
@@ -169,15 +170,6 @@ export class FileAccountStore implements AccountStore {
       throw error;
     } finally {
       await fs.rm(temporary, { force: true });
-    }
-  }
-
-  private async syncDir(dir: string): Promise<void> {
-    const handle = await fs.open(dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
     }
   }
 }

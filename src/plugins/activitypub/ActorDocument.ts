@@ -4,6 +4,15 @@ import type { JsonObject } from '../ldp/Contexts';
 import { ACTIVITYSTREAMS_CONTEXT_URL, ACTOR_CONTEXT_EXTENSION, SECURITY_V1_CONTEXT_URL } from '../ldp/Contexts';
 
 const PIM_STORAGE_PROPERTY = 'http://www.w3.org/ns/pim/space#storage';
+const SOLID_OIDC_ISSUER_PROPERTY = 'http://www.w3.org/ns/solid/terms#oidcIssuer';
+
+/** The Solid side of an actor, when the setup has it. */
+export interface SolidProfile {
+  /** The user's storage container (`pim:storage`). */
+  storage?: string;
+  /** The OpenID provider that logs the user in (`solid:oidcIssuer`): this server. */
+  oidcIssuer?: string;
+}
 
 /** The collections every actor has, by property name. */
 export const ACTOR_COLLECTIONS = [ 'inbox', 'outbox', 'followers', 'following', 'liked' ] as const;
@@ -50,14 +59,19 @@ export class ActorUrls {
  * every field of the interface's actor table plus publicKey.id, endpoints.sharedInbox, url, name and
  * manuallyApprovesFollowers (Mastodon reads these).
  */
-export function actorDocument(urls: ActorUrls, username: string, publicKeyPem: string, published: string, storage?: string):
-JsonObject {
+export function actorDocument(urls: ActorUrls, username: string, publicKeyPem: string, published: string,
+  solid: SolidProfile = {}): JsonObject {
   const id = urls.actor(username);
-  // Where the user's Solid storage is (the WebACL setup): what Solid apps look for in a WebID.
-  const storageContext: JsonObject[] = storage ? [{ storage: { '@id': PIM_STORAGE_PROPERTY, '@type': '@id' }}] : [];
+  // What Solid apps look for in a WebID: where the user's storage is, and who may log them in.
+  const solidContext: JsonObject = {
+    ...solid.storage ? { storage: { '@id': PIM_STORAGE_PROPERTY, '@type': '@id' }} : {},
+    ...solid.oidcIssuer ? { oidcIssuer: { '@id': SOLID_OIDC_ISSUER_PROPERTY, '@type': '@id' }} : {},
+  };
   return {
-    '@context': [ ACTIVITYSTREAMS_CONTEXT_URL, SECURITY_V1_CONTEXT_URL, ACTOR_CONTEXT_EXTENSION, ...storageContext ],
-    ...storage ? { storage } : {},
+    '@context': [ ACTIVITYSTREAMS_CONTEXT_URL, SECURITY_V1_CONTEXT_URL, ACTOR_CONTEXT_EXTENSION,
+      ...Object.keys(solidContext).length > 0 ? [ solidContext ] : [] ],
+    ...solid.storage ? { storage: solid.storage } : {},
+    ...solid.oidcIssuer ? { oidcIssuer: solid.oidcIssuer } : {},
     id,
     type: 'Person',
     preferredUsername: username,

@@ -105,6 +105,22 @@ describe('actorDocument', (): void => {
     }));
   });
 
+  it('names the Solid storage and OpenID issuer when given, with their terms in the context', (): void => {
+    const document = actorDocument(urls, 'alice', pem, published,
+      { storage: 'https://pod.example/pods/alice/', oidcIssuer: 'https://pod.example/' });
+    expect(document.storage).toBe('https://pod.example/pods/alice/');
+    expect(document.oidcIssuer).toBe('https://pod.example/');
+    expect((document['@context'] as unknown[]).at(-1)).toEqual({
+      storage: { '@id': 'http://www.w3.org/ns/pim/space#storage', '@type': '@id' },
+      oidcIssuer: { '@id': 'http://www.w3.org/ns/solid/terms#oidcIssuer', '@type': '@id' },
+    });
+    const issuerOnly = actorDocument(urls, 'alice', pem, published, { oidcIssuer: 'https://pod.example/' });
+    expect(issuerOnly.storage).toBeUndefined();
+    expect((issuerOnly['@context'] as unknown[]).at(-1)).toEqual({
+      oidcIssuer: { '@id': 'http://www.w3.org/ns/solid/terms#oidcIssuer', '@type': '@id' },
+    });
+  });
+
   it('makes a fresh endpoints object for each document', (): void => {
     const first = actorDocument(urls, 'alice', pem, published);
     (first.endpoints as Record<string, string>).sharedInbox = 'https://evil.example/inbox';

@@ -1,0 +1,71 @@
+import escapeHtml from 'escape-html';
+
+/** What the login and consent pages show of the app that asks. */
+export interface AppAsking {
+  /** The app's name, or its client id when it gives none. */
+  name: string;
+  clientId: string;
+  /** Where the browser goes back to after the answer (its origin is shown). */
+  redirectUri?: string;
+}
+
+const STYLE = `body{font-family:system-ui,sans-serif;max-width:28rem;margin:2rem auto;padding:0 1rem;line-height:1.5}
+label{display:block;margin-top:1rem}input{width:100%;padding:.5rem;font-size:1rem;box-sizing:border-box}
+button{margin-top:1rem;padding:.5rem 1rem;font-size:1rem}.error{color:#a00}.app{word-break:break-all}`;
+
+function page(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${escapeHtml(title)} · Fedpod</title><style>${STYLE}</style></head>
+<body><main><h1>${escapeHtml(title)}</h1>
+${body}
+</main></body></html>
+`;
+}
+
+function appLine(app: AppAsking): string {
+  const origin = app.redirectUri ? ` (answers go back to <span class="app">${escapeHtml(safeOrigin(app.redirectUri))}</span>)` : '';
+  return `<p>The app <strong class="app">${escapeHtml(app.name)}</strong>${origin} asks to use your Fedpod account.</p>
+<p><small>App id: <span class="app">${escapeHtml(app.clientId)}</span></small></p>`;
+}
+
+function safeOrigin(uri: string): string {
+  try {
+    return new URL(uri).origin;
+  } catch {
+    return uri;
+  }
+}
+
+/** The password form of a Solid-OIDC login. */
+export function loginPage(app: AppAsking, error?: string, login = ''): string {
+  return page('Log in', `${appLine(app)}
+${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
+<form method="post">
+<input type="hidden" name="action" value="login">
+<label for="login">Username or email</label>
+<input id="login" name="login" autocomplete="username" required value="${escapeHtml(login)}">
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required>
+<label><input type="checkbox" name="remember" value="yes" style="width:auto"> Stay logged in on this browser</label>
+<button type="submit">Log in</button>
+</form>
+<form method="post"><input type="hidden" name="action" value="cancel"><button type="submit">Cancel</button></form>`);
+}
+
+/** The question whether the app may act as the logged-in user. */
+export function consentPage(app: AppAsking, webId: string): string {
+  return page('Allow this app?', `${appLine(app)}
+<p>If you allow it, the app can read and write, as <span class="app">${escapeHtml(webId)}</span>, whatever you may read and write.</p>
+<form method="post">
+<input type="hidden" name="action" value="consent">
+<label><input type="checkbox" name="remember" value="yes" style="width:auto"> Keep it logged in (refresh tokens)</label>
+<button type="submit">Allow</button>
+</form>
+<form method="post"><input type="hidden" name="action" value="cancel"><button type="submit">Deny</button></form>`);
+}
+
+/** A page that only says something (an expired login link). */
+export function messagePage(title: string, message: string): string {
+  return page(title, `<p>${escapeHtml(message)}</p>`);
+}

@@ -1,0 +1,42 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { syncDirectory, writeFileDurably } from '../../../src/util/DurableFiles';
+
+describe('DurableFiles', (): void => {
+  let dir: string;
+
+  beforeEach((): void => {
+    dir = mkdtempSync(join(tmpdir(), 'fedpod-durable-'));
+  });
+
+  afterEach((): void => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('writes a new file readable by its owner only, leaving no temporary file', async(): Promise<void> => {
+    const file = join(dir, 'record.json');
+    await writeFileDurably(file, '{"a":1}');
+    expect(readFileSync(file, 'utf8')).toBe('{"a":1}');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readdirSync(dir)).toEqual([ 'record.json' ]);
+  });
+
+  it('replaces an existing file whole', async(): Promise<void> => {
+    const file = join(dir, 'record.json');
+    writeFileSync(file, 'old content that is longer than the new one');
+    await writeFileDurably(file, Buffer.from('new'));
+    expect(readFileSync(file, 'utf8')).toBe('new');
+  });
+
+  it('leaves the old file and no temporary file when the write fails', async(): Promise<void> => {
+    const file = join(dir, 'missing-directory', 'record.json');
+    await expect(writeFileDurably(file, 'x')).rejects.toThrow(/ENOENT/u);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('syncs an existing directory and fails on a missing one', async(): Promise<void> => {
+    await expect(syncDirectory(dir)).resolves.toBeUndefined();
+    await expect(syncDirectory(join(dir, 'nope'))).rejects.toThrow(/ENOENT/u);
+  });
+});
