@@ -134,3 +134,4 @@ export * from './handlers/access/LocalUserAccess';
 export * from './handlers/auth/OidcLoginHandler';
 export * from './handlers/auth/ClientCredentialsHandler';
 export * from './handlers/auth/PipelineAgentExtractor';
+export * from './plugins/accounts/SolidProfileInitializer';

@@ -5,6 +5,7 @@
  * consent forms) is played by a small cookie-keeping fetch here. One account, one password: the one
  * from /auth/signup. Credentials and signing keys survive a restart.
  */
+import path from 'node:path';
 import { Session } from '@inrupt/solid-client-authn-node';
 import { startFedpod, type FedpodServer } from '../../support/fedpod';
 import { freePort } from '../../support/ports';
@@ -266,5 +267,41 @@ describe('Solid-OIDC: Fedpod logs its users in to Solid apps (ldp-wac)', () => {
     expect((await before.fetch(storageOf(alice))).status).toBe(200);
     const after = await clientSession(client);
     expect((await after.fetch(storageOf(alice))).status).toBe(200);
+  });
+});
+
+describe('Solid-OIDC switched on for accounts made without it', () => {
+  it('gives their WebIDs the issuer and a storage, so that they can log in to Solid apps', async() => {
+    const port = await freePort();
+    const dataDir = makeTempDir('fedpod-oidc-upgrade');
+    // Accounts and WebACL, but no OpenID provider and no user storage.
+    let server = await startFedpod({ config: path.join(__dirname, '..', '..', 'fixtures', 'config', 'accounts-wac.json'), port, dataDir });
+    let account: Account;
+    try {
+      const response = await fetch(`${server.baseUrl}auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'early', email: 'early@example.org', password: PASSWORD }) });
+      expect(response.status).toBe(201);
+      account = await response.json() as Account;
+      const before = await (await fetch(account.webId, { headers: { accept: 'text/turtle' }})).text();
+      expect(before).not.toContain('oidcIssuer');
+    } finally {
+      await server.stop();
+    }
+    server = await startFedpod({ config: 'ldp-wac', port, dataDir });
+    const session = new Session();
+    try {
+      const after = await (await fetch(account.webId, { headers: { accept: 'text/turtle' }})).text();
+      expect(after).toContain(`<http://www.w3.org/ns/solid/terms#oidcIssuer> <${server.baseUrl}>`);
+      expect(after).toContain(`<http://www.w3.org/ns/pim/space#storage> <${server.baseUrl}pods/early/>`);
+      const made = await fetch(`${server.baseUrl}auth/clients`, { method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${account.token}` }, body: '{}' });
+      const client = await made.json() as Client;
+      await session.login({ clientId: client.id, clientSecret: client.secret, oidcIssuer: client.issuer, tokenType: 'DPoP' });
+      const put = await session.fetch(`${server.baseUrl}pods/early/hello.txt`, { method: 'PUT', headers: { 'content-type': 'text/plain' }, body: 'hi' });
+      expect(put.status).toBe(201);
+    } finally {
+      await session.logout();
+      await server.stop();
+    }
   });
 });
