@@ -135,3 +135,4 @@ export * from './handlers/auth/OidcLoginHandler';
 export * from './handlers/auth/ClientCredentialsHandler';
 export * from './handlers/auth/PipelineAgentExtractor';
 export * from './plugins/accounts/SolidProfileInitializer';
+export * from './plugins/notifications/GuardedWebhookEmitter';

@@ -1,10 +1,15 @@
 /**
- * Solid notifications (WebSocketChannel2023) in the LDP setup: the real server, a plain WebSocket
- * client, and writes by every path (Fedpod's fast POST and file PUT, CSS's PUT and DELETE).
+ * Solid notifications in the LDP setup: WebSocketChannel2023 with a plain WebSocket client, and
+ * WebhookChannel2023 with a real HTTP receiver, for writes by every path (Fedpod's fast POST and file
+ * PUT, CSS's PUT and DELETE); webhook subscriptions outlive a restart.
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
 import { eventually } from '../../support/eventually';
 import { startFedpod, type FedpodServer } from '../../support/fedpod';
+import { freePort } from '../../support/ports';
+import { makeTempDir } from '../../support/processes';
 import { TestIssuer } from '../../support/test-issuer';
 
 const NOTIFY = 'http://www.w3.org/ns/solid/notifications#';
@@ -84,5 +89,74 @@ describe('Solid notifications in the LDP setup', () => {
     expect((await fetch(file, { method: 'DELETE', headers: owner })).status).toBe(205);
     await eventually(async(): Promise<boolean> => received.some((notification): boolean =>
       notification.type === 'Delete' && notification.object === file));
+  });
+});
+
+describe('WebhookChannel2023 in the LDP setup', () => {
+  let server: FedpodServer;
+  let receiver: Server;
+  let sendTo: string;
+  let port: number;
+  let dataDir: string;
+  const delivered: { headers: Record<string, string | string[] | undefined>; body: Notification }[] = [];
+
+  async function start(): Promise<FedpodServer> {
+    // The receiver listens on loopback, which notifications reach only with --allow-private-network.
+    return startFedpod({ config: 'ldp', port, dataDir, allowPrivateNetwork: true });
+  }
+
+  beforeAll(async() => {
+    receiver = createServer((request, response): void => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer): number => chunks.push(chunk));
+      request.on('end', (): void => {
+        delivered.push({ headers: request.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as Notification });
+        response.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve): void => {
+      receiver.listen(0, '127.0.0.1', resolve);
+    });
+    sendTo = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    port = await freePort();
+    dataDir = makeTempDir('fedpod-webhook-channel');
+    server = await start();
+  });
+
+  afterAll(async() => {
+    await server?.stop();
+    await new Promise((resolve): void => {
+      receiver.close(resolve);
+    });
+  });
+
+  it('is offered by the storage description, and POSTs each change to the subscriber, signed', async() => {
+    const description = await (await fetch(`${server.baseUrl}.well-known/solid`, { headers: { accept: 'text/turtle' }})).text();
+    expect(description).toContain(`${NOTIFY}WebhookChannel2023`);
+    const topic = `${server.baseUrl}notes/`;
+    const answer = await fetch(`${server.baseUrl}.notifications/WebhookChannel2023/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/ld+json' },
+      body: JSON.stringify({ '@context': [ 'https://www.w3.org/ns/solid/notification/v1' ], type: `${NOTIFY}WebhookChannel2023`, topic, sendTo }),
+    });
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual(expect.objectContaining({ topic, sendTo }));
+    const posted = await fetch(topic, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'a file' });
+    expect(posted.status).toBe(201);
+    const member = posted.headers.get('location')!;
+    await eventually(async(): Promise<boolean> => delivered.some(({ body }): boolean => body.type === 'Add' && body.object === member));
+    const notification = delivered.find(({ body }): boolean => body.object === member)!;
+    expect(notification.headers.authorization).toMatch(/^DPoP /u);
+    expect(notification.headers.dpop).toBeDefined();
+  });
+
+  it('keeps the subscription across a restart', async() => {
+    await server.stop();
+    server = await start();
+    const posted = await fetch(`${server.baseUrl}notes/`, { method: 'POST', headers: { 'content-type': 'text/turtle' },
+      body: '<> <http://purl.org/dc/terms/title> "after the restart" .' });
+    expect(posted.status).toBe(201);
+    const member = posted.headers.get('location')!;
+    await eventually(async(): Promise<boolean> => delivered.some(({ body }): boolean => body.type === 'Add' && body.object === member));
   });
 });
