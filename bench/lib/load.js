@@ -13,6 +13,15 @@ function runAutocannon(options) {
   });
 }
 
+// One request of `scenario` as plain values (request number `index`): url, method, headers, body.
+// makeHeaders(index, url) adds headers to that one request (a DPoP proof is single use).
+function requestAt(scenario, index) {
+  const url = scenario.makeUrl ? scenario.makeUrl(index) : scenario.url;
+  const headers = { ...scenario.headers, ...scenario.makeHeaders ? scenario.makeHeaders(index, url) : {} };
+  const body = scenario.makeBody ? scenario.makeBody(index) : scenario.body;
+  return { url, method: scenario.method || 'GET', headers, body };
+}
+
 // autocannon options for one scenario. Traffic goes to 127.0.0.1 with the
 // scenario URL's Host header, so servers see the IRIs they expect.
 function autocannonOptions(scenario, { connections, duration }) {
@@ -29,15 +38,17 @@ function autocannonOptions(scenario, { connections, duration }) {
   if (scenario.body !== undefined) {
     options.body = scenario.body;
   }
-  if (scenario.makeBody || scenario.makeUrl) {
-    // A fresh body (and target) per request, so servers cannot short-cut identical writes.
+  if (scenario.makeBody || scenario.makeUrl || scenario.makeHeaders) {
+    // A fresh body, target or header per request, so servers cannot short-cut identical writes
+    // (setupRequest is synchronous: what it builds must be).
     let counter = 0;
     options.requests[0].setupRequest = (req) => {
-      const index = counter++;
+      const { url, headers, body } = requestAt(scenario, counter++);
       return {
         ...req,
-        ...scenario.makeBody ? { body: scenario.makeBody(index) } : {},
-        ...scenario.makeUrl ? { path: connectionFor(scenario.makeUrl(index)).path } : {},
+        path: connectionFor(url).path,
+        headers: { ...req.headers, ...headers },
+        ...scenario.makeBody ? { body } : {},
       };
     };
   }
@@ -94,12 +105,9 @@ async function settle(scenario) {
   let attempt = 0;
   let lastProblem = '';
   while (Date.now() - started < SETTLE_BUDGET_MS) {
-    const tag = `settle-${attempt++}`;
-    const body = scenario.makeBody ? scenario.makeBody(tag) : scenario.body;
+    const { url, method, headers, body } = requestAt(scenario, `settle-${attempt++}`);
     try {
-      const res = await request(scenario.makeUrl ? scenario.makeUrl(tag) : scenario.url, {
-        method: scenario.method || 'GET', headers: scenario.headers, body, timeoutMs: SETTLE_BUDGET_MS,
-      });
+      const res = await request(url, { method, headers, body, timeoutMs: SETTLE_BUDGET_MS });
       if (res.status >= 200 && res.status < 300) {
         return Date.now() - started;
       }
@@ -115,7 +123,7 @@ async function settle(scenario) {
 /**
  * Load one scenario: a warm-up run (discarded) then the measured run, each
  * preceded by settle().
- * scenario: { url | makeUrl(counter), method, headers, body | makeBody(counter) }
+ * scenario: { url | makeUrl(counter), method, headers, makeHeaders(counter, url), body | makeBody(counter) }
  * settings: { connections, duration, warmup } (seconds)
  */
 async function measure(scenario, settings) {
@@ -129,4 +137,4 @@ async function measure(scenario, settings) {
   return { ...summarize(result), settleMs };
 }
 
-module.exports = { measure, settle, summarize, describeProblems };
+module.exports = { measure, settle, summarize, describeProblems, requestAt };

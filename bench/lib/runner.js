@@ -7,7 +7,7 @@
 
 const { request } = require('./http');
 const { sleep, killAllNow, stopAll, getLogDir } = require('./process');
-const { measure } = require('./load');
+const { measure, requestAt } = require('./load');
 const {
   formatNumber, comparisonTable, evaluateChecks, formatChecks, writeResults, busyMachineWarning, machineInfo,
 } = require('./report');
@@ -218,8 +218,8 @@ async function quietStoreStats(session) {
 async function storeRoundTrips(session, spec) {
   const before = await quietStoreStats(session);
   for (let i = 0; i < ROUNDTRIP_PROBES; i++) {
-    const body = spec.makeBody ? spec.makeBody(`probe-${i}`) : spec.body;
-    await request(spec.makeUrl ? spec.makeUrl(`probe-${i}`) : spec.url, { method: spec.method || 'GET', headers: spec.headers, body });
+    const { url, method, headers, body } = requestAt(spec, `probe-${i}`);
+    await request(url, { method, headers, body });
   }
   const after = await session.storeStats();
   const perRequest = {};

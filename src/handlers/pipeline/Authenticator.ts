@@ -4,6 +4,7 @@ import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
 import type { RemoteActorCache } from '../../plugins/activitypub/fetch/RemoteActorCache';
 import type { HttpSignatureVerifier } from '../../plugins/activitypub/signatures/HttpSignatureVerifier';
 import { FedpodHttpError, unauthorized } from '../../util/HttpErrors';
+import { SolidTokenCache } from '../auth/SolidTokenCache';
 import type { Agent } from './Agent';
 import { ANONYMOUS, deferAgent } from './Agent';
 import { SentTarget } from './SentTarget';
@@ -20,8 +21,9 @@ interface CachedToken {
  * - `Authorization: Bearer <Fedpod token>`: verified by the TokenService, the result kept until the
  *   token expires (an ES256 verification costs more than the rest of a small GET);
  * - any other `Authorization` (Solid-OIDC `DPoP`, or `Bearer`, from this server's OpenID provider or
- *   another): CSS's credentials extractor, which verifies the token and its DPoP proof, and that the
- *   WebID names the token's issuer; a local actor's WebID is its user;
+ *   another): CSS's credentials extractor the first time, which verifies the token and its DPoP proof,
+ *   and that the WebID names the token's issuer; then the token is kept until it expires and each
+ *   request's proof is checked on its own (SolidTokenCache); a local actor's WebID is its user;
  * - a `Signature` or `Signature-Input` on a GET or HEAD: a remote actor's signed fetch (Mastodon's
  *   authorized fetch), verified with the actor's published key only when the answer depends on who
  *   reads (resolveAgent): a public document is served without fetching a key. Signed POSTs (inbox
@@ -30,6 +32,8 @@ interface CachedToken {
  */
 export class Authenticator {
   private readonly tokenCache = new Map<string, CachedToken>();
+  /** Solid-OIDC tokens verified once; each later request's DPoP proof is still checked. */
+  private readonly solidTokens = new SolidTokenCache();
   private readonly origin: string;
   private readonly actorUrls: ActorUrls;
 
@@ -69,25 +73,45 @@ export class Authenticator {
   }
 
   private async fromAuthorization(request: HttpRequest, authorization: string): Promise<Agent> {
-    const match = /^Bearer\s+(\S+)\s*$/iu.exec(authorization);
-    if (match && this.tokens?.isOwnToken(match[1])) {
-      return this.fromFedpodToken(match[1]);
+    const match = /^(Bearer|DPoP)\s+(\S+)\s*$/iu.exec(authorization);
+    if (match?.[1].toLowerCase() === 'bearer' && this.tokens?.isOwnToken(match[2])) {
+      return this.fromFedpodToken(match[2]);
     }
     if (!this.solidCredentials) {
       throw unauthorized('Send the token as "Authorization: Bearer <token>".', 'invalid_token');
+    }
+    const scheme = match?.[1].toLowerCase() === 'dpop' ? 'DPoP' : 'Bearer';
+    const proof = typeof request.headers.dpop === 'string' ? request.headers.dpop : undefined;
+    const known = match && this.solidTokens.get(scheme, match[2]);
+    if (known) {
+      if (known.scheme === 'DPoP') {
+        try {
+          await this.solidTokens.checkProof(known, match[2], proof, request.method ?? 'GET', `${this.origin}${request.url ?? '/'}`);
+        } catch (error: unknown) {
+          throw unauthorized(`The access token is not valid: ${(error as Error).message}`, 'invalid_token');
+        }
+      }
+      return this.solidAgent(known.webId);
     }
     try {
       const credentials = await this.solidCredentials.handleSafe(request);
       const webId = credentials.agent?.webId;
       if (webId) {
-        // A local actor's WebID names its issuer, this server, so only this server's login can prove it.
-        const username = this.actorUrls.usernameOf(webId);
-        return Object.freeze(username ? { webId, username } : { webId });
+        if (match) {
+          this.solidTokens.remember(scheme, match[2], webId, proof);
+        }
+        return this.solidAgent(webId);
       }
     } catch (error: unknown) {
       throw unauthorized(`The access token is not valid: ${(error as Error).message}`, 'invalid_token');
     }
     throw unauthorized('The Authorization header holds no credentials this server accepts.', 'invalid_token');
+  }
+
+  /** A local actor's WebID names its issuer, this server, so only this server's login can prove it: it is its user. */
+  private solidAgent(webId: string): Agent {
+    const username = this.actorUrls.usernameOf(webId);
+    return Object.freeze(username ? { webId, username } : { webId });
   }
 
   private async fromFedpodToken(token: string): Promise<Agent> {
