@@ -28,7 +28,8 @@ interface CachedToken {
  *   authorized fetch), verified with the actor's published key only when the answer depends on who
  *   reads (resolveAgent): a public document is served without fetching a key. Signed POSTs (inbox
  *   deliveries) are verified by their handler, which needs the body for the digest.
- * A credential that is present but invalid is a 401: it is never silently treated as anonymous.
+ * A credential that is present but invalid is a 401: it is never silently treated as anonymous (an
+ * `Authorization` header with a scheme and no token holds no credential).
  */
 export class Authenticator {
   private readonly tokenCache = new Map<string, CachedToken>();
@@ -60,7 +61,9 @@ export class Authenticator {
   public async authenticate(request: HttpRequest): Promise<Agent> {
     const headers = request.headers;
     const authorization = headers.authorization;
-    if (authorization !== undefined) {
+    // A scheme without a token (`Authorization: DPoP `, as some Solid client libraries send when
+    // logged out) carries no credential: the request is anonymous, as CSS takes it.
+    if (authorization !== undefined && !/^\s*[\w-]*\s*$/u.test(authorization)) {
       return this.fromAuthorization(request, authorization);
     }
     if ((headers.signature !== undefined || headers['signature-input'] !== undefined) &&

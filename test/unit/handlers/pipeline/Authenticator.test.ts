@@ -72,6 +72,17 @@ describe('Authenticator', () => {
       .rejects.toMatchObject({ statusCode: 401 });
   });
 
+  it('takes a scheme without a token as no credential, as logged-out Solid clients send it', async() => {
+    const extractor = { handleSafe: jest.fn() };
+    const authenticator = new Authenticator(BASE, tokens, extractor as unknown as CredentialsExtractor);
+    for (const authorization of [ 'dpop ', 'DPoP', 'Bearer   ', '' ]) {
+      expect(await authenticator.authenticate(request({ authorization, dpop: '' }))).toEqual({});
+    }
+    expect(extractor.handleSafe).not.toHaveBeenCalled();
+    await expect(new Authenticator(BASE, tokens).authenticate(request({ authorization: 'Bearer garbage' })))
+      .rejects.toMatchObject({ statusCode: 401 });
+  });
+
   it('checks a signed GET only when asked, refusing it where the setup does not federate; signed POSTs are their handler\'s', async() => {
     const authenticator = new Authenticator(BASE, tokens);
     const signed = request({ signature: 'keyId="k",signature="x"' });
