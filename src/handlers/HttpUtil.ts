@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { badRequest, FedpodHttpError, payloadTooLarge } from '../util/HttpErrors';
 
@@ -34,7 +35,8 @@ export function errorAnswer(error: unknown): { status: number; body: { error: st
   const status = (error as { statusCode?: unknown }).statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     const name = (error as Error).name.replace(/HttpError$/u, '').replace(/([a-z])([A-Z])/gu, '$1_$2').toLowerCase();
-    return { status, body: { error: name || 'bad_request', message: (error as Error).message }};
+    // CSS leaves many messages empty (a 404, a 412): say at least what the status means.
+    return { status, body: { error: name || 'bad_request', message: (error as Error).message || `${STATUS_CODES[status] ?? 'Refused'}.` }};
   }
   if (status === 503) {
     // A dependency (the store, the queue's Redis) is away: worth retrying, unlike a 500.

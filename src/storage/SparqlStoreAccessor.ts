@@ -13,6 +13,7 @@ import {
   CONTENT_TYPE_TERM,
   guardedStreamFrom,
   guardStream,
+  parseContentType,
   INTERNAL_QUADS,
   isContainerIdentifier,
   NotFoundHttpError,
@@ -77,6 +78,11 @@ export class SparqlStoreAccessor implements DataAccessor {
     if (file) {
       // Its media type and size are in the metadata; where its bytes are is nobody else's business.
       metadata.removeAll(namedNode(FEDPOD_FILE));
+      // A charset is kept in the stored type ("text/html; charset=utf-8"): CSS keeps parameters apart.
+      const stored = metadata.contentType;
+      if (stored?.includes(';')) {
+        metadata.contentTypeObject = parseContentType(stored);
+      }
     } else if (!isContainerIdentifier(identifier)) {
       metadata.contentType = INTERNAL_QUADS;
     }
@@ -126,7 +132,8 @@ export class SparqlStoreAccessor implements DataAccessor {
   /** A non-RDF document: its bytes to a new file (on disk before it is named), then its metadata. */
   private async writeFile(identifier: ResourceIdentifier, data: Guarded<Readable>, metadata: RepresentationMetadata):
   Promise<void> {
-    const contentType = metadata.contentType ?? 'application/octet-stream';
+    const charset = metadata.contentTypeObject?.parameters.charset;
+    const contentType = `${metadata.contentType ?? 'application/octet-stream'}${charset ? `; charset=${charset.toLowerCase()}` : ''}`;
     for (const predicate of FILE_PREDICATES) {
       metadata.removeAll(namedNode(predicate));
     }

@@ -10,6 +10,7 @@ import { defaultGraphOnly } from '../../storage/SparqlStoreAccessor';
 import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
 import { documentMetadata } from '../../storage/ResourceGraphStore';
 import { badRequest, methodNotAllowed, notFound } from '../../util/HttpErrors';
+import { fileContentType } from '../../util/ContentTypes';
 import { mediaTypeOf, readBody } from '../HttpUtil';
 import { JsonHttpHandler } from '../JsonHttpHandler';
 import { AccessHeaders } from '../access/AccessHeaders';
@@ -69,6 +70,7 @@ export class LdpCreateHandler extends JsonHttpHandler {
     // Read and check the body first: a bad body answers 4xx with nothing written.
     const body = await readBody(request, this.maxBodyBytes);
     const type = mediaTypeOf(request.headers['content-type']) || 'application/octet-stream';
+    const fileType = fileContentType(request.headers['content-type'], type);
     // As in front of CSS's handler (RdfBodyGuardHandler): a recursive parser never sees a too deep body.
     if (NESTED_SYNTAXES.has(type) && nestingDepthOver(body.toString('utf8'), MAX_NESTING_DEPTH)) {
       throw badRequest(`The body is nested more than ${MAX_NESTING_DEPTH} levels deep.`, 'too_deeply_nested');
@@ -84,10 +86,10 @@ export class LdpCreateHandler extends JsonHttpHandler {
         if (await this.store.exists(iri) || await this.store.exists(`${iri}/`)) {
           iri = `${container}${name}-${generatedName()}`;
         }
-        await this.write(container, iri, body, type, now);
+        await this.write(container, iri, body, type, now, fileType);
       });
     } else {
-      await this.write(container, iri, body, type, now);
+      await this.write(container, iri, body, type, now, fileType);
     }
     response.writeHead(201, {
       location: iri,
@@ -98,7 +100,7 @@ export class LdpCreateHandler extends JsonHttpHandler {
   }
 
   /** The body as triples or as a file, decided as for every other write (RdfOrFileConverter). */
-  private async write(container: string, iri: string, body: Buffer, type: string, now: Date): Promise<void> {
+  private async write(container: string, iri: string, body: Buffer, type: string, now: Date, fileType: string): Promise<void> {
     const stored = await this.converter.handleSafe({ identifier: { path: iri },
       representation: new BasicRepresentation([ body ], type), preferences: { type: { [INTERNAL_QUADS]: 1 }}});
     const metadata = documentMetadata(iri, now);
@@ -108,7 +110,7 @@ export class LdpCreateHandler extends JsonHttpHandler {
       return;
     }
     await this.files.saveDescribed(stored.data, async(saved): Promise<void> =>
-      this.store.createInContainer(container, iri, [], [ ...metadata, ...fileMetadata(iri, saved, type) ], now));
+      this.store.createInContainer(container, iri, [], [ ...metadata, ...fileMetadata(iri, saved, fileType) ], now));
     this.changes.created(container, iri);
   }
 

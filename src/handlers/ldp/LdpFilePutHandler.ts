@@ -7,6 +7,7 @@ import { fileMetadata, fileNameOf } from '../../storage/ResourceFiles';
 import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
 import { documentMetadata } from '../../storage/ResourceGraphStore';
 import { isAuxiliary } from '../../storage/Vocabulary';
+import { fileContentType } from '../../util/ContentTypes';
 import { mediaTypeOf, readBody } from '../HttpUtil';
 import { JsonHttpHandler } from '../JsonHttpHandler';
 import { NOT_HANDLED } from '../NotHandled';
@@ -64,7 +65,7 @@ export class LdpFilePutHandler extends JsonHttpHandler {
     const { request, response } = input;
     const iri = this.paths.resolve(request)!.iri;
     const parent = iri.slice(0, iri.lastIndexOf('/') + 1);
-    const type = mediaTypeOf(request.headers['content-type']);
+    const type = fileContentType(request.headers['content-type'], mediaTypeOf(request.headers['content-type']));
     // Under CSS's lock of the resource (released before CSS, which takes it itself, is asked).
     const outcome = await this.locker.withWriteLock({ path: iri }, async(): Promise<'created' | 'replaced' | 'css'> => {
       const { metadata, present } = await this.store.readMetadataAndPresence(iri, [ parent, `${iri}/` ]);

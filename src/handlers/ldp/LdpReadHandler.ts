@@ -13,6 +13,8 @@ import type { ResourceFiles } from '../../storage/ResourceFiles';
 import { fileNameOf } from '../../storage/ResourceFiles';
 import { DC_MODIFIED, MA_FORMAT, PIM_STORAGE, POSIX_SIZE, LDP_CONTAINS, RDF_TYPE } from '../../storage/Vocabulary';
 import { FedpodHttpError, notFound } from '../../util/HttpErrors';
+import { rdfaQuads, RDFA_TYPES } from '../../plugins/ldp/HtmlRdfa';
+import { bareMediaType } from '../../util/ContentTypes';
 import { negotiate } from '../HttpUtil';
 import { JsonHttpHandler } from '../JsonHttpHandler';
 import { agentIri, resolveAgent } from '../pipeline/Agent';
@@ -135,7 +137,7 @@ export class LdpReadHandler extends JsonHttpHandler {
       const stored = PrefetchedResources.take(request, target.iri) ?? await this.store.read(target.iri);
       const file = stored && fileNameOf(stored.metadata);
       if (file) {
-        this.sendFile(request, response, target.iri, stored, file);
+        await this.sendFile(request, response, target.iri, stored, file);
         return;
       }
       body = stored && await this.resource(target.iri, contentType, stored);
@@ -185,16 +187,23 @@ export class LdpReadHandler extends JsonHttpHandler {
   }
 
   /**
-   * A non-RDF resource, streamed from its file. Ranges and preconditions other than If-None-Match and
-   * If-Modified-Since never reach this handler (CSS serves them).
+   * A non-RDF resource, streamed from its file; an HTML page asked for as RDF, its RDFa as RDF. Ranges
+   * and preconditions other than If-None-Match and If-Modified-Since never reach this handler (CSS
+   * serves them).
    */
-  private sendFile(request: HttpHandlerInput['request'], response: HttpHandlerInput['response'], iri: string,
-    stored: StoredResource, file: string): void {
+  private async sendFile(request: HttpHandlerInput['request'], response: HttpHandlerInput['response'], iri: string,
+    stored: StoredResource, file: string): Promise<void> {
     const value = (predicate: string): string | undefined =>
       stored.metadata.find((entry): boolean => entry.subject.value === iri && entry.predicate.value === predicate)?.object.value;
     const contentType = value(MA_FORMAT) ?? 'application/octet-stream';
-    if (!negotiate(request.headers.accept, [ contentType ])) {
-      throw new FedpodHttpError(406, 'not_acceptable', `${iri} is a ${contentType} file.`);
+    const mediaType = bareMediaType(contentType);
+    if (!negotiate(request.headers.accept, [ mediaType ])) {
+      const asRdf = RDFA_TYPES.has(mediaType) && negotiate(request.headers.accept, this.offered);
+      if (!asRdf) {
+        throw new FedpodHttpError(406, 'not_acceptable', `${iri} is a ${mediaType} file.`);
+      }
+      await this.sendRdfa(request, response, { iri, stored, file, mediaType }, asRdf.type);
+      return;
     }
     const modified = modifiedOf(stored.metadata, iri);
     const eTag = eTagFor(modified, contentType);
@@ -224,6 +233,29 @@ export class LdpReadHandler extends JsonHttpHandler {
       response.destroy(error);
     });
     bytes.pipe(response);
+  }
+
+  /** The RDFa of an HTML page, as the RDF type asked for (what CSS's converters give). */
+  private async sendRdfa(request: HttpHandlerInput['request'], response: HttpHandlerInput['response'],
+    page: { iri: string; stored: StoredResource; file: string; mediaType: string }, contentType: string): Promise<void> {
+    const { iri, stored } = page;
+    const quads = await rdfaQuads(this.files.open(page.file), iri, page.mediaType);
+    const text = JSON_TYPES.has(contentType) ?
+      JSON.stringify(await this.serializer.toJsonLd(quads, iri)) :
+      await this.serializer.toText(quads, contentType);
+    const modified = modifiedOf(stored.metadata, iri);
+    const eTag = eTagFor(modified, contentType);
+    const headers: Record<string, string | string[]> = {
+      ...ldpHeaders(this.paths.baseUrl, iri, 'file', AccessHeaders.of(request)),
+      'content-type': JSON_TYPES.has(contentType) ? `${contentType}; charset=utf-8` : contentType,
+      'content-length': String(Buffer.byteLength(text)),
+    };
+    if (eTag) {
+      headers.etag = eTag;
+      headers['last-modified'] = modified!.toUTCString();
+    }
+    response.writeHead(200, headers);
+    response.end(request.method === 'HEAD' ? undefined : text);
   }
 
   private async resource(iri: string, contentType: string, stored: StoredResource): Promise<Body> {

@@ -160,6 +160,35 @@ describe.each(TEST_STORES)('files and Solid LDP behaviour on the $name', (store)
     expect(turtle).toContain('"linked"');
   });
 
+  it('keeps the charset of a page, and serves the RDFa of an HTML page to a client asking for RDF', async() => {
+    const page = `${notes}card.html`;
+    const html = '<!doctype html><html lang="en"><head><title>Card</title></head><body>' +
+      '<p about="#me" typeof="http://xmlns.com/foaf/0.1/Person"><span property="http://xmlns.com/foaf/0.1/name">Zoë</span></p></body></html>';
+    const put = await fetch(page, { method: 'PUT', headers: { 'content-type': 'text/html; Charset="UTF-8"', ...owner }, body: html });
+    expect(put.status).toBe(201);
+    const asHtml = await fetch(page, { headers: { accept: 'text/html' }});
+    expect(asHtml.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await asHtml.text()).toBe(html);
+    // A range is served by CSS's pipeline: the same type.
+    const range = await fetch(page, { headers: { range: 'bytes=0-14' }});
+    expect(range.status).toBe(206);
+    expect(range.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const turtle = await fetch(page, { headers: { accept: 'text/turtle' }});
+    expect(turtle.status).toBe(200);
+    expect(turtle.headers.get('content-type')).toBe('text/turtle');
+    const text = await turtle.text();
+    expect(text).toMatch(/Zoë/u);
+    expect(text).toMatch(/foaf:Person|<http:\/\/xmlns\.com\/foaf\/0\.1\/Person>/u);
+    const jsonLd = await fetch(page, { headers: { accept: 'application/ld+json' }});
+    expect(jsonLd.status).toBe(200);
+    expect(JSON.stringify(await jsonLd.json())).toContain(`${page}#me`);
+    expect((await fetch(page, { headers: { accept: 'image/png' }})).status).toBe(406);
+    // Any other file asked for as RDF is still a 406.
+    const plain = `${notes}plain.txt`;
+    expect((await fetch(plain, { method: 'PUT', headers: { 'content-type': 'text/plain', ...owner }, body: 'x' })).status).toBe(201);
+    expect((await fetch(plain, { headers: { accept: 'text/turtle' }})).status).toBe(406);
+  });
+
   it('answers Turtle to a client that takes anything', async() => {
     const url = `${notes}any.ttl`;
     await fetch(url, { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: '<> <http://purl.org/dc/terms/title> "any" .' });

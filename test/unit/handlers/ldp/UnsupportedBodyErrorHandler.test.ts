@@ -12,8 +12,8 @@ class StatusErrorHandler extends ErrorHandler {
   }
 }
 
-function args(error: HttpError, headers: Record<string, string>): ErrorHandlerArgs {
-  return { error, request: { method: 'PUT', url: '/inbox', headers } as unknown as HttpRequest };
+function args(error: HttpError, headers: Record<string, string>, method = 'PUT'): ErrorHandlerArgs {
+  return { error, request: { method, url: '/inbox', headers } as unknown as HttpRequest };
 }
 
 describe('UnsupportedBodyErrorHandler', (): void => {
@@ -25,6 +25,15 @@ describe('UnsupportedBodyErrorHandler', (): void => {
       { 'content-type': 'application/trig', 'content-length': '20' }));
     expect(description.statusCode).toBe(415);
     expect(inner.errors.at(-1)?.message).toContain('Only triples in the default graph are supported.');
+  });
+
+  it('answers 406 instead of CSS\'s 501 to a read asking for a type the resource cannot be converted to', async(): Promise<void> => {
+    const noPath = new NotImplementedHttpError('No conversion path could be made from text/html to image/png:1.');
+    const description = await handler.handle(args(noPath, { accept: 'image/png' }, 'GET'));
+    expect(description.statusCode).toBe(406);
+    expect(inner.errors.at(-1)?.message).toBe('This resource cannot be served as image/png.');
+    expect((await handler.handle(args(noPath, { accept: 'image/png' }, 'HEAD'))).statusCode).toBe(406);
+    expect((await handler.handle(args(new NotImplementedHttpError('no'), {}, 'GET'))).statusCode).toBe(501);
   });
 
   it('leaves other errors, and 501s of requests without a body, as they are', async(): Promise<void> => {
