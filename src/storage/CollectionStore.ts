@@ -1,3 +1,4 @@
+import type { ResourceChangeListener } from './ResourceChangeListener';
 import type { ReadWriteLocker } from '@solid/community-server';
 import type { SparqlClient } from './SparqlClient';
 import { sparqlIri, sparqlLiteral } from './SparqlTerms';
@@ -49,6 +50,8 @@ export class CollectionStore {
   public constructor(
     private readonly client: SparqlClient,
     private readonly locker?: ReadWriteLocker,
+    /** Told that a collection changed (Solid notifications: an Update of the collection). */
+    private readonly changes?: ResourceChangeListener,
   ) {}
 
   public async add(collection: string, item: string, at = new Date()): Promise<void> {
@@ -65,12 +68,14 @@ WHERE { { SELECT (COUNT(*) AS ?present) WHERE { GRAPH ${graph} { ${graph} ${spar
     } else {
       await insert();
     }
+    this.changes?.updated(collection);
   }
 
   public async remove(collection: string, item: string): Promise<void> {
     const graph = sparqlIri(collection);
     const itemTerm = sparqlIri(item);
     await this.client.update(`DELETE WHERE { GRAPH ${graph} { ${graph} ${sparqlIri(AS_ITEMS)} ${itemTerm} . ${itemTerm} ${sparqlIri(ADDED_AT)} ?t } }`);
+    this.changes?.updated(collection);
   }
 
   public async contains(collection: string, item: string): Promise<boolean> {

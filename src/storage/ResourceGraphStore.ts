@@ -1,5 +1,6 @@
 import type { Quad } from '@rdfjs/types';
 import { DataFactory } from 'n3';
+import type { ResourceChangeListener } from './ResourceChangeListener';
 import type { Bindings, SparqlClient } from './SparqlClient';
 import { sparqlGraphBlock, sparqlIri, sparqlLiteral } from './SparqlTerms';
 import type { Skolemizer } from './Skolemizer';
@@ -53,9 +54,14 @@ export interface ContainerPage {
  * Every read is one query and every write is one update request (atomic in Fuseki, Oxigraph and Virtuoso).
  */
 export class ResourceGraphStore {
+  /**
+   * @param changes - Told of each write once it is stored (Solid notifications). CSS's own pipeline
+   *   writes through an instance without it: CSS's store monitor announces those writes itself.
+   */
   public constructor(
     private readonly client: SparqlClient,
     private readonly skolemizer: Skolemizer,
+    private readonly changes?: ResourceChangeListener,
   ) {}
 
   /** Data and metadata of a resource in one query; undefined when it has no metadata (does not exist). */
@@ -194,6 +200,7 @@ export class ResourceGraphStore {
         ...data.length > 0 ? [ sparqlGraphBlock(namedNode(iri), this.skolemizer.skolemize(data)) ] : [],
       ].join('\n')} }`,
     ].join(' ;\n'));
+    this.changes?.created(container, iri);
   }
 
   /**
@@ -232,11 +239,15 @@ export class ResourceGraphStore {
     const modified = new Date();
     const touches = [ ...touched ].flatMap((container): string[] => this.touch(container, modified));
     await this.client.update([ ...touches, ...operations ].join(' ;\n'));
+    for (const { iri } of writes) {
+      this.changes?.updated(iri);
+    }
   }
 
   /** Adds metadata triples (an insert: existing ones stay, a repeated one is not doubled). */
   public async addMetadata(iri: string, metadata: readonly Quad[]): Promise<void> {
     await this.client.update(`INSERT DATA { ${sparqlGraphBlock(namedNode(metadataGraphOf(iri)), this.storable(metadata))} }`);
+    this.changes?.updated(iri);
   }
 
   public async writeMetadata(iri: string, metadata: readonly Quad[]): Promise<void> {
@@ -244,6 +255,7 @@ export class ResourceGraphStore {
       this.clearGraph(metadataGraphOf(iri)),
       `INSERT DATA { ${sparqlGraphBlock(namedNode(metadataGraphOf(iri)), this.storable(metadata))} }`,
     ].join(' ;\n'));
+    this.changes?.updated(iri);
   }
 
   public async delete(iri: string, parent?: string): Promise<void> {
@@ -254,6 +266,7 @@ export class ResourceGraphStore {
         [ quad(namedNode(parent), namedNode(LDP_CONTAINS), namedNode(iri)) ])} }`);
     }
     await this.client.update(operations.join(' ;\n'));
+    this.changes?.deleted(parent, iri);
   }
 
   /**

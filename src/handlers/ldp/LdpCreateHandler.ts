@@ -15,7 +15,6 @@ import { mediaTypeOf, readBody } from '../HttpUtil';
 import { JsonHttpHandler } from '../JsonHttpHandler';
 import { AccessHeaders } from '../access/AccessHeaders';
 import { ldpHeaders } from './LdpHeaders';
-import { LdpChanges } from './LdpChanges';
 import { LdpPaths } from './LdpPaths';
 import type { LdpWriteHandlerOptions } from './LdpWriteHandlerOptions';
 import { NESTED_SYNTAXES, nestingDepthOver } from './RdfNestingDepth';
@@ -37,7 +36,6 @@ export class LdpCreateHandler extends JsonHttpHandler {
   private readonly converter: RepresentationConverter;
   private readonly locker: ReadWriteLocker;
   private readonly files: ResourceFiles;
-  private readonly changes: LdpChanges;
   private readonly maxBodyBytes: number;
 
   public constructor(options: LdpWriteHandlerOptions) {
@@ -47,7 +45,6 @@ export class LdpCreateHandler extends JsonHttpHandler {
     this.converter = options.converter;
     this.locker = options.locker;
     this.files = options.files;
-    this.changes = new LdpChanges(options.emitter);
     this.maxBodyBytes = options.maxBodyBytes ?? 1_048_576;
   }
 
@@ -106,12 +103,10 @@ export class LdpCreateHandler extends JsonHttpHandler {
     const metadata = documentMetadata(iri, now);
     if (stored.metadata.contentType === INTERNAL_QUADS) {
       await this.store.createInContainer(container, iri, defaultGraphOnly(await arrayifyStream<Quad>(stored.data)), metadata, now);
-      this.changes.created(container, iri);
       return;
     }
     await this.files.saveDescribed(stored.data, async(saved): Promise<void> =>
       this.store.createInContainer(container, iri, [], [ ...metadata, ...fileMetadata(iri, saved, fileType) ], now));
-    this.changes.created(container, iri);
   }
 
   private async findContainer(iri: string): Promise<string> {

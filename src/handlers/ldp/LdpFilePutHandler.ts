@@ -11,7 +11,6 @@ import { fileContentType } from '../../util/ContentTypes';
 import { mediaTypeOf, readBody } from '../HttpUtil';
 import { JsonHttpHandler } from '../JsonHttpHandler';
 import { NOT_HANDLED } from '../NotHandled';
-import { LdpChanges } from './LdpChanges';
 import { LdpPaths } from './LdpPaths';
 import type { LdpWriteHandlerOptions } from './LdpWriteHandlerOptions';
 
@@ -32,7 +31,6 @@ export class LdpFilePutHandler extends JsonHttpHandler {
   private readonly files: ResourceFiles;
   private readonly locker: ReadWriteLocker;
   private readonly fallback: HttpHandler;
-  private readonly changes: LdpChanges;
   private readonly maxBodyBytes: number;
 
   /** @param options - `fallback` is required here: CSS's LDP handler, for the PUTs this one leaves to it. */
@@ -46,7 +44,6 @@ export class LdpFilePutHandler extends JsonHttpHandler {
     this.files = options.files;
     this.locker = options.locker;
     this.fallback = options.fallback;
-    this.changes = new LdpChanges(options.emitter);
     this.maxBodyBytes = options.maxBodyBytes ?? 1_048_576;
   }
 
@@ -80,10 +77,8 @@ export class LdpFilePutHandler extends JsonHttpHandler {
       return;
     }
     if (outcome === 'created') {
-      this.changes.created(parent, iri);
       response.writeHead(201, { location: iri, 'content-length': '0' });
     } else {
-      this.changes.updated(iri);
       response.writeHead(205, { 'content-length': '0' });
     }
     response.end();

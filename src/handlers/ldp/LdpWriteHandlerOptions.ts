@@ -1,4 +1,4 @@
-import type { ActivityEmitter, HttpHandler, ReadWriteLocker, RepresentationConverter } from '@solid/community-server';
+import type { HttpHandler, ReadWriteLocker, RepresentationConverter } from '@solid/community-server';
 import type { ResourceFiles } from '../../storage/ResourceFiles';
 import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
 
@@ -14,8 +14,6 @@ export interface LdpWriteHandlerOptions {
   locker: ReadWriteLocker;
   /** The bytes of non-RDF resources. */
   files: ResourceFiles;
-  /** CSS's store monitor, told of every write (Solid notifications); none: nobody listens. */
-  emitter?: ActivityEmitter;
   /** CSS's LDP handler, for the requests a handler leaves to it. */
   fallback?: HttpHandler;
   /** Largest accepted body (default 1 MiB). */
