@@ -137,3 +137,6 @@ export * from './handlers/auth/ClientCredentialsHandler';
 export * from './handlers/auth/PipelineAgentExtractor';
 export * from './plugins/accounts/SolidProfileInitializer';
 export * from './plugins/notifications/GuardedWebhookEmitter';
+export * from './handlers/access/PipelinePermissionReader';
+export * from './handlers/access/ReadDecisions';
+export * from './plugins/notifications/CollectionNotificationGenerator';

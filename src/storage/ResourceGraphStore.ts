@@ -32,6 +32,8 @@ export interface ResourceWrite {
   metadata: readonly Quad[];
   /** Its data triples; undefined to keep the data and replace the metadata only. */
   data?: readonly Quad[];
+  /** The write makes a new member of `parent` (announced as its Create and the parent's Add, not as an Update). */
+  created?: boolean;
 }
 
 export interface ContainerMember {
@@ -239,8 +241,12 @@ export class ResourceGraphStore {
     const modified = new Date();
     const touches = [ ...touched ].flatMap((container): string[] => this.touch(container, modified));
     await this.client.update([ ...touches, ...operations ].join(' ;\n'));
-    for (const { iri } of writes) {
-      this.changes?.updated(iri);
+    for (const { iri, parent, created } of writes) {
+      if (created && parent) {
+        this.changes?.created(parent, iri);
+      } else {
+        this.changes?.updated(iri);
+      }
     }
   }
 

@@ -1,12 +1,16 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
+import { ServerResponse } from 'node:http';
+import { PassThrough } from 'node:stream';
 import type { HttpHandler, HttpHandlerInput } from '@solid/community-server';
 import { getLoggerFor, guardStream, ServerConfigurator } from '@solid/community-server';
 import type { RequestMonitor } from '../../plugins/observability/RequestMonitor';
 import { RouteLabels } from '../../plugins/observability/RouteLabels';
 import { badRequest, FedpodHttpError, payloadTooLarge } from '../../util/HttpErrors';
 import type { AccessPolicy } from '../access/AccessPolicy';
+import type { ReadDecider, ReadDecisions } from '../access/ReadDecisions';
 import { discardBody, sendError } from '../HttpUtil';
 import { NOT_HANDLED } from '../NotHandled';
+import type { Agent } from './Agent';
 import { ANONYMOUS, setAgent } from './Agent';
 import type { Authenticator } from './Authenticator';
 import { canonicalTarget } from './CanonicalTarget';
@@ -32,6 +36,8 @@ export interface RequestPipelineOptions {
   maxBodyBytes: number;
   /** Gives every request its id, log line and metrics. */
   monitor?: RequestMonitor;
+  /** Where the pipeline's read rules are offered to components that judge reads outside a request. */
+  readDecisions?: ReadDecisions;
 }
 
 /**
@@ -42,7 +48,7 @@ export interface RequestPipelineOptions {
  * resources served by the default handler (Fedpod's LDP handlers, then CSS's). Errors of the steps
  * answer `{ "error", "message" }` JSON.
  */
-export class RequestPipeline extends ServerConfigurator {
+export class RequestPipeline extends ServerConfigurator implements ReadDecider {
   protected readonly logger = getLoggerFor(this);
   private readonly table: RouteTable;
   private readonly fallback: Route;
@@ -54,6 +60,7 @@ export class RequestPipeline extends ServerConfigurator {
     // LDP resources are of any media type: RDF is stored as triples, anything else as a file.
     this.fallback = new Route({ name: 'ldp', paths: [], access: options.defaultAccess });
     this.origin = new URL(options.baseUrl).origin;
+    options.readDecisions?.attach(this);
   }
 
   public async handle(server: Server): Promise<void> {
@@ -65,6 +72,39 @@ export class RequestPipeline extends ServerConfigurator {
         void this.serve(request, response);
       }
     });
+  }
+
+  /**
+   * Whether `agent` may read `iri` by the rules a GET of it meets (its route's access policy), for a
+   * decision made outside a request for the resource itself: a notification subscription.
+   */
+  public async mayRead(iri: string, agent: Agent): Promise<boolean> {
+    let url: URL;
+    try {
+      url = new URL(iri);
+    } catch {
+      return false;
+    }
+    const canonical = canonicalTarget(`${url.pathname}${url.search}`);
+    if (url.origin !== this.origin || !canonical || canonical.pathname !== url.pathname) {
+      return false;
+    }
+    const match = this.table.find('GET', url.pathname);
+    const { route, params } = match ?? { route: this.fallback, params: {}};
+    // A request of the resource, as the policy would see it: a GET by this agent, without a body.
+    const request = Object.assign(new PassThrough(), { method: 'GET', url: url.pathname, headers: {}}) as unknown as IncomingMessage;
+    request.resume();
+    setAgent(request, agent);
+    try {
+      await route.access.authorize({ request, response: new ServerResponse(request), method: 'GET', target: `${this.origin}${url.pathname}`,
+        agent, params });
+      return true;
+    } catch (error: unknown) {
+      if (error instanceof FedpodHttpError || typeof (error as { statusCode?: unknown }).statusCode === 'number') {
+        return false;
+      }
+      throw error;
+    }
   }
 
   private async serve(request: IncomingMessage, response: ServerResponse): Promise<void> {

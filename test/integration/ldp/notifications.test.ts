@@ -8,17 +8,11 @@ import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
 import { eventually } from '../../support/eventually';
 import { startFedpod, type FedpodServer } from '../../support/fedpod';
+import { NOTIFY, type Notification, requestSubscription, subscribeWebSocket } from '../../support/notifications';
 import { freePort } from '../../support/ports';
 import { makeTempDir } from '../../support/processes';
 import { TestIssuer } from '../../support/test-issuer';
 
-const NOTIFY = 'http://www.w3.org/ns/solid/notifications#';
-
-interface Notification {
-  type: string;
-  object: string;
-  target?: string;
-}
 
 describe('Solid notifications in the LDP setup', () => {
   let server: FedpodServer;
@@ -42,28 +36,11 @@ describe('Solid notifications in the LDP setup', () => {
     await issuer.stop();
   });
 
-  /** Subscribes to `topic` and resolves once the socket is open, with what it receives. */
+  /** Subscribes to `topic`, found from the storage description, and resolves once the socket is open. */
   async function subscribe(topic: string): Promise<Notification[]> {
     const description = await (await fetch(`${server.baseUrl}.well-known/solid`, { headers: { accept: 'text/turtle' } })).text();
     expect(description).toContain(`${NOTIFY}WebSocketChannel2023`);
-    const answer = await fetch(`${server.baseUrl}.notifications/WebSocketChannel2023/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/ld+json' },
-      body: JSON.stringify({ '@context': [ 'https://www.w3.org/ns/solid/notification/v1' ], type: `${NOTIFY}WebSocketChannel2023`, topic }),
-    });
-    expect(answer.status).toBe(200);
-    const { receiveFrom } = await answer.json() as { receiveFrom: string };
-    const received: Notification[] = [];
-    const socket = new WebSocket(receiveFrom);
-    sockets.push(socket);
-    socket.on('message', (message: Buffer): void => {
-      received.push(JSON.parse(message.toString('utf8')) as Notification);
-    });
-    await new Promise<void>((resolve, reject): void => {
-      socket.once('open', (): void => resolve());
-      socket.once('error', reject);
-    });
-    return received;
+    return subscribeWebSocket(server.baseUrl, topic, sockets);
   }
 
   it('tells a container\'s subscribers of every member added, whichever handler wrote it', async() => {
@@ -134,11 +111,7 @@ describe('WebhookChannel2023 in the LDP setup', () => {
     const description = await (await fetch(`${server.baseUrl}.well-known/solid`, { headers: { accept: 'text/turtle' }})).text();
     expect(description).toContain(`${NOTIFY}WebhookChannel2023`);
     const topic = `${server.baseUrl}notes/`;
-    const answer = await fetch(`${server.baseUrl}.notifications/WebhookChannel2023/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/ld+json' },
-      body: JSON.stringify({ '@context': [ 'https://www.w3.org/ns/solid/notification/v1' ], type: `${NOTIFY}WebhookChannel2023`, topic, sendTo }),
-    });
+    const answer = await requestSubscription(server.baseUrl, topic, {}, 'WebhookChannel2023', { sendTo });
     expect(answer.status).toBe(200);
     expect(await answer.json()).toEqual(expect.objectContaining({ topic, sendTo }));
     const posted = await fetch(topic, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'a file' });

@@ -67,8 +67,8 @@ export class StoreInContainerAction implements WebhookAction {
       quad(subject, namedNode(WEBHOOK_TERMS.data), literal(JSON.stringify(data) ?? 'null', namedNode(RDF_JSON))),
     ];
     const metadata = documentMetadata(iri, now);
-    // A write replaces: running the same job again leaves one resource.
-    await this.writer.write({ iri, parent: container, metadata, data: quads });
+    // A write replaces: running the same job again leaves one resource (and announces it again).
+    await this.writer.write({ iri, parent: container, metadata, data: quads, created: true });
   }
 
   private async ensureContainer(container: string): Promise<void> {
