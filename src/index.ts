@@ -140,3 +140,4 @@ export * from './plugins/notifications/GuardedWebhookEmitter';
 export * from './handlers/access/PipelinePermissionReader';
 export * from './handlers/access/ReadDecisions';
 export * from './plugins/notifications/CollectionNotificationGenerator';
+export * from './plugins/notifications/SplitChannelStorage';
