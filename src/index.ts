@@ -141,3 +141,4 @@ export * from './handlers/access/PipelinePermissionReader';
 export * from './handlers/access/ReadDecisions';
 export * from './plugins/notifications/CollectionNotificationGenerator';
 export * from './plugins/notifications/SplitChannelStorage';
+export * from './plugins/ldp/UserStorageLocationStrategy';

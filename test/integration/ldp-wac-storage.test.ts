@@ -41,6 +41,28 @@ describe('per-user storage under WebACL (config/ldp-wac.json), two nodes', () =>
   const storageOf = (session: Session): string => `${first.baseUrl}pods/${session.webId.split('/').at(-1)}/`;
   const onSecond = (url: string): string => url.replace(first.baseUrl, `http://localhost:${second.port}/`);
 
+  it('describes each user storage at its own /.well-known/solid, named by every resource in it', async() => {
+    const storage = storageOf(alice);
+    const description = `${storage}.well-known/solid`;
+    const rel = 'rel="http://www.w3.org/ns/solid/terms#storageDescription"';
+    const own = await fetch(storage, { headers: { accept: 'text/turtle', ...as(alice) }});
+    expect(own.headers.get('link')).toContain(`<${description}>; ${rel}`);
+    // A file read by range is served by CSS's pipeline: the same description.
+    expect((await fetch(`${storage}range.txt`, { method: 'PUT', headers: { 'content-type': 'text/plain', ...as(alice) }, body: 'abcdef' })).status)
+      .toBe(201);
+    const range = await fetch(`${storage}range.txt`, { headers: { range: 'bytes=0-1', ...as(alice) }});
+    expect(range.status).toBe(206);
+    expect(range.headers.get('link')).toContain(`<${description}>; ${rel}`);
+    // Public, as the server's own description is.
+    const described = await fetch(description, { headers: { accept: 'text/turtle' }});
+    expect(described.status).toBe(200);
+    const turtle = await described.text();
+    expect(turtle).toContain('<../> a <http://www.w3.org/ns/pim/space#Storage>');
+    expect(turtle).toContain('http://www.w3.org/ns/solid/notifications#WebSocketChannel2023');
+    const outside = await fetch(`${first.baseUrl}notes/`, { headers: { accept: 'text/turtle' }});
+    expect(outside.headers.get('link')).toContain(`<${first.baseUrl}.well-known/solid>; ${rel}`);
+  });
+
   it('gives a new user a storage only they may read and write', async() => {
     const storage = storageOf(alice);
     const own = await fetch(storage, { headers: { accept: 'application/ld+json', ...as(alice) } });

@@ -40,7 +40,7 @@ export class LdpCreateHandler extends JsonHttpHandler {
 
   public constructor(options: LdpWriteHandlerOptions) {
     super();
-    this.paths = new LdpPaths(options.baseUrl);
+    this.paths = new LdpPaths(options.baseUrl, options.storages);
     this.store = options.store;
     this.converter = options.converter;
     this.locker = options.locker;
@@ -90,7 +90,7 @@ export class LdpCreateHandler extends JsonHttpHandler {
     }
     response.writeHead(201, {
       location: iri,
-      link: ldpHeaders(this.paths.baseUrl, iri, 'rdf', AccessHeaders.of(request)).link as string[],
+      link: ldpHeaders(this.paths.storageOf(iri), iri, 'rdf', AccessHeaders.of(request)).link as string[],
       'content-length': '0',
     });
     response.end();

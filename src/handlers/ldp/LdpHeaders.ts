@@ -28,11 +28,12 @@ const TYPES: Record<LdpKind, string[]> = {
  * The headers CSS gives an LDP resource, so that a client sees the same whichever handler answered:
  * its types, its description (`.meta`) and ACL (`.acl`) documents, the storage description.
  *
+ * @param storage - The root of the storage the resource is in (its description is named).
  * @param iri - The resource.
  * @param access - The headers of the request's access decision (AccessHeaders): `WAC-Allow`, and
  *   under WebACL the `Link rel="acl"` of the ACL that governs it.
  */
-export function ldpHeaders(baseUrl: string, iri: string, kind: LdpKind, access: Record<string, string> = {}):
+export function ldpHeaders(storage: string, iri: string, kind: LdpKind, access: Record<string, string> = {}):
 Record<string, string | string[]> {
   const isContainer = kind === 'container';
   return {
@@ -40,7 +41,7 @@ Record<string, string | string[]> {
       ...TYPES[kind].map((type): string => `<${type}>; rel="type"`),
       `<${iri}.meta>; rel="describedby"`,
       access.link ?? `<${iri}.acl>; rel="acl"`,
-      `<${baseUrl}.well-known/solid>; rel="http://www.w3.org/ns/solid/terms#storageDescription"`,
+      `<${storage}.well-known/solid>; rel="http://www.w3.org/ns/solid/terms#storageDescription"`,
     ],
     allow: isContainer ? 'OPTIONS, HEAD, GET, PATCH, PUT, POST, DELETE' : 'OPTIONS, HEAD, GET, PATCH, PUT, DELETE',
     'accept-patch': 'text/n3, application/sparql-update',

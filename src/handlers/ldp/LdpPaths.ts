@@ -1,3 +1,4 @@
+import type { UserStorageLocationStrategy } from '../../plugins/ldp/UserStorageLocationStrategy';
 import type { IncomingMessage } from 'node:http';
 import { canonicalTarget } from '../pipeline/CanonicalTarget';
 
@@ -8,12 +9,18 @@ import { canonicalTarget } from '../pipeline/CanonicalTarget';
 export class LdpPaths {
   private readonly base: URL;
 
-  public constructor(baseUrl: string) {
+  /** @param storages - Where users have storages of their own; none: the root is the only storage. */
+  public constructor(baseUrl: string, private readonly storages?: UserStorageLocationStrategy) {
     this.base = new URL(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
   }
 
   public get baseUrl(): string {
     return this.base.href;
+  }
+
+  /** The root of the storage `iri` is in. */
+  public storageOf(iri: string): string {
+    return this.storages?.storageOf(iri) ?? this.base.href;
   }
 
   /**
@@ -32,7 +39,9 @@ export class LdpPaths {
 
   /** Paths CSS keeps for itself: auxiliary resources, well-known documents and internal data. */
   public isReservedPath(path: string): boolean {
-    return path.startsWith('/.well-known/') || path.startsWith('/.internal/') || path.startsWith('/.account/') ||
+    // A storage description may be any storage's (`/pods/alice/.well-known/solid`), not only the root's.
+    return path.startsWith('/.well-known/') || path.includes('/.well-known/solid') || path.startsWith('/.internal/') ||
+      path.startsWith('/.account/') ||
       path.endsWith('.acl') || path.endsWith('.meta') || path.endsWith('.acr');
   }
 }

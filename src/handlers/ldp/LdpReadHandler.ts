@@ -14,6 +14,7 @@ import { fileNameOf } from '../../storage/ResourceFiles';
 import { DC_MODIFIED, MA_FORMAT, PIM_STORAGE, POSIX_SIZE, LDP_CONTAINS, RDF_TYPE } from '../../storage/Vocabulary';
 import { FedpodHttpError, notFound } from '../../util/HttpErrors';
 import { rdfaQuads, RDFA_TYPES } from '../../plugins/ldp/HtmlRdfa';
+import type { UserStorageLocationStrategy } from '../../plugins/ldp/UserStorageLocationStrategy';
 import { bareMediaType } from '../../util/ContentTypes';
 import { negotiate } from '../HttpUtil';
 import { JsonHttpHandler } from '../JsonHttpHandler';
@@ -47,6 +48,8 @@ function embeddedData(member: ContainerPage['members'][number]): Quad[] {
 export interface LdpReadHandlerOptions {
   /** Public base URL. */
   baseUrl: string;
+  /** Where users have storages of their own (the storage description each resource names). */
+  storages?: UserStorageLocationStrategy;
   /** The resource graphs. */
   store: ResourceGraphStore;
   /** RDF serialiser. */
@@ -96,7 +99,7 @@ export class LdpReadHandler extends JsonHttpHandler {
 
   public constructor(options: LdpReadHandlerOptions) {
     super();
-    this.paths = new LdpPaths(options.baseUrl);
+    this.paths = new LdpPaths(options.baseUrl, options.storages);
     this.pages = new ContainerPageCache<Body>(options.cachedPages ?? 512);
     this.store = options.store;
     this.serializer = options.serializer;
@@ -151,7 +154,7 @@ export class LdpReadHandler extends JsonHttpHandler {
     }
     const eTag = eTagFor(body.modified, contentType);
     const headers: Record<string, string | string[]> = {
-      ...ldpHeaders(this.paths.baseUrl, target.iri, body.isContainer ? 'container' : 'rdf', AccessHeaders.of(request)),
+      ...ldpHeaders(this.paths.storageOf(target.iri), target.iri, body.isContainer ? 'container' : 'rdf', AccessHeaders.of(request)),
       'content-type': JSON_TYPES.has(contentType) ? `${contentType}; charset=utf-8` : contentType,
     };
     if (eTag) {
@@ -208,7 +211,7 @@ export class LdpReadHandler extends JsonHttpHandler {
     const modified = modifiedOf(stored.metadata, iri);
     const eTag = eTagFor(modified, contentType);
     const headers: Record<string, string | string[]> = {
-      ...ldpHeaders(this.paths.baseUrl, iri, 'file', AccessHeaders.of(request)),
+      ...ldpHeaders(this.paths.storageOf(iri), iri, 'file', AccessHeaders.of(request)),
       'content-type': contentType,
       'accept-ranges': 'bytes',
     };
@@ -246,7 +249,7 @@ export class LdpReadHandler extends JsonHttpHandler {
     const modified = modifiedOf(stored.metadata, iri);
     const eTag = eTagFor(modified, contentType);
     const headers: Record<string, string | string[]> = {
-      ...ldpHeaders(this.paths.baseUrl, iri, 'file', AccessHeaders.of(request)),
+      ...ldpHeaders(this.paths.storageOf(iri), iri, 'file', AccessHeaders.of(request)),
       'content-type': JSON_TYPES.has(contentType) ? `${contentType}; charset=utf-8` : contentType,
       'content-length': String(Buffer.byteLength(text)),
     };

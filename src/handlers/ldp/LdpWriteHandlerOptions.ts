@@ -1,3 +1,4 @@
+import type { UserStorageLocationStrategy } from '../../plugins/ldp/UserStorageLocationStrategy';
 import type { HttpHandler, ReadWriteLocker, RepresentationConverter } from '@solid/community-server';
 import type { ResourceFiles } from '../../storage/ResourceFiles';
 import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
@@ -6,6 +7,8 @@ import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
 export interface LdpWriteHandlerOptions {
   /** Public base URL. */
   baseUrl: string;
+  /** Where users have storages of their own (the storage description each resource names). */
+  storages?: UserStorageLocationStrategy;
   /** The resource graphs. */
   store: ResourceGraphStore;
   /** What is stored of a body: triples or a file (the data accessor's own, RdfOrFileConverter). */
