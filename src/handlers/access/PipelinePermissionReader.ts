@@ -1,6 +1,7 @@
 import type { PermissionMap, PermissionReaderInput } from '@solid/community-server';
 import { IdentifierMap, PermissionReader } from '@solid/community-server';
 import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
+import { ANONYMOUS, webIdAgent } from '../pipeline/Agent';
 import type { ReadDecisions } from './ReadDecisions';
 
 /**
@@ -20,8 +21,7 @@ export class PipelinePermissionReader extends PermissionReader {
 
   public async handle({ credentials, requestedModes }: PermissionReaderInput): Promise<PermissionMap> {
     const webId = credentials.agent?.webId;
-    const username = webId ? this.actorUrls.usernameOf(webId) : undefined;
-    const agent = webId ? { webId, ...username ? { username } : {}} : {};
+    const agent = webId ? webIdAgent(this.actorUrls, webId) : ANONYMOUS;
     const permissions: PermissionMap = new IdentifierMap();
     for (const identifier of requestedModes.distinctKeys()) {
       permissions.set(identifier, { read: await this.decisions.mayRead(identifier.path, agent) });

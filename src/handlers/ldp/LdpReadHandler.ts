@@ -69,6 +69,8 @@ interface Body {
   text: string;
   modified?: Date;
   isContainer: boolean;
+  /** The RDF of a file (an HTML page's RDFa): typed as the non-RDF source it is. */
+  isFile?: boolean;
   /** A storage root (pim:Storage). */
   isStorage?: boolean;
   next?: string;
@@ -140,10 +142,17 @@ export class LdpReadHandler extends JsonHttpHandler {
       const stored = PrefetchedResources.take(request, target.iri) ?? await this.store.read(target.iri);
       const file = stored && fileNameOf(stored.metadata);
       if (file) {
-        await this.sendFile(request, response, target.iri, stored, file);
-        return;
+        const rdfType = this.rdfOfFile(request.headers.accept, target.iri, stored);
+        if (!rdfType) {
+          await this.sendFile(request, response, target.iri, stored, file);
+          return;
+        }
+        const quads = await rdfaQuads(this.files.open(file), target.iri, bareMediaType(fileTypeOf(stored, target.iri)));
+        body = { contentType: rdfType, text: await this.serialize(quads, target.iri, rdfType),
+          modified: modifiedOf(stored.metadata, target.iri), isContainer: false, isFile: true };
+      } else {
+        body = stored && await this.resource(target.iri, contentType, stored);
       }
-      body = stored && await this.resource(target.iri, contentType, stored);
     }
     if (!body && !target.iri.endsWith('/')) {
       // `/notes` answers as the container `/notes/` without a redirect.
@@ -152,10 +161,11 @@ export class LdpReadHandler extends JsonHttpHandler {
     if (!body) {
       throw notFound(`No resource at ${target.iri}`);
     }
-    const eTag = eTagFor(body.modified, contentType);
+    const eTag = eTagFor(body.modified, body.contentType);
+    const kind = body.isContainer ? 'container' : body.isFile ? 'file' : 'rdf';
     const headers: Record<string, string | string[]> = {
-      ...ldpHeaders(this.paths.storageOf(target.iri), target.iri, body.isContainer ? 'container' : 'rdf', AccessHeaders.of(request)),
-      'content-type': JSON_TYPES.has(contentType) ? `${contentType}; charset=utf-8` : contentType,
+      ...ldpHeaders(this.paths.storageOf(target.iri), target.iri, kind, AccessHeaders.of(request)),
+      'content-type': JSON_TYPES.has(body.contentType) ? `${body.contentType}; charset=utf-8` : body.contentType,
     };
     if (eTag) {
       headers.etag = eTag;
@@ -190,24 +200,28 @@ export class LdpReadHandler extends JsonHttpHandler {
   }
 
   /**
-   * A non-RDF resource, streamed from its file; an HTML page asked for as RDF, its RDFa as RDF. Ranges
-   * and preconditions other than If-None-Match and If-Modified-Since never reach this handler (CSS
-   * serves them).
+   * The RDF type to answer a file with, when the client asks for RDF and the file is an HTML page
+   * (its RDFa); undefined to serve the file itself; a 406 when the client takes neither.
    */
-  private async sendFile(request: HttpHandlerInput['request'], response: HttpHandlerInput['response'], iri: string,
-    stored: StoredResource, file: string): Promise<void> {
-    const value = (predicate: string): string | undefined =>
-      stored.metadata.find((entry): boolean => entry.subject.value === iri && entry.predicate.value === predicate)?.object.value;
-    const contentType = value(MA_FORMAT) ?? 'application/octet-stream';
-    const mediaType = bareMediaType(contentType);
-    if (!negotiate(request.headers.accept, [ mediaType ])) {
-      const asRdf = RDFA_TYPES.has(mediaType) && negotiate(request.headers.accept, this.offered);
-      if (!asRdf) {
-        throw new FedpodHttpError(406, 'not_acceptable', `${iri} is a ${mediaType} file.`);
-      }
-      await this.sendRdfa(request, response, { iri, stored, file, mediaType }, asRdf.type);
-      return;
+  private rdfOfFile(accept: string | undefined, iri: string, stored: StoredResource): string | undefined {
+    const mediaType = bareMediaType(fileTypeOf(stored, iri));
+    if (negotiate(accept, [ mediaType ])) {
+      return undefined;
     }
+    const asRdf = RDFA_TYPES.has(mediaType) && negotiate(accept, this.offered);
+    if (!asRdf) {
+      throw new FedpodHttpError(406, 'not_acceptable', `${iri} is a ${mediaType} file.`);
+    }
+    return asRdf.type;
+  }
+
+  /**
+   * A non-RDF resource, streamed from its file. Ranges and preconditions other than If-None-Match and
+   * If-Modified-Since never reach this handler (CSS serves them).
+   */
+  private sendFile(request: HttpHandlerInput['request'], response: HttpHandlerInput['response'], iri: string,
+    stored: StoredResource, file: string): void {
+    const contentType = fileTypeOf(stored, iri);
     const modified = modifiedOf(stored.metadata, iri);
     const eTag = eTagFor(modified, contentType);
     const headers: Record<string, string | string[]> = {
@@ -224,7 +238,7 @@ export class LdpReadHandler extends JsonHttpHandler {
         return;
       }
     }
-    headers['content-length'] = value(POSIX_SIZE) ?? '0';
+    headers['content-length'] = metadataValue(stored, iri, POSIX_SIZE) ?? '0';
     response.writeHead(200, headers);
     if (request.method === 'HEAD') {
       response.end();
@@ -238,36 +252,16 @@ export class LdpReadHandler extends JsonHttpHandler {
     bytes.pipe(response);
   }
 
-  /** The RDFa of an HTML page, as the RDF type asked for (what CSS's converters give). */
-  private async sendRdfa(request: HttpHandlerInput['request'], response: HttpHandlerInput['response'],
-    page: { iri: string; stored: StoredResource; file: string; mediaType: string }, contentType: string): Promise<void> {
-    const { iri, stored } = page;
-    const quads = await rdfaQuads(this.files.open(page.file), iri, page.mediaType);
-    const text = JSON_TYPES.has(contentType) ?
-      JSON.stringify(await this.serializer.toJsonLd(quads, iri)) :
-      await this.serializer.toText(quads, contentType);
-    const modified = modifiedOf(stored.metadata, iri);
-    const eTag = eTagFor(modified, contentType);
-    const headers: Record<string, string | string[]> = {
-      ...ldpHeaders(this.paths.storageOf(iri), iri, 'file', AccessHeaders.of(request)),
-      'content-type': JSON_TYPES.has(contentType) ? `${contentType}; charset=utf-8` : contentType,
-      'content-length': String(Buffer.byteLength(text)),
-    };
-    if (eTag) {
-      headers.etag = eTag;
-      headers['last-modified'] = modified!.toUTCString();
-    }
-    response.writeHead(200, headers);
-    response.end(request.method === 'HEAD' ? undefined : text);
-  }
-
   private async resource(iri: string, contentType: string, stored: StoredResource): Promise<Body> {
     const modified = modifiedOf(stored.metadata, iri);
     const data = this.audience ? withoutHidden(stored.data) : stored.data;
-    const text = JSON_TYPES.has(contentType) ?
-      JSON.stringify(await this.serializer.toJsonLd(data, iri)) :
-      await this.serializer.toText(data, contentType);
-    return { contentType, text, modified, isContainer: false };
+    return { contentType, text: await this.serialize(data, iri, contentType), modified, isContainer: false };
+  }
+
+  private async serialize(quads: readonly Quad[], iri: string, contentType: string): Promise<string> {
+    return JSON_TYPES.has(contentType) ?
+      JSON.stringify(await this.serializer.toJsonLd(quads, iri)) :
+      this.serializer.toText(quads, contentType);
   }
 
   private async container(iri: string, contentType: string, reader: string | undefined, after?: string):
@@ -357,4 +351,13 @@ export class LdpReadHandler extends JsonHttpHandler {
 
 function withoutHidden(quads: Quad[]): Quad[] {
   return quads.filter((entry): boolean => !HIDDEN_PREDICATES.has(entry.predicate.value));
+}
+
+function metadataValue(stored: StoredResource, iri: string, predicate: string): string | undefined {
+  return stored.metadata.find((entry): boolean => entry.subject.value === iri && entry.predicate.value === predicate)?.object.value;
+}
+
+/** The media type a file was stored with (`ma:format`). */
+function fileTypeOf(stored: StoredResource, iri: string): string {
+  return metadataValue(stored, iri, MA_FORMAT) ?? 'application/octet-stream';
 }

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { ActorUrls } from '../../plugins/activitypub/ActorDocument';
 
 /**
  * Who is making a request, as the pipeline's authentication step found out: a local user (Fedpod
@@ -66,4 +67,13 @@ export async function resolveAgent(request: IncomingMessage): Promise<Agent> {
 /** The IRI that identifies the agent to audience rules: its WebID, or the signing remote actor. */
 export function agentIri(agent: Agent): string | undefined {
   return agent.webId ?? agent.remoteActor;
+}
+
+/**
+ * The agent a verified WebID is: a local actor's WebID is its user, since it names this server as its
+ * OpenID issuer and so only this server's login can prove it.
+ */
+export function webIdAgent(actors: ActorUrls, webId: string): Agent {
+  const username = actors.usernameOf(webId);
+  return Object.freeze(username ? { webId, username } : { webId });
 }

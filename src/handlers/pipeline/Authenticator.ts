@@ -6,7 +6,7 @@ import type { HttpSignatureVerifier } from '../../plugins/activitypub/signatures
 import { FedpodHttpError, unauthorized } from '../../util/HttpErrors';
 import { SolidTokenCache } from '../auth/SolidTokenCache';
 import type { Agent } from './Agent';
-import { ANONYMOUS, deferAgent } from './Agent';
+import { ANONYMOUS, deferAgent, webIdAgent } from './Agent';
 import { SentTarget } from './SentTarget';
 
 interface CachedToken {
@@ -94,7 +94,7 @@ export class Authenticator {
           throw unauthorized(`The access token is not valid: ${(error as Error).message}`, 'invalid_token');
         }
       }
-      return this.solidAgent(known.webId);
+      return webIdAgent(this.actorUrls, known.webId);
     }
     try {
       const credentials = await this.solidCredentials.handleSafe(request);
@@ -103,18 +103,12 @@ export class Authenticator {
         if (match) {
           this.solidTokens.remember(scheme, match[2], webId, proof);
         }
-        return this.solidAgent(webId);
+        return webIdAgent(this.actorUrls, webId);
       }
     } catch (error: unknown) {
       throw unauthorized(`The access token is not valid: ${(error as Error).message}`, 'invalid_token');
     }
     throw unauthorized('The Authorization header holds no credentials this server accepts.', 'invalid_token');
-  }
-
-  /** A local actor's WebID names its issuer, this server, so only this server's login can prove it: it is its user. */
-  private solidAgent(webId: string): Agent {
-    const username = this.actorUrls.usernameOf(webId);
-    return Object.freeze(username ? { webId, username } : { webId });
   }
 
   private async fromFedpodToken(token: string): Promise<Agent> {
