@@ -22,6 +22,7 @@ import {
   UnsupportedMediaTypeHttpError,
 } from '@solid/community-server';
 import { DataFactory } from 'n3';
+import { withCharset } from '../util/ContentTypes';
 import type { ResourceGraphStore } from './ResourceGraphStore';
 import type { ResourceFiles } from './ResourceFiles';
 import { FILE_PREDICATES, fileDescriptionOf, fileMetadata, fileNameOf } from './ResourceFiles';
@@ -132,8 +133,7 @@ export class SparqlStoreAccessor implements DataAccessor {
   /** A non-RDF document: its bytes to a new file (on disk before it is named), then its metadata. */
   private async writeFile(identifier: ResourceIdentifier, data: Guarded<Readable>, metadata: RepresentationMetadata):
   Promise<void> {
-    const charset = metadata.contentTypeObject?.parameters.charset;
-    const contentType = `${metadata.contentType ?? 'application/octet-stream'}${charset ? `; charset=${charset.toLowerCase()}` : ''}`;
+    const contentType = withCharset(metadata.contentType ?? 'application/octet-stream', metadata.contentTypeObject?.parameters.charset);
     for (const predicate of FILE_PREDICATES) {
       metadata.removeAll(namedNode(predicate));
     }

@@ -4,7 +4,11 @@
  * parameters are dropped. `mediaType` is the type already parsed from the header.
  */
 export function fileContentType(header: string | undefined, mediaType: string): string {
-  const charset = /;\s*charset\s*=\s*"?([\w.:-]+)"?/iu.exec(header ?? '')?.[1];
+  return withCharset(mediaType, /;\s*charset\s*=\s*"?([\w.:-]+)"?/iu.exec(header ?? '')?.[1]);
+}
+
+/** A media type with its charset, in the one form files are stored with. */
+export function withCharset(mediaType: string, charset?: string): string {
   return charset ? `${mediaType}; charset=${charset.toLowerCase()}` : mediaType;
 }
 
