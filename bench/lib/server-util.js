@@ -18,7 +18,12 @@ function parseServerArgs(argv) {
 }
 
 /** The whole body as text; rejects (and drops the connection) past maxBytes. */
-function readBody(req, maxBytes) {
+async function readBody(req, maxBytes) {
+  return (await readBodyBytes(req, maxBytes)).toString('utf8');
+}
+
+/** The whole body as bytes; rejects (and drops the connection) past maxBytes. */
+function readBodyBytes(req, maxBytes) {
   return new Promise((resolve, reject) => {
     const chunks = [];
     let size = 0;
@@ -31,9 +36,9 @@ function readBody(req, maxBytes) {
       }
       chunks.push(chunk);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }
 
-module.exports = { parseServerArgs, readBody };
+module.exports = { parseServerArgs, readBody, readBodyBytes };

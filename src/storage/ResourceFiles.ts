@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm, unlink } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { mkdir, open, rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { Quad } from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import { syncDirectory } from '../util/DurableFiles';
@@ -51,8 +50,8 @@ export function fileNameOf(metadata: readonly Quad[]): string | undefined {
 
 /**
  * The bytes of non-RDF resources, as files under `<dataDir>/files/` (the SPARQL store keeps their
- * description). Each version of a resource is a new file with a random name, written to a temporary
- * file, fsynced and renamed, its directory fsynced too: the metadata is switched to it only once it is
+ * description). Each version of a resource is a new file with a random name, written and fsynced,
+ * its directory fsynced too: the metadata is switched to it only once it is
  * on disk, and the previous version is removed only after that, so a crash at any point leaves either
  * the old resource or the new one whole (and at worst an orphan file, never a missing one).
  */
@@ -73,21 +72,26 @@ export class ResourceFiles {
       await mkdir(directory, { recursive: true });
       this.directories.add(directory);
     }
-    const temporary = join(directory, `.${name}.tmp`);
-    let size: number;
+    // Written under its final name: the name is new and random, and nothing names it before the
+    // store update that follows, so a crash mid-write leaves an orphan, never a torn resource.
+    const file = join(directory, name);
+    let size = 0;
     try {
-      await pipeline(body, createWriteStream(temporary, { flags: 'wx' }));
-      const handle = await open(temporary, 'r');
+      // One handle from create to fsync: the bytes are counted as they are written, no stat needed.
+      const handle = await open(file, 'wx');
       try {
+        for await (const chunk of body as AsyncIterable<Buffer | string>) {
+          const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+          await handle.writeFile(bytes); // from the current position, looping over short writes
+          size += bytes.length;
+        }
         await handle.sync();
-        size = (await handle.stat()).size;
       } finally {
         await handle.close();
       }
-      await rename(temporary, join(directory, name));
       await syncDirectory(directory);
     } catch (error: unknown) {
-      await rm(temporary, { force: true });
+      await rm(file, { force: true });
       throw error;
     }
     return { name, size };

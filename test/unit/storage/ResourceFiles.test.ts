@@ -44,8 +44,8 @@ describe('ResourceFiles', () => {
       },
     });
     await expect(files.save(failing)).rejects.toThrow('client went away');
-    expect(readdirSync(join(dataDir, 'files'), { recursive: true, encoding: 'utf8' })
-      .filter((name): boolean => name.includes('.tmp'))).toEqual([]);
+    expect(readdirSync(join(dataDir, 'files'), { recursive: true, withFileTypes: true })
+      .filter((entry): boolean => entry.isFile())).toEqual([]);
   });
 
   it('refuses a name it did not make (no path escapes the files directory)', () => {
