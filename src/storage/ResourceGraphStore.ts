@@ -97,6 +97,30 @@ export class ResourceGraphStore {
     return this.skolemizer.deskolemize(rows.map((row): Quad => this.toQuad(row)));
   }
 
+  /**
+   * The data of several resources in one query (a collection page's items), by IRI; a resource with
+   * no data is absent from the map.
+   */
+  public async readDataMany(iris: readonly string[]): Promise<Map<string, Quad[]>> {
+    const unique = [ ...new Set(iris) ];
+    const found = new Map<string, Quad[]>();
+    if (unique.length === 0) {
+      return found;
+    }
+    // Explicit GRAPH blocks, as in read(): faster on Oxigraph than VALUES ?g.
+    const blocks = unique.map((iri): string => `{ GRAPH ${sparqlIri(iri)} { ?s ?p ?o } BIND(${sparqlIri(iri)} AS ?g) }`);
+    const rows = await this.client.select(`SELECT ?g ?s ?p ?o WHERE { ${blocks.join(' UNION ')} }`);
+    for (const row of rows) {
+      const quads = found.get(row.g.value) ?? [];
+      quads.push(this.toQuad(row));
+      found.set(row.g.value, quads);
+    }
+    for (const [ iri, quads ] of found) {
+      found.set(iri, this.skolemizer.deskolemize(quads));
+    }
+    return found;
+  }
+
   /** The resources of type `type` whose own subject has `predicate` `object` (e.g. the Creates of a note). */
   public async resourcesWith(type: string, predicate: string, object: string): Promise<string[]> {
     const rows = await this.client.select(

@@ -14,6 +14,7 @@ const PUBLIC_APPEND_CONFIG = path.join(REPO_ROOT, 'test', 'fixtures', 'config', 
 import { startRoundRobinProxy, type RoundRobinProxy } from '../support/round-robin-proxy';
 import { sparqlSelect } from '../support/sparql';
 import { eventually as eventuallyWithin } from '../support/eventually';
+import { itemIds } from '../support/collections';
 
 const AS = 'https://www.w3.org/ns/activitystreams';
 const LDP_CONTAINS = 'http://www.w3.org/ns/ldp#contains';
@@ -73,7 +74,7 @@ describe('several Fedpod nodes on one store and one Redis', () => {
   async function items(collection: string): Promise<string[]> {
     const answer = await call('proxy', 'GET', `${collection}?page=true`, { headers: { accept: 'application/activity+json' } });
     expect(answer.status).toBe(200);
-    return (JSON.parse(answer.body) as { orderedItems: string[] }).orderedItems;
+    return itemIds(JSON.parse(answer.body) as { orderedItems: unknown });
   }
 
   const eventually = <T>(check: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> =>

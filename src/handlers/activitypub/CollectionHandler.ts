@@ -3,6 +3,10 @@ import type { ActorCollection } from '../../plugins/activitypub/ActorDocument';
 import { ACTOR_COLLECTIONS, ActorUrls } from '../../plugins/activitypub/ActorDocument';
 import type { AccountStore } from '../../plugins/accounts/AccountStore';
 import type { AudienceRules } from '../../plugins/activitypub/AudienceRules';
+import type { ActivityRepository } from '../../plugins/activitypub/ActivityRepository';
+import type { Json } from '../../plugins/activitypub/ActivityJson';
+import { withoutBlindCopies } from '../../plugins/activitypub/ActivityJson';
+import { ACTIVITYPUB_CONTEXT } from '../../plugins/activitypub/ActivityStreamsSerializer';
 import { ACTIVITYSTREAMS_CONTEXT_URL } from '../../plugins/ldp/Contexts';
 import type { CollectionStore } from '../../storage/CollectionStore';
 import { InvalidCursorError } from '../../storage/CollectionStore';
@@ -18,8 +22,11 @@ const BOXES = new Set<ActorCollection>([ 'inbox', 'outbox' ]);
 /**
  * GET of an actor's inbox, outbox, followers, following and liked, as an OrderedCollection
  * (`totalItems`, `first`, `last`) and OrderedCollectionPages (`?page=true`, then `before=` / `after=`
- * cursors; `partOf`, `next` (older), `prev` (newer), `orderedItems` newest first, as IRIs).
- * A page costs one store query whatever the collection's size.
+ * cursors; `partOf`, `next` (older), `prev` (newer), `orderedItems` newest first: in inbox and
+ * outbox the activities themselves, objects embedded; in followers, following and liked IRIs, as
+ * Mastodon serves them).
+ * A page costs one store query whatever the collection's size (three for inbox and outbox: their
+ * items, then the objects those embed).
  *
  * Inbox and outbox show everything only to their owner; anyone else sees the items the audience
  * rules let them read (public ones, those addressed to them, followers-only ones to followers), as
@@ -34,6 +41,7 @@ export class CollectionHandler extends JsonHttpHandler {
     private readonly accounts: AccountStore,
     private readonly collections: CollectionStore,
     private readonly audience: AudienceRules,
+    private readonly activities: ActivityRepository,
     private readonly pageSize = 20,
   ) {
     super();
@@ -84,12 +92,15 @@ export class CollectionHandler extends JsonHttpHandler {
     }
     const { items, more } = result;
     const id = `${collection}?page=true${before ? `&before=${before}` : ''}${after !== undefined ? `&after=${after}` : ''}`;
+    const embedded = BOXES.has(name);
     const page: Record<string, unknown> = {
-      '@context': ACTIVITYSTREAMS_CONTEXT_URL,
+      '@context': embedded ? ACTIVITYPUB_CONTEXT : ACTIVITYSTREAMS_CONTEXT_URL,
       id,
       type: 'OrderedCollectionPage',
       partOf: collection,
-      orderedItems: items.map((item): string => item.iri),
+      orderedItems: embedded ?
+        await this.embeddedItems(items.map((item): string => item.iri), addressedTo === undefined) :
+        items.map((item): string => item.iri),
     };
     // Older items: there are more when paging backwards, or when coming from newer ones.
     const hasOlder = after === undefined ? more : items.length > 0 && after !== '';
@@ -101,6 +112,25 @@ export class CollectionHandler extends JsonHttpHandler {
       page.prev = `${collection}?page=true&after=${items[0].cursor}`;
     }
     sendJson(response, 200, page, headers, contentType);
+  }
+
+  /**
+   * Inbox and outbox items as the activities themselves, objects embedded (as Mastodon serves an
+   * outbox), so that a client needs no request per item and remote activities, whose ids often
+   * serve nothing, can be read. Blind copies are shown to the box's owner only; an item with
+   * nothing stored stays its IRI.
+   */
+  private async embeddedItems(iris: string[], forOwner: boolean): Promise<(string | Json)[]> {
+    const documents = await this.activities.readMany(iris);
+    return iris.map((iri): string | Json => {
+      const document = documents.get(iri);
+      if (!document) {
+        return iri;
+      }
+      // The page's @context covers its items.
+      delete document['@context'];
+      return forOwner ? document : withoutBlindCopies(document);
+    });
   }
 
   private async audienceFilter(request: HttpHandlerInput['request'], name: ActorCollection, ownerWebId: string):

@@ -1,7 +1,6 @@
 import type { HttpHandlerInput } from '@solid/community-server';
 import type { ActivityRepository } from '../../plugins/activitypub/ActivityRepository';
-import { typeOf } from '../../plugins/activitypub/ActivityJson';
-import { PRIVATE_ADDRESS_FIELDS } from '../../plugins/activitypub/Vocabulary';
+import { typeOf, withoutBlindCopies } from '../../plugins/activitypub/ActivityJson';
 import { FedpodHttpError, notFound } from '../../util/HttpErrors';
 import { JsonHttpHandler } from '../JsonHttpHandler';
 import { NOT_HANDLED } from '../NotHandled';
@@ -43,10 +42,7 @@ export class ObjectHandler extends JsonHttpHandler {
     if (typeOf(document) === 'Tombstone') {
       throw new FedpodHttpError(410, 'gone', `${iri} was deleted.`);
     }
-    for (const field of PRIVATE_ADDRESS_FIELDS) {
-      delete document[field];
-    }
-    const text = JSON.stringify(document);
+    const text = JSON.stringify(withoutBlindCopies(document));
     response.writeHead(200, {
       'content-type': activityContentType(request)!,
       'content-length': Buffer.byteLength(text),

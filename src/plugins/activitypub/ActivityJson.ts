@@ -1,3 +1,5 @@
+import { PRIVATE_ADDRESS_FIELDS } from './Vocabulary';
+
 /** Small readers for ActivityStreams JSON, where a value may be a string, an object with an id, or an array. */
 export type Json = Record<string, unknown>;
 
@@ -29,4 +31,18 @@ export function typeOf(value: unknown): string | undefined {
 
 export function isObject(value: unknown): value is Json {
   return Boolean(value) && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * Removes the blind copies (bto, bcc) of an activity and of the object it embeds, in place: they are
+ * for the author's server only (ActivityPub §5.1), never shown or delivered.
+ */
+export function withoutBlindCopies(document: Json): Json {
+  for (const field of PRIVATE_ADDRESS_FIELDS) {
+    delete document[field];
+    if (isObject(document.object)) {
+      delete document.object[field];
+    }
+  }
+  return document;
 }

@@ -41,17 +41,48 @@ export class ActivityRepository {
     if (!stored) {
       return undefined;
     }
-    const quads = new Map<string, Quad>();
-    const add = (entry: Quad): void => {
-      quads.set(`${entry.subject.value} ${entry.predicate.value} ${entry.object.termType}:${entry.object.value}`, entry);
-    };
-    stored.data.forEach(add);
-    const type = stored.data.find((entry): boolean => entry.subject.value === iri && entry.predicate.value === RDF_TYPE)
+    const objectIri = this.embeddedObjectOf(iri, stored.data);
+    const objectData = objectIri ? (await this.store.read(objectIri))?.data : undefined;
+    return this.toJson(iri, stored.data, objectData);
+  }
+
+  /**
+   * Several activities at once, each as read() gives it (a collection page's items), in two store
+   * queries whatever their number: one for the activities, one for the objects they embed. An IRI
+   * with nothing stored is absent from the map.
+   */
+  public async readMany(iris: readonly string[]): Promise<Map<string, Json>> {
+    const data = await this.store.readDataMany(iris);
+    const objectOf = new Map<string, string>();
+    for (const [ iri, quads ] of data) {
+      const objectIri = this.embeddedObjectOf(iri, quads);
+      if (objectIri) {
+        objectOf.set(iri, objectIri);
+      }
+    }
+    const objects = await this.store.readDataMany([ ...new Set(objectOf.values()) ]
+      .filter((objectIri): boolean => !data.has(objectIri)));
+    const documents = new Map<string, Json>();
+    for (const [ iri, quads ] of data) {
+      const objectIri = objectOf.get(iri);
+      documents.set(iri, await this.toJson(iri, quads, objectIri ? objects.get(objectIri) ?? data.get(objectIri) : undefined));
+    }
+    return documents;
+  }
+
+  /** The object embedded in an activity's JSON: that of a Create, Update, Accept, Reject or Undo. */
+  private embeddedObjectOf(iri: string, data: readonly Quad[]): string | undefined {
+    const type = data.find((entry): boolean => entry.subject.value === iri && entry.predicate.value === RDF_TYPE)
       ?.object.value.replace(AS_NS, '');
-    const objectIri = stored.data.find((entry): boolean => entry.subject.value === iri &&
+    const objectIri = data.find((entry): boolean => entry.subject.value === iri &&
       entry.predicate.value === `${AS_NS}object` && entry.object.termType === 'NamedNode')?.object.value;
-    if (objectIri && objectIri !== iri && EMBEDDING.has(type ?? '')) {
-      (await this.store.read(objectIri))?.data.forEach(add);
+    return objectIri && objectIri !== iri && EMBEDDING.has(type ?? '') ? objectIri : undefined;
+  }
+
+  private async toJson(iri: string, data: readonly Quad[], objectData: readonly Quad[] = []): Promise<Json> {
+    const quads = new Map<string, Quad>();
+    for (const entry of [ ...data, ...objectData ]) {
+      quads.set(`${entry.subject.value} ${entry.predicate.value} ${entry.object.termType}:${entry.object.value}`, entry);
     }
     return await this.serializer.toJson([ ...quads.values() ], iri) as Json;
   }

@@ -5,6 +5,7 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startFedpod, type FedpodServer } from '../../support/fedpod';
+import { itemIds } from '../../support/collections';
 
 const AS = 'https://www.w3.org/ns/activitystreams';
 
@@ -32,7 +33,7 @@ describe('outbox side effects', () => {
   async function items(url: string, token?: string): Promise<string[]> {
     const response = await fetch(`${url}?page=true`, { headers: { accept: 'application/activity+json',
       ...token ? { authorization: `Bearer ${token}` } : {} } });
-    return (await response.json() as { orderedItems: string[] }).orderedItems;
+    return itemIds(await response.json() as { orderedItems: unknown });
   }
 
   async function eventually(check: () => Promise<boolean>): Promise<void> {
@@ -63,6 +64,36 @@ describe('outbox side effects', () => {
     expect(object).toMatchObject({ type: 'Note', content: 'hello', attributedTo: alice.webId });
     expect(Date.parse(object.published)).not.toBeNaN();
     expect(await items(`${alice.webId}/outbox`, alice.token)).toContain(body.id);
+  });
+
+  it('serves outbox and inbox pages with each activity and its object embedded, blind copies to the owner only', async() => {
+    const { body } = await post(alice, { type: 'Note', content: 'embedded for all', to: [ `${AS}#Public`, bob.webId ],
+      bcc: [ `${server.baseUrl}actors/secret-friend` ] });
+    const page = async(url: string, token?: string): Promise<Record<string, unknown>[]> => {
+      const response = await fetch(`${url}?page=true`, { headers: { accept: 'application/activity+json',
+        ...token ? { authorization: `Bearer ${token}` } : {} } });
+      expect(response.status).toBe(200);
+      return (await response.json() as { orderedItems: Record<string, unknown>[] }).orderedItems;
+    };
+    const expected = { id: body.id, type: 'Create', actor: alice.webId,
+      object: { id: (body.object as { id: string }).id, type: 'Note', content: 'embedded for all', attributedTo: alice.webId } };
+    const owners = await page(`${alice.webId}/outbox`, alice.token);
+    expect(owners[0]).toMatchObject({ ...expected, bcc: `${server.baseUrl}actors/secret-friend` });
+    const anonymous = await page(`${alice.webId}/outbox`);
+    expect(anonymous[0]).toMatchObject(expected);
+    expect(JSON.stringify(anonymous)).not.toContain('secret-friend');
+    // Nor does the activity served alone show its object's blind copies.
+    const served = await (await fetch(body.id as string, { headers: { accept: 'application/activity+json' } })).text();
+    expect(served).toContain('embedded for all');
+    expect(served).not.toContain('secret-friend');
+    // Bob reads it in his own inbox, as the activity it is.
+    await eventually(async() => (await items(`${bob.webId}/inbox`, bob.token)).includes(body.id as string));
+    const inbox = await page(`${bob.webId}/inbox`, bob.token);
+    expect(inbox.find((item) => item.id === body.id)).toMatchObject(expected);
+    // Followers, following and liked stay lists of IRIs.
+    for (const name of [ 'followers', 'following', 'liked' ]) {
+      expect((await page(`${alice.webId}/${name}`)).every((item) => typeof item === 'string')).toBe(true);
+    }
   });
 
   it('Like adds to liked, Undo of the Like removes it', async() => {

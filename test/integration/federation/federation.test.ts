@@ -7,6 +7,7 @@ import { startFedifyPeer, type FedifyPeer, type ReceivedActivity } from '../../s
 import { startHttpsFedpod, type HttpsFedpod } from '../../support/https-proxy';
 import { httpsRequest, testTls, type TlsFiles } from '../../support/tls';
 import { eventually as eventuallyWithin } from '../../support/eventually';
+import { itemIds } from '../../support/collections';
 
 const AS_PUBLIC = 'https://www.w3.org/ns/activitystreams#Public';
 
@@ -30,7 +31,7 @@ async function collection(url: string, session?: Session): Promise<string[]> {
   const answer = await httpsRequest(`${url}?page=true`, { headers: { accept: 'application/activity+json',
     ...session ? { authorization: `Bearer ${session.token}` } : {} } });
   expect(answer.status).toBe(200);
-  return answer.json<{ orderedItems: string[] }>().orderedItems;
+  return itemIds(answer.json<{ orderedItems: unknown }>());
 }
 
 const eventually = <T>(check: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> =>
@@ -163,6 +164,28 @@ describe('federation with a Fedify peer and a second Fedpod', () => {
     expect(items.filter((item) => item === sent.id)).toHaveLength(1);
     expect(items.some((item) => item.includes('forged'))).toBe(false);
     expect(items.length).toBe(before + 1);
+  });
+
+  it('the owner reads the inbox as activities: the peer\'s Accept with the Follow it answers, its Follow, its Note', async() => {
+    const sent = await peer.send({ type: 'Create', to: [ alice.webId ],
+      object: { type: 'Note', content: 'read me in the inbox', attributedTo: peer.actorUrl } });
+    const page = async(session?: Session): Promise<Record<string, unknown>[]> => {
+      const answer = await httpsRequest(`${alice.webId}/inbox?page=true`, { headers: { accept: 'application/activity+json',
+        ...session ? { authorization: `Bearer ${session.token}` } : {} } });
+      expect(answer.status).toBe(200);
+      return answer.json<{ orderedItems: Record<string, unknown>[] }>().orderedItems;
+    };
+    const items = await eventually(async() => {
+      const current = await page(alice);
+      return current.some((item) => item.id === sent.id) ? current : undefined;
+    });
+    expect(items.find((item) => item.id === sent.id)).toMatchObject({ type: 'Create', actor: peer.actorUrl,
+      object: { type: 'Note', content: 'read me in the inbox', attributedTo: peer.actorUrl } });
+    expect(items.find((item) => item.type === 'Accept')).toMatchObject({ actor: peer.actorUrl,
+      object: { type: 'Follow', actor: alice.webId, object: peer.actorUrl } });
+    expect(items.find((item) => item.type === 'Follow')).toMatchObject({ actor: peer.actorUrl, object: alice.webId });
+    // Addressed to alice alone: nobody else sees it.
+    expect((await page()).some((item) => item.id === sent.id)).toBe(false);
   });
 
   it('two Fedpod instances federate: a follower on the second gets the first one\'s notes', async() => {

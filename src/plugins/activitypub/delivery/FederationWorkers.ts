@@ -7,7 +7,7 @@ import { NO_METRICS } from '../../observability/NoopMetrics';
 import type { JobQueue, QueuedJob } from '../../queue/JobQueue';
 import type { JobQueueFactory } from '../../queue/JobQueueFactory';
 import { PermanentJobError } from '../../queue/PermanentJobError';
-import { isObject } from '../ActivityJson';
+import { withoutBlindCopies } from '../ActivityJson';
 import type { ActivityRepository } from '../ActivityRepository';
 import { ActorUrls } from '../ActorDocument';
 import type { ActorKeyStore } from '../ActorKeyStore';
@@ -16,7 +16,6 @@ import type { RemoteFetcher } from '../fetch/RemoteFetcher';
 import type { InboxService } from '../InboxService';
 import type { ByteSigner } from '../signatures/ByteSigner';
 import { HttpSigner } from '../signatures/HttpSigner';
-import { PRIVATE_ADDRESS_FIELDS } from '../Vocabulary';
 import type { DeliveryJob, FanOutJob, InboxJob, LocalDeliveryJob } from './DeliveryJobs';
 import { QUEUES } from './DeliveryJobs';
 import { InboxResolver, inboxOf } from './InboxResolver';
@@ -183,13 +182,7 @@ export class FederationWorkers extends Initializer implements Finalizable {
     if (!activity) {
       throw new PermanentJobError(`Activity ${iri} is gone`);
     }
-    for (const field of PRIVATE_ADDRESS_FIELDS) {
-      delete activity[field];
-      if (isObject(activity.object)) {
-        delete activity.object[field];
-      }
-    }
-    const body = JSON.stringify(activity);
+    const body = JSON.stringify(withoutBlindCopies(activity));
     this.bodies.set(iri, body);
     if (this.bodies.size > BODY_CACHE_ENTRIES) {
       this.bodies.delete(this.bodies.keys().next().value as string);

@@ -1,4 +1,4 @@
-import { idOf, idsOf, isObject, typeOf } from '../../../../src/plugins/activitypub/ActivityJson';
+import { idOf, idsOf, isObject, typeOf, withoutBlindCopies } from '../../../../src/plugins/activitypub/ActivityJson';
 
 const NOTE = 'https://pod.example/objects/1';
 
@@ -76,6 +76,18 @@ describe('ActivityJson', (): void => {
       for (const value of [ undefined, null, 0, 1, '', 'x', true, false, [], [ {} ]]) {
         expect(isObject(value)).toBe(false);
       }
+    });
+  });
+
+  describe('withoutBlindCopies', (): void => {
+    it('drops bto and bcc from the activity and from the object it embeds, and keeps the rest', (): void => {
+      const activity = { id: 'a', type: 'Create', to: 'x', bto: 'y', bcc: [ 'z' ],
+        object: { id: NOTE, type: 'Note', cc: 'c', bcc: 'z', bto: 'y' }};
+      expect(withoutBlindCopies(activity)).toEqual({ id: 'a', type: 'Create', to: 'x', object: { id: NOTE, type: 'Note', cc: 'c' }});
+    });
+
+    it('leaves an object given by reference alone', (): void => {
+      expect(withoutBlindCopies({ type: 'Like', object: NOTE, bcc: 'z' })).toEqual({ type: 'Like', object: NOTE });
     });
   });
 });
