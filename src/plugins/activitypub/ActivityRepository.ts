@@ -12,6 +12,8 @@ const { namedNode, literal, quad } = DataFactory;
 const AS_NS = 'https://www.w3.org/ns/activitystreams#';
 const XSD_BOOLEAN = 'http://www.w3.org/2001/XMLSchema#boolean';
 const EMBEDDING = new Set([ 'Create', 'Update', 'Accept', 'Reject', 'Undo' ]);
+/** Documents from other servers: unknown contexts read as empty, fediverse terms as Mastodon means them. */
+const REMOTE = { lenient: true, fediverse: true };
 /** Metadata of a remote activity stored while its side effects have not all run yet. */
 const SIDE_EFFECTS_PENDING = 'urn:fedpod:ns:sideEffectsPending';
 
@@ -115,11 +117,11 @@ export class ActivityRepository {
     const object = activity.object;
     if (keepObject && isObject(object) && idOf(object) && idOf(object) !== id) {
       const objectId = idOf(object)!;
-      const objectData = await this.parser.toQuads({ '@context': activity['@context'], ...object }, objectId, true);
+      const objectData = await this.parser.toQuads({ '@context': activity['@context'], ...object }, objectId, REMOTE);
       await this.store.write(objectId, undefined, documentMetadata(objectId, received), objectData);
     }
     const reference = isObject(object) && idOf(object) ? { ...activity, object: idOf(object) } : activity;
-    const data = await this.parser.toQuads(reference, id, true);
+    const data = await this.parser.toQuads(reference, id, REMOTE);
     await this.store.write(id, undefined, [ ...documentMetadata(id, received),
       quad(namedNode(id), namedNode(SIDE_EFFECTS_PENDING), literal('true', namedNode(XSD_BOOLEAN))) ], data);
   }
@@ -130,7 +132,7 @@ export class ActivityRepository {
       return;
     }
     const data = await this.parser.toQuads({ '@context': 'https://www.w3.org/ns/activitystreams', id: iri, type: 'Tombstone',
-      deleted: deleted.toISOString() }, iri);
+      deleted: deleted.toISOString() }, iri, REMOTE);
     await this.store.write(iri, undefined, documentMetadata(iri, deleted), data);
   }
 

@@ -2,7 +2,7 @@ import type { Quad } from '@rdfjs/types';
 import type { JsonObject } from '../ldp/Contexts';
 import {
   ACTIVITYSTREAMS_CONTEXT_URL,
-  ACTOR_CONTEXT_EXTENSION,
+  FEDIVERSE_TERMS,
   bundledContexts,
   SECURITY_V1_CONTEXT_URL,
 } from '../ldp/Contexts';
@@ -11,7 +11,7 @@ import { compactWithJsonLd } from '../ldp/JsonLdFallback';
 import { JsonLdCompactor, UnsupportedShapeError } from '../ldp/JsonLdCompactor';
 
 /** The `@context` of actor documents and of the objects Fedpod serves to ActivityPub peers. */
-export const ACTIVITYPUB_CONTEXT = [ ACTIVITYSTREAMS_CONTEXT_URL, SECURITY_V1_CONTEXT_URL, ACTOR_CONTEXT_EXTENSION ];
+export const ACTIVITYPUB_CONTEXT = [ ACTIVITYSTREAMS_CONTEXT_URL, SECURITY_V1_CONTEXT_URL, FEDIVERSE_TERMS ];
 
 /**
  * Compacts stored quads the way ActivityPub peers read them: with the ActivityStreams and security
@@ -27,7 +27,7 @@ export class ActivityStreamsSerializer {
     this.context = {
       ...contexts.get(SECURITY_V1_CONTEXT_URL)!['@context'] as JsonObject,
       ...contexts.get(ACTIVITYSTREAMS_CONTEXT_URL)!['@context'] as JsonObject,
-      ...ACTOR_CONTEXT_EXTENSION,
+      ...FEDIVERSE_TERMS,
     };
     this.compactor = new JsonLdCompactor(this.context);
   }

@@ -1,7 +1,7 @@
 import type { MintedPath } from '../../util/PathTemplates';
 import { fillPath, MINTED_PATHS } from '../../util/PathTemplates';
 import type { JsonObject } from '../ldp/Contexts';
-import { ACTIVITYSTREAMS_CONTEXT_URL, ACTOR_CONTEXT_EXTENSION, SECURITY_V1_CONTEXT_URL } from '../ldp/Contexts';
+import { ACTIVITYSTREAMS_CONTEXT_URL, FEDIVERSE_TERMS, SECURITY_V1_CONTEXT_URL } from '../ldp/Contexts';
 
 const PIM_STORAGE_PROPERTY = 'http://www.w3.org/ns/pim/space#storage';
 const SOLID_OIDC_ISSUER_PROPERTY = 'http://www.w3.org/ns/solid/terms#oidcIssuer';
@@ -68,7 +68,7 @@ export function actorDocument(urls: ActorUrls, username: string, publicKeyPem: s
     ...solid.oidcIssuer ? { oidcIssuer: { '@id': SOLID_OIDC_ISSUER_PROPERTY, '@type': '@id' }} : {},
   };
   return {
-    '@context': [ ACTIVITYSTREAMS_CONTEXT_URL, SECURITY_V1_CONTEXT_URL, ACTOR_CONTEXT_EXTENSION,
+    '@context': [ ACTIVITYSTREAMS_CONTEXT_URL, SECURITY_V1_CONTEXT_URL, FEDIVERSE_TERMS,
       ...Object.keys(solidContext).length > 0 ? [ solidContext ] : [] ],
     ...solid.storage ? { storage: solid.storage } : {},
     ...solid.oidcIssuer ? { oidcIssuer: solid.oidcIssuer } : {},

@@ -194,7 +194,7 @@ export class OutboxService {
         updated: now.toISOString() };
       activity.object = replacement;
     }
-    const data = await this.parser.toQuads(replacement, objectId);
+    const data = await this.parser.toQuads(replacement, objectId, { fediverse: true });
     await this.store.write(objectId, this.urls.url('objects'), documentMetadata(objectId, now), data);
     if (activity.type === 'Delete') {
       // A deleted post leaves the outbox, as Mastodon's does: its Create no longer lists it.
@@ -210,14 +210,14 @@ export class OutboxService {
     if (activity.type === 'Create') {
       const object = activity.object as Json;
       const objectId = object.id as string;
-      const objectData = await this.parser.toQuads({ '@context': activity['@context'], ...object }, objectId);
+      const objectData = await this.parser.toQuads({ '@context': activity['@context'], ...object }, objectId, { fediverse: true });
       await this.store.createInContainer(this.urls.url('objects'), objectId, objectData, documentMetadata(objectId, now), now);
     }
     // The activity's graph references its object by IRI: an object with an id has its own graph
     // (or is another server's), and reads embed it again where peers expect that.
     const objectId = idOf(activity.object);
     const stored = objectId ? { ...activity, object: objectId } : activity;
-    const data = await this.parser.toQuads(stored, id);
+    const data = await this.parser.toQuads(stored, id, { fediverse: true });
     await this.store.createInContainer(this.urls.url('activities'), id, data, documentMetadata(id, now), now);
   }
 

@@ -73,5 +73,63 @@ export function contextUrlFor(baseUrl: string): string {
   return `${baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`}context.json`;
 }
 
-/** The extension Fedpod adds to actor documents' `@context`, as Mastodon does. */
-export const ACTOR_CONTEXT_EXTENSION: JsonObject = { manuallyApprovesFollowers: 'as:manuallyApprovesFollowers' };
+/**
+ * Terms fediverse servers use beyond ActivityStreams and the security vocabulary, with the meaning
+ * Mastodon gives them (its `toot:` namespace, and the `as:` terms ActivityStreams' context lacks),
+ * plus the few that Pleroma/Akkoma (litepub), Misskey and OStatus-era servers send. Fedpod reads
+ * every remote document with these as defaults under the sender's own context (a term the sender
+ * defines keeps the sender's meaning), so that a sender whose context leaves out `sensitive` or
+ * `Hashtag` loses nothing; and it writes them into the `@context` of what it serves, as Mastodon does.
+ */
+export const FEDIVERSE_TERMS: JsonObject = {
+  // Defined here too: a context's prefixes are its own (the document's later contexts do not lend theirs).
+  as: 'https://www.w3.org/ns/activitystreams#',
+  toot: 'http://joinmastodon.org/ns#',
+  schema: 'http://schema.org#',
+  litepub: 'http://litepub.social/ns#',
+  misskey: 'https://misskey-hub.net/ns#',
+  ostatus: 'http://ostatus.org#',
+  manuallyApprovesFollowers: 'as:manuallyApprovesFollowers',
+  sensitive: 'as:sensitive',
+  Hashtag: 'as:Hashtag',
+  movedTo: { '@id': 'as:movedTo', '@type': '@id' },
+  Emoji: 'toot:Emoji',
+  featured: { '@id': 'toot:featured', '@type': '@id' },
+  featuredTags: { '@id': 'toot:featuredTags', '@type': '@id' },
+  discoverable: 'toot:discoverable',
+  indexable: 'toot:indexable',
+  memorial: 'toot:memorial',
+  suspended: 'toot:suspended',
+  blurhash: 'toot:blurhash',
+  focalPoint: { '@container': '@list', '@id': 'toot:focalPoint' },
+  votersCount: 'toot:votersCount',
+  PropertyValue: 'schema:PropertyValue',
+  value: 'schema:value',
+  conversation: 'ostatus:conversation',
+  atomUri: 'ostatus:atomUri',
+  inReplyToAtomUri: 'ostatus:inReplyToAtomUri',
+  EmojiReact: 'litepub:EmojiReact',
+  ChatMessage: 'litepub:ChatMessage',
+  directMessage: 'litepub:directMessage',
+  quoteUrl: 'as:quoteUrl',
+  _misskey_content: 'misskey:_misskey_content',
+  _misskey_quote: 'misskey:_misskey_quote',
+  _misskey_reaction: 'misskey:_misskey_reaction',
+  isCat: 'misskey:isCat',
+};
+
+/**
+ * Context URLs of fediverse vocabularies that do not serve a usable JSON-LD context (Mastodon's
+ * namespace is a web page) or that each server serves from its own host (Pleroma's litepub
+ * schema): read as FEDIVERSE_TERMS. `/schemas/litepub-0.1.jsonld` is matched on any host.
+ */
+const FEDIVERSE_CONTEXT_URLS = [
+  'http://joinmastodon.org/ns', 'https://joinmastodon.org/ns', 'https://litepub.social/litepub/context.jsonld',
+  'https://misskey-hub.net/ns', 'https://gotosocial.org/ns',
+];
+const LITEPUB_SCHEMA_PATH = '/schemas/litepub-0.1.jsonld';
+
+/** Whether a context URL is one of a fediverse vocabulary that FEDIVERSE_TERMS stands for. */
+export function isFediverseContextUrl(url: string): boolean {
+  return FEDIVERSE_CONTEXT_URLS.includes(url) || url.endsWith(LITEPUB_SCHEMA_PATH);
+}

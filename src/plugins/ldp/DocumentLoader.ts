@@ -1,4 +1,4 @@
-import { bundledContexts, contextUrlFor, fedpodContext } from './Contexts';
+import { bundledContexts, contextUrlFor, FEDIVERSE_TERMS, fedpodContext, isFediverseContextUrl } from './Contexts';
 import type { JsonObject } from './Contexts';
 
 export interface RemoteDocument {
@@ -33,12 +33,14 @@ export class DocumentLoader {
   }
 
   /**
-   * For documents from other servers (inbox deliveries): an unknown context is read as empty instead
-   * of failing, so the terms it alone defines are dropped while the rest of the activity is kept.
-   * Still nothing is fetched.
+   * For documents from other servers (inbox deliveries): the known fediverse vocabularies are read
+   * as FEDIVERSE_TERMS; any other unknown context is read as empty instead of failing, so the terms
+   * it alone defines are dropped (unless FEDIVERSE_TERMS gives them) while the rest of the activity
+   * is kept. Still nothing is fetched.
    */
   public readonly loadLenient = async(url: string): Promise<RemoteDocument> => {
-    const document = this.documents.get(url) ?? { '@context': {}};
+    const document = this.documents.get(url) ??
+      (isFediverseContextUrl(url) ? { '@context': FEDIVERSE_TERMS } : { '@context': {}});
     return { contextUrl: undefined, documentUrl: url, document };
   };
 

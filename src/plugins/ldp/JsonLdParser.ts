@@ -2,7 +2,7 @@ import type { Quad } from '@rdfjs/types';
 import jsonld from 'jsonld';
 import { DataFactory } from 'n3';
 import { badRequest } from '../../util/HttpErrors';
-import { contextUrlFor } from './Contexts';
+import { contextUrlFor, FEDIVERSE_TERMS } from './Contexts';
 import type { DocumentLoader } from './DocumentLoader';
 
 const { namedNode, blankNode, literal, quad, defaultGraph } = DataFactory;
@@ -42,6 +42,12 @@ export function fromJsonLdQuads(raw: readonly JsonLdQuad[]): Quad[] {
   ));
 }
 
+/** How JsonLdParser.toQuads reads a document. */
+export interface JsonLdReadOptions {
+  lenient?: boolean;
+  fediverse?: boolean;
+}
+
 /**
  * Turns a posted JSON or JSON-LD body into quads about the new resource.
  * - Plain JSON without `@context` is read with Fedpod's context, so `{"type":"Note","content":"hi"}` works.
@@ -72,15 +78,22 @@ export class JsonLdParser {
   }
 
   /**
-   * @param lenient - For documents from other servers: unknown contexts read as empty (see DocumentLoader).
+   * @param options - `lenient`: for documents from other servers, unknown contexts read as empty (see
+   *   DocumentLoader). `fediverse`: for ActivityPub documents, FEDIVERSE_TERMS as defaults under the
+   *   document's own context (never for LDP documents, whose own `@vocab` must keep its meaning).
    */
-  public async toQuads(document: unknown, resourceIri: string, lenient = false): Promise<Quad[]> {
+  public async toQuads(document: unknown, resourceIri: string, options: JsonLdReadOptions = {}): Promise<Quad[]> {
+    const { lenient = false, fediverse = false } = options;
     if (!document || typeof document !== 'object' || Array.isArray(document)) {
       throw badRequest('The body must be a JSON object.', 'invalid_jsonld');
     }
     const node = { ...document as Record<string, unknown> };
     if (node['@context'] === undefined) {
       node['@context'] = this.defaultContextUrl;
+    }
+    if (fediverse) {
+      // First, so that every term the document's context defines overrides the default.
+      node['@context'] = [ FEDIVERSE_TERMS, ...Array.isArray(node['@context']) ? node['@context'] as unknown[] : [ node['@context'] ]];
     }
     if (node['@id'] === undefined && node.id === undefined && node['@graph'] === undefined) {
       node['@id'] = resourceIri;

@@ -75,7 +75,7 @@ describe('actorDocument', (): void => {
       '@context': [
         'https://www.w3.org/ns/activitystreams',
         'https://w3id.org/security/v1',
-        { manuallyApprovesFollowers: 'as:manuallyApprovesFollowers' },
+        expect.objectContaining({ manuallyApprovesFollowers: 'as:manuallyApprovesFollowers', sensitive: 'as:sensitive' }),
       ],
       id,
       type: 'Person',

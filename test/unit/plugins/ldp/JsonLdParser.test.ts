@@ -214,4 +214,50 @@ describe('JsonLdParser', (): void => {
         parser.toQuads({ '@context': { '@version': 2 }, type: 'Note' }, RESOURCE), 400, 'invalid_jsonld');
     });
   });
+
+  describe('toQuads of fediverse documents', (): void => {
+    const objects = (quads: Quad[], predicate: string): string[] =>
+      quads.filter((entry): boolean => entry.predicate.value === predicate).map((entry): string => entry.object.value).sort();
+    const note = {
+      id: 'https://remote.example/notes/1',
+      type: 'Note',
+      content: 'look',
+      sensitive: true,
+      tag: [ { type: 'Hashtag', name: '#cats' }, { type: 'Emoji', name: ':blob:' } ],
+    };
+
+    it('gives terms the sender\'s context leaves out the meaning Mastodon gives them', async(): Promise<void> => {
+      const quads = await parser.toQuads({ '@context': 'https://www.w3.org/ns/activitystreams', ...note }, note.id,
+        { lenient: true, fediverse: true });
+      expect(objects(quads, `${AS}sensitive`)).toEqual([ 'true' ]);
+      expect(objects(quads, RDF_TYPE)).toEqual([ 'http://joinmastodon.org/ns#Emoji', `${AS}Hashtag`, `${AS}Note` ]);
+    });
+
+    it('loses them without (the ActivityStreams context maps unknown terms to blank identifiers)', async(): Promise<void> => {
+      const quads = await parser.toQuads({ '@context': 'https://www.w3.org/ns/activitystreams', ...note }, note.id, { lenient: true });
+      expect(objects(quads, `${AS}sensitive`)).toEqual([]);
+      expect(objects(quads, RDF_TYPE)).not.toContain(`${AS}Hashtag`);
+    });
+
+    it('keeps the sender\'s own definition of a term', async(): Promise<void> => {
+      const quads = await parser.toQuads({ '@context': [ 'https://www.w3.org/ns/activitystreams',
+        { sensitive: 'https://vocab.example/sensitive' } ], ...note }, note.id, { lenient: true, fediverse: true });
+      expect(objects(quads, 'https://vocab.example/sensitive')).toEqual([ 'true' ]);
+      expect(objects(quads, `${AS}sensitive`)).toEqual([]);
+    });
+
+    it('reads Mastodon\'s namespace and a Pleroma server\'s litepub schema as those terms, fetching nothing', async(): Promise<void> => {
+      for (const url of [ 'http://joinmastodon.org/ns', 'https://pleroma.example/schemas/litepub-0.1.jsonld' ]) {
+        const quads = await parser.toQuads({ '@context': [ 'https://www.w3.org/ns/activitystreams', url ],
+          id: note.id, type: 'EmojiReact', content: '🐱', featured: 'https://remote.example/featured' }, note.id, { lenient: true });
+        expect(objects(quads, RDF_TYPE)).toEqual([ 'http://litepub.social/ns#EmojiReact' ]);
+        expect(objects(quads, 'http://joinmastodon.org/ns#featured')).toEqual([ 'https://remote.example/featured' ]);
+      }
+    });
+
+    it('leaves LDP documents alone: their own @vocab keeps terms Mastodon also uses', async(): Promise<void> => {
+      const quads = await parser.toQuads({ '@context': { '@vocab': 'https://vocab.example/' }, value: 5 }, RESOURCE);
+      expect(objects(quads, 'https://vocab.example/value')).toEqual([ '5' ]);
+    });
+  });
 });
