@@ -32,7 +32,8 @@ export class InvalidTermError extends BadRequestHttpError {
 }
 
 export function isValidIri(iri: string): boolean {
-  return IRI_SCHEME.test(iri) && !IRI_FORBIDDEN.test(iri);
+  // One `#` at most: the fragment cannot hold another, and stores refuse the whole update for it.
+  return IRI_SCHEME.test(iri) && !IRI_FORBIDDEN.test(iri) && iri.indexOf('#') === iri.lastIndexOf('#');
 }
 
 export function sparqlIri(iri: string): string {

@@ -1,6 +1,6 @@
 import type { HttpHandlerInput } from '@solid/community-server';
 import type { AccountStore } from '../../plugins/accounts/AccountStore';
-import { idOf, isObject } from '../../plugins/activitypub/ActivityJson';
+import { idOf, idsOf, isObject, typeOf, withStorableIds } from '../../plugins/activitypub/ActivityJson';
 import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
 import type { InboxJob } from '../../plugins/activitypub/delivery/DeliveryJobs';
 import { QUEUES } from '../../plugins/activitypub/delivery/DeliveryJobs';
@@ -71,11 +71,18 @@ export class InboxHandler extends JsonHttpHandler implements RequestMatcher {
     } catch {
       throw badRequest('The body is not valid JSON.', 'invalid_json');
     }
-    if (!isObject(activity) || !idOf(activity) || typeof activity.type !== 'string') {
+    // Ids made storable before anything else (repairIri): the 202, the job and the inbox name the same id.
+    withStorableIds(activity);
+    if (!isObject(activity) || !idOf(activity) || !typeOf(activity)) {
       throw badRequest('An activity needs an id and a type.', 'invalid_activity');
     }
-    if (idOf(activity.actor) !== verified.owner) {
+    // Some servers (Prismo) give `actor` as an array: the signer must be one of them, and is the actor
+    // the activity is processed as.
+    if (!idsOf(activity.actor).includes(verified.owner)) {
       throw new FedpodHttpError(401, 'signer_mismatch', 'The request is signed with a key of another actor than the activity\'s.');
+    }
+    if (Array.isArray(activity.actor)) {
+      activity.actor = verified.owner;
     }
     const job: InboxJob = { activity, ...owner ? { inboxOwner: owner } : {}};
     await this.queues.create<InboxJob>(QUEUES.inbox).add(job, { jobId: `inbox:${idOf(activity)}:${owner || 'shared'}` });

@@ -1,3 +1,4 @@
+import { repairIri } from '../../util/Iris';
 import { PRIVATE_ADDRESS_FIELDS } from './Vocabulary';
 
 /** Small readers for ActivityStreams JSON, where a value may be a string, an object with an id, or an array. */
@@ -45,4 +46,25 @@ export function withoutBlindCopies(document: Json): Json {
     }
   }
   return document;
+}
+
+/**
+ * Makes the ids of another server's document storable, in place, at any depth: an `id` of null
+ * (BookWyrm sends them on attachments; JSON-LD refuses them) is dropped, leaving a blank node, and
+ * an id that is not a valid IRI is repaired (repairIri), so the graph it names and the triples
+ * about it agree. Other IRIs are repaired as the document is read (JsonLdParser, lenient).
+ */
+export function withStorableIds(value: unknown): void {
+  if (Array.isArray(value)) {
+    value.forEach(withStorableIds);
+  } else if (isObject(value)) {
+    for (const key of [ 'id', '@id' ]) {
+      if (value[key] === null) {
+        delete value[key];
+      } else if (typeof value[key] === 'string') {
+        value[key] = repairIri(value[key] as string);
+      }
+    }
+    Object.values(value).forEach(withStorableIds);
+  }
 }

@@ -1,9 +1,10 @@
 import type { ReadWriteLocker } from '@solid/community-server';
 import { getLoggerFor } from '@solid/community-server';
 import type { CollectionStore } from '../../storage/CollectionStore';
+import { PermanentJobError } from '../queue/PermanentJobError';
 import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
 import type { Json } from './ActivityJson';
-import { idOf, idsOf, isObject, typeOf } from './ActivityJson';
+import { idOf, idsOf, isObject, typeOf, withStorableIds } from './ActivityJson';
 import type { ActivityRepository } from './ActivityRepository';
 import { ActorUrls } from './ActorDocument';
 import type { OutboxService } from './OutboxService';
@@ -21,7 +22,7 @@ import { ADDRESS_FIELDS, AS_NS } from './Vocabulary';
  * - Follow of a local actor: answered with an Accept from that actor (which adds the follower).
  * - Accept / Reject of a local actor's Follow: the sender joins / leaves its `following`.
  * - Undo of a Follow: the follower leaves `followers`; of a Like or Announce: the record goes.
- * - Create: the object is kept; Update and Delete only from the object's owner (Delete: Tombstone).
+ * - Create: the object is kept when it and its authors are on the sender's server; Update and Delete only from the object's owner (Delete: Tombstone).
  * - Like and Announce of local objects: recorded in the object's likes / shares.
  * The activity joins the inbox of every local recipient.
  */
@@ -69,12 +70,13 @@ export class InboxService {
    * @param inboxOwner - The local username whose inbox received it, or undefined for the shared inbox.
    */
   public async receive(activity: Json, inboxOwner?: string): Promise<void> {
+    withStorableIds(activity);
     const id = idOf(activity);
     const sender = idOf(activity.actor);
     if (!id || !sender || !this.sameOrigin(id, sender) || id.startsWith(this.urls.base)) {
-      // Another server's activity must carry an id of its own server (as Mastodon requires).
-      this.logger.warn(`Ignored an activity whose id ${String(id)} is not on its sender's server ${String(sender)}`);
-      return;
+      // Another server's activity must carry an id of its own server (as Mastodon requires). Never
+      // dropped silently: a dead letter keeps it with the reason.
+      throw new PermanentJobError(`Refused an activity whose id ${String(id)} is not on its sender's server ${String(sender)}`);
     }
     await this.exclusively(`remote ${id}`, async(): Promise<void> => {
       if (await this.activities.receivedState(id) === 'done') {
@@ -83,8 +85,7 @@ export class InboxService {
         return;
       }
       if (!await this.allowed(activity, sender)) {
-        this.logger.warn(`Ignored ${String(activity.type)} ${id}: ${sender} may not do that`);
-        return;
+        throw new PermanentJobError(`Refused ${String(activity.type)} ${id}: ${sender} may not do that to ${String(idOf(activity.object))}`);
       }
       // Linked Data signatures and proofs are not checked here (the HTTP signature was): not kept.
       delete activity.signature;
@@ -129,16 +130,19 @@ export class InboxService {
       return false;
     }
     if (type === 'Create') {
-      return isObject(activity.object) && idsOf(activity.object.attributedTo).every((owner): boolean => owner === sender);
+      const owners = isObject(activity.object) ? idsOf(activity.object.attributedTo) : [];
+      // The object and its authors on the sender's server: PeerTube attributes a video to the account
+      // and its channel, Mobilizon an event to its group, Lemmy a post to its author.
+      return this.sameOrigin(objectId, sender) && owners.every((owner): boolean => this.sameOrigin(owner, sender));
     }
     const stored = await this.store.read(objectId);
     if (!stored) {
       // Unknown object: only its own origin may speak for it.
       return new URL(objectId).origin === new URL(sender).origin;
     }
-    const owner = stored.data.find((entry): boolean => entry.subject.value === objectId &&
-      entry.predicate.value === `${AS_NS}attributedTo`)?.object.value;
-    return owner === sender || (!owner && new URL(objectId).origin === new URL(sender).origin);
+    const owners = stored.data.filter((entry): boolean => entry.subject.value === objectId &&
+      entry.predicate.value === `${AS_NS}attributedTo`).map((entry): string => entry.object.value);
+    return owners.includes(sender) || (owners.length === 0 && new URL(objectId).origin === new URL(sender).origin);
   }
 
   private async applySideEffects(activity: Json, sender: string, now: Date): Promise<void> {

@@ -82,6 +82,9 @@ export function contextUrlFor(baseUrl: string): string {
  * `Hashtag` loses nothing; and it writes them into the `@context` of what it serves, as Mastodon does.
  */
 export const FEDIVERSE_TERMS: JsonObject = {
+  // Terms no context defines (Lemmy's `Lock`, `removeData` sent with the ActivityStreams context only)
+  // are kept under this namespace instead of becoming blank identifiers, and served back by name.
+  '@vocab': 'urn:fedpod:term:',
   // Defined here too: a context's prefixes are its own (the document's later contexts do not lend theirs).
   as: 'https://www.w3.org/ns/activitystreams#',
   toot: 'http://joinmastodon.org/ns#',
@@ -117,6 +120,9 @@ export const FEDIVERSE_TERMS: JsonObject = {
   _misskey_reaction: 'misskey:_misskey_reaction',
   isCat: 'misskey:isCat',
 };
+
+/** The namespace of terms a fediverse document uses without defining them (see FEDIVERSE_TERMS). */
+export const UNDEFINED_TERMS_VOCAB = FEDIVERSE_TERMS['@vocab'] as string;
 
 /**
  * Context URLs of fediverse vocabularies that do not serve a usable JSON-LD context (Mastodon's

@@ -20,6 +20,13 @@ export class UnsupportedShapeError extends Error {}
 
 type JsonValue = string | number | boolean | JsonObject | JsonValue[];
 
+/** A compacted property value; `language` when it goes into a language map under that key. */
+interface CompactedValue {
+  term: string;
+  value: JsonValue;
+  language?: string;
+}
+
 /**
  * Turns quads into compacted JSON-LD for one fixed context, with nested nodes embedded.
  *
@@ -35,8 +42,15 @@ export class JsonLdCompactor {
   private readonly classTerms = new Map<string, string>();
   private readonly prefixes: [string, string][] = [];
 
+  private readonly definedTerms: Set<string>;
+  private readonly vocab?: string;
+
   public constructor(private readonly context: JsonObject) {
     this.indexContext(context);
+    this.definedTerms = new Set(Object.keys(context));
+    // A blank-node @vocab (ActivityStreams' `_:`) names nothing that can be compacted back.
+    const vocab = context['@vocab'];
+    this.vocab = typeof vocab === 'string' && !vocab.startsWith('_:') ? vocab : undefined;
   }
 
   /**
@@ -55,11 +69,18 @@ export class JsonLdCompactor {
     return root;
   }
 
-  /** Compacts an IRI used as a type or a key: a term, then a prefix, then the IRI itself. */
+  /** Compacts an IRI used as a type or a key: a term, then the context's @vocab, then a prefix, then the IRI itself. */
   public compactIri(iri: string): string {
     const term = this.classTerms.get(iri);
     if (term) {
       return term;
+    }
+    if (this.vocab && iri.startsWith(this.vocab)) {
+      const local = iri.slice(this.vocab.length);
+      // Only a name that is no term and reads as no IRI expands back to this IRI.
+      if (local.length > 0 && !/[/#?:]/u.test(local) && !this.definedTerms.has(local)) {
+        return local;
+      }
     }
     for (const [ namespace, prefix ] of this.prefixes) {
       if (iri.startsWith(namespace) && iri.length > namespace.length) {
@@ -120,9 +141,14 @@ export class JsonLdCompactor {
       if (quad.predicate.value === RDF_TYPE) {
         continue;
       }
-      const { term, value } = this.compactValue(quad, index, embedded, path);
+      const { term, value, language } = this.compactValue(quad, index, embedded, path);
       const existing = node[term] as JsonValue | undefined;
-      if (existing === undefined) {
+      if (language !== undefined) {
+        const map = (existing ?? {}) as Record<string, JsonValue>;
+        const previous = map[language];
+        map[language] = previous === undefined ? value : Array.isArray(previous) ? [ ...previous, value ] : [ previous, value ];
+        node[term] = map;
+      } else if (existing === undefined) {
         node[term] = value;
       } else if (Array.isArray(existing)) {
         existing.push(value);
@@ -139,7 +165,7 @@ export class JsonLdCompactor {
     index: Map<string, Quad[]>,
     embedded: Set<string>,
     path: Set<string>,
-  ): { term: string; value: JsonValue } {
+  ): CompactedValue {
     const object = quad.object;
     const candidates = this.termsByIri.get(quad.predicate.value) ?? [];
     if (object.termType === 'NamedNode' || object.termType === 'BlankNode') {
@@ -163,6 +189,11 @@ export class JsonLdCompactor {
     }
     const datatype = object.datatype.value;
     if (object.language) {
+      // `contentMap: {"de": ...}` where the context has a language map for the property (as Mastodon writes it).
+      const map = candidates.find((def): boolean => def.container === '@language');
+      if (map) {
+        return { term: map.term, value: object.value, language: object.language };
+      }
       const plain = candidates.find((def): boolean => !def.coercion && !def.container);
       return { term: plain?.term ?? this.compactIri(quad.predicate.value),
         value: { '@value': object.value, '@language': object.language }};

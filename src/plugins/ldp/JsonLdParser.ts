@@ -2,7 +2,8 @@ import type { Quad } from '@rdfjs/types';
 import jsonld from 'jsonld';
 import { DataFactory } from 'n3';
 import { badRequest } from '../../util/HttpErrors';
-import { contextUrlFor, FEDIVERSE_TERMS } from './Contexts';
+import { repairIri } from '../../util/Iris';
+import { ACTIVITYSTREAMS_CONTEXT_URL, contextUrlFor, FEDIVERSE_TERMS, UNDEFINED_TERMS_VOCAB } from './Contexts';
 import type { DocumentLoader } from './DocumentLoader';
 
 const { namedNode, blankNode, literal, quad, defaultGraph } = DataFactory;
@@ -22,22 +23,26 @@ export interface JsonLdQuad {
   graph: JsonLdTerm;
 }
 
-function fromJsonLdTerm(term: JsonLdTerm): Quad['object'] {
+function fromJsonLdTerm(term: JsonLdTerm, iri: (value: string) => string): Quad['object'] {
   switch (term.termType) {
-    case 'NamedNode': return namedNode(term.value);
+    case 'NamedNode': return namedNode(iri(term.value));
     case 'BlankNode': return blankNode(term.value.replace(/^_:/u, ''));
-    default: return term.language ?
+    // `und` (undetermined, Pleroma's default `@language`) says nothing: a plain string, as senders mean it.
+    default: return term.language && term.language !== 'und' ?
       literal(term.value, term.language) :
       literal(term.value, term.datatype ? namedNode(term.datatype.value) : undefined);
   }
 }
 
-/** jsonld.js quads as n3 quads in the default graph (named graphs are left out). */
-export function fromJsonLdQuads(raw: readonly JsonLdQuad[]): Quad[] {
+/**
+ * jsonld.js quads as n3 quads in the default graph (named graphs are left out), each IRI passed
+ * through `iri` (documents from other servers: repairIri).
+ */
+export function fromJsonLdQuads(raw: readonly JsonLdQuad[], iri = (value: string): string => value): Quad[] {
   return raw.filter((entry): boolean => entry.graph.termType === 'DefaultGraph').map((entry): Quad => quad(
-    fromJsonLdTerm(entry.subject) as Quad['subject'],
-    namedNode(entry.predicate.value),
-    fromJsonLdTerm(entry.object),
+    fromJsonLdTerm(entry.subject, iri) as Quad['subject'],
+    namedNode(iri(entry.predicate.value)),
+    fromJsonLdTerm(entry.object, iri),
     defaultGraph(),
   ));
 }
@@ -79,7 +84,7 @@ export class JsonLdParser {
 
   /**
    * @param options - `lenient`: for documents from other servers, unknown contexts read as empty (see
-   *   DocumentLoader). `fediverse`: for ActivityPub documents, FEDIVERSE_TERMS as defaults under the
+   *   DocumentLoader) and invalid IRIs repaired (repairIri). `fediverse`: for ActivityPub documents, FEDIVERSE_TERMS as defaults under the
    *   document's own context (never for LDP documents, whose own `@vocab` must keep its meaning).
    */
   public async toQuads(document: unknown, resourceIri: string, options: JsonLdReadOptions = {}): Promise<Quad[]> {
@@ -92,8 +97,13 @@ export class JsonLdParser {
       node['@context'] = this.defaultContextUrl;
     }
     if (fediverse) {
-      // First, so that every term the document's context defines overrides the default.
-      node['@context'] = [ FEDIVERSE_TERMS, ...Array.isArray(node['@context']) ? node['@context'] as unknown[] : [ node['@context'] ]];
+      // The defaults first, so that every term the document's context defines overrides them; the
+      // vocabulary for undefined terms last, over ActivityStreams' blank `_:` (unless the sender set its own).
+      const own = Array.isArray(node['@context']) ? node['@context'] as unknown[] : [ node['@context'] ];
+      const ownVocab = own.some((entry): boolean => Boolean(entry) && typeof entry === 'object' &&
+        typeof (entry as Record<string, unknown>)['@vocab'] === 'string' && !((entry as Record<string, string>)['@vocab']).startsWith('_:'));
+      // ActivityStreams before them: a sender that leaves it out still means `id`, `type`, `Note`.
+      node['@context'] = [ ACTIVITYSTREAMS_CONTEXT_URL, FEDIVERSE_TERMS, ...own, ...ownVocab ? [] : [ { '@vocab': UNDEFINED_TERMS_VOCAB } ]];
     }
     if (node['@id'] === undefined && node.id === undefined && node['@graph'] === undefined) {
       node['@id'] = resourceIri;
@@ -108,7 +118,8 @@ export class JsonLdParser {
     } catch (error: unknown) {
       throw badRequest(`The body is not valid JSON-LD: ${this.describe(error)}`, 'invalid_jsonld');
     }
-    return fromJsonLdQuads(raw);
+    // Another server's ids are its own to mint; one a store would refuse is made valid (repairIri).
+    return fromJsonLdQuads(raw, lenient ? repairIri : undefined);
   }
 
   private describe(error: unknown): string {

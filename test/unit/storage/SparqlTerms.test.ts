@@ -135,6 +135,7 @@ describe('SparqlTerms', (): void => {
       [ 'scheme starting with a digit', '1http://example.org/' ],
       [ 'empty scheme', ':example' ],
       [ 'injection attempt', 'http://example.org/a> } ; DROP ALL ; INSERT DATA { <http://example.org/b' ],
+      [ 'second fragment mark', 'https://blog.example/post/#activity#activity' ],
     ])('refuses an IRI with a %s', (_description, iri): void => {
       expect(isValidIri(iri)).toBe(false);
       expect((): string => sparqlIri(iri)).toThrow(InvalidTermError);

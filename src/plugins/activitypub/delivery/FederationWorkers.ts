@@ -7,6 +7,7 @@ import { NO_METRICS } from '../../observability/NoopMetrics';
 import type { JobQueue, QueuedJob } from '../../queue/JobQueue';
 import type { JobQueueFactory } from '../../queue/JobQueueFactory';
 import { PermanentJobError } from '../../queue/PermanentJobError';
+import { SparqlEndpointError } from '../../../storage/SparqlClient';
 import { withoutBlindCopies } from '../ActivityJson';
 import type { ActivityRepository } from '../ActivityRepository';
 import { ActorUrls } from '../ActorDocument';
@@ -21,6 +22,19 @@ import { QUEUES } from './DeliveryJobs';
 import { InboxResolver, inboxOf } from './InboxResolver';
 
 const BODY_CACHE_ENTRIES = 256;
+
+/** Statuses of a refusal of the data itself (unreadable JSON-LD, an IRI or term a store refuses, too large). */
+const DATA_REFUSALS = new Set([ 400, 413, 414, 415, 422 ]);
+
+/**
+ * Whether a processing error is the data's fault, so that no retry can succeed (a poison message):
+ * a 4xx from the parser or the SPARQL terms, or the store refusing the update. A store that is down
+ * or overloaded (5xx, network errors) is retried.
+ */
+export function refusedData(error: unknown): boolean {
+  const status = error instanceof SparqlEndpointError ? error.status : (error as { statusCode?: unknown } | undefined)?.statusCode;
+  return typeof status === 'number' && DATA_REFUSALS.has(status);
+}
 
 /**
  * Runs the federation queues (started at server start-up, closed at shutdown):
@@ -75,8 +89,15 @@ export class FederationWorkers extends Initializer implements Finalizable {
       this.deliveryConcurrency);
     this.queues.create<LocalDeliveryJob>(QUEUES.local).process(this.logged(async(job): Promise<void> =>
       this.deliverLocally(job)), 4);
-    this.queues.create<InboxJob>(QUEUES.inbox).process(this.logged(async(job): Promise<void> =>
-      this.inbox.receive(job.data.activity, job.data.inboxOwner)), this.inboxConcurrency);
+    this.queues.create<InboxJob>(QUEUES.inbox).process(this.logged(async(job): Promise<void> => {
+      try {
+        await this.inbox.receive(job.data.activity, job.data.inboxOwner);
+      } catch (error: unknown) {
+        throw refusedData(error) ?
+          new PermanentJobError(`${String(job.data.activity.id)} cannot be stored: ${(error as Error).message}`, { cause: error }) :
+          error;
+      }
+    }), this.inboxConcurrency);
   }
 
   /** Failed runs are logged here (the queue retries them or keeps them as dead letters). */

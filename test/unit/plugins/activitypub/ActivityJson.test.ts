@@ -1,4 +1,4 @@
-import { idOf, idsOf, isObject, typeOf, withoutBlindCopies } from '../../../../src/plugins/activitypub/ActivityJson';
+import { idOf, idsOf, isObject, typeOf, withoutBlindCopies, withStorableIds } from '../../../../src/plugins/activitypub/ActivityJson';
 
 const NOTE = 'https://pod.example/objects/1';
 
@@ -88,6 +88,17 @@ describe('ActivityJson', (): void => {
 
     it('leaves an object given by reference alone', (): void => {
       expect(withoutBlindCopies({ type: 'Like', object: NOTE, bcc: 'z' })).toEqual({ type: 'Like', object: NOTE });
+    });
+  });
+
+  describe('withStorableIds', (): void => {
+    it('drops null ids at any depth and repairs ids a store would refuse, keeping everything else', (): void => {
+      const activity = { id: 'https://blog.example/p/#activity#activity', type: 'Announce', actor: 'https://blog.example/author',
+        object: { id: 'https://blog.example/p/', attachment: [ { id: null, type: 'Image', url: 'https://blog.example/i.png' } ],
+          tag: { '@id': null, name: '#x' } } };
+      withStorableIds(activity);
+      expect(activity).toEqual({ id: 'https://blog.example/p/#activity%23activity', type: 'Announce', actor: 'https://blog.example/author',
+        object: { id: 'https://blog.example/p/', attachment: [ { type: 'Image', url: 'https://blog.example/i.png' } ], tag: { name: '#x' } } });
     });
   });
 });

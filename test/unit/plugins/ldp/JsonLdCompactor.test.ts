@@ -244,13 +244,24 @@ describe('JsonLdCompactor', (): void => {
       }
     });
 
-    it('keeps language tags in value objects', async(): Promise<void> => {
+    it('puts language-tagged values in the language maps the context defines, as Mastodon writes them', async(): Promise<void> => {
       const output = compactor.compact(await toQuads(documents[3][1]), NOTE);
-      expect(output.content).toEqual({ '@value': 'Bonjour', '@language': 'fr' });
-      expect(output.name).toEqual(expect.arrayContaining([
-        { '@value': 'Hello', '@language': 'en' },
-        { '@value': 'こんにちは', '@language': 'ja' },
-      ]));
+      expect(output.contentMap).toEqual({ fr: 'Bonjour' });
+      expect(output.nameMap).toEqual({ en: 'Hello', ja: 'こんにちは', 'de-ch': 'Grüezi' });
+      expect(output.content).toBeUndefined();
+    });
+
+    it('keeps plain content beside its language map, and two values of one language as a list', async(): Promise<void> => {
+      const output = compactor.compact(await toQuads({ '@context': ACTIVITYSTREAMS_CONTEXT_URL, id: NOTE, type: 'Note',
+        content: 'plain', contentMap: { de: [ 'eins', 'zwei' ], en: 'one' }}), NOTE);
+      expect(output.content).toBe('plain');
+      expect(output.contentMap).toEqual({ de: expect.arrayContaining([ 'eins', 'zwei' ]), en: 'one' });
+    });
+
+    it('keeps language tags in value objects for properties without a language map', async(): Promise<void> => {
+      const output = compactor.compact(await toQuads({ '@context': ACTIVITYSTREAMS_CONTEXT_URL, id: NOTE, type: 'Note',
+        mediaType: { '@value': 'text/plain', '@language': 'en' }}), NOTE);
+      expect(output.mediaType).toEqual({ '@value': 'text/plain', '@language': 'en' });
     });
 
     it('uses prefixes for keys and types outside the ActivityStreams terms', async(): Promise<void> => {
