@@ -11,6 +11,7 @@ const { literal, namedNode } = DataFactory;
 export const FEDPOD_NS = 'urn:fedpod:ns:';
 const ADDED_AT = `${FEDPOD_NS}addedAt`;
 const AS_ITEMS = 'https://www.w3.org/ns/activitystreams#items';
+const AS_OBJECT = 'https://www.w3.org/ns/activitystreams#object';
 
 /** A page cursor that this store did not make. */
 export class InvalidCursorError extends Error {
@@ -81,6 +82,15 @@ WHERE { { SELECT (COUNT(*) AS ?present) WHERE { GRAPH ${graph} { ${graph} ${spar
   public async contains(collection: string, item: string): Promise<boolean> {
     const graph = sparqlIri(collection);
     return this.client.ask(`ASK { GRAPH ${graph} { ${graph} ${sparqlIri(AS_ITEMS)} ${sparqlIri(item)} } }`);
+  }
+
+  /** Whether `iri` is an item of the collection, or the object of one of its items (a received Create's Note). */
+  public async holdsItemAbout(collection: string, iri: string): Promise<boolean> {
+    const graph = sparqlIri(collection);
+    const target = sparqlIri(iri);
+    const items = sparqlIri(AS_ITEMS);
+    return this.client.ask(`ASK { { GRAPH ${graph} { ${graph} ${items} ${target} } }
+  UNION { GRAPH ${graph} { ${graph} ${items} ?item } GRAPH ?item { ?item ${sparqlIri(AS_OBJECT)} ${target} } } }`);
   }
 
   /** Every item, oldest first, read in chunks (some stores cut results at 10,000 rows). */

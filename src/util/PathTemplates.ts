@@ -13,6 +13,7 @@ export const MINTED_PATHS = {
   object: { template: '/objects/:id', route: 'object' },
   activities: { template: '/activities/', route: 'object-container' },
   activity: { template: '/activities/:id', route: 'object' },
+  remote: { template: '/remote', route: 'remote-object' },
 } as const;
 
 export type MintedPath = keyof typeof MINTED_PATHS;

@@ -88,6 +88,18 @@ export class AudienceRules {
     return false;
   }
 
+  /**
+   * Whether `reader` may read `iri`, stored from another server: as mayRead, or because it reached
+   * the reader's inbox (the activity, or the object of an activity there), which covers a remote
+   * author's followers-only posts, addressed to a followers collection this server cannot list.
+   */
+  public async mayReadReceived(iri: string, addressing: Addressing, reader: string | undefined): Promise<boolean> {
+    if (await this.mayRead(addressing, reader)) {
+      return true;
+    }
+    return reader !== undefined && this.isLocalActor(reader) && this.collections.holdsItemAbout(`${reader}/inbox`, iri);
+  }
+
   /** The audience a reader gets in a collection page: every recipient IRI that admits them. */
   public async recipientsAdmitting(ownerActor: string, reader: string | undefined): Promise<string[]> {
     // Stored addressing is expanded JSON-LD: Public is always its full IRI there.
@@ -100,6 +112,10 @@ export class AudienceRules {
       }
     }
     return admitted;
+  }
+
+  private isLocalActor(iri: string): boolean {
+    return iri.startsWith(`${this.baseUrl}actors/`) && !iri.slice(this.baseUrl.length + 'actors/'.length).includes('/');
   }
 
   private isLocalFollowersCollection(iri: string): boolean {

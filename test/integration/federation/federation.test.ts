@@ -188,6 +188,41 @@ describe('federation with a Fedify peer and a second Fedpod', () => {
     expect((await page()).some((item) => item.id === sent.id)).toBe(false);
   });
 
+  it('serves received copies at /remote?id= to those who may read them, followers-only ones to followers who got them', async() => {
+    const peerActor = (await httpsRequest(peer.actorUrl, { headers: { accept: 'application/activity+json' } })).json<{ followers: string }>();
+    const direct = await peer.send({ type: 'Create', to: [ alice.webId ],
+      object: { type: 'Note', content: 'just for alice', attributedTo: peer.actorUrl, to: [ alice.webId ] } });
+    const followersOnly = await peer.send({ type: 'Create', to: [ peerActor.followers ],
+      object: { type: 'Note', content: 'for my followers', attributedTo: peer.actorUrl, to: [ peerActor.followers ] } });
+    await eventually(async() => {
+      const items = await collection(`${alice.webId}/inbox`, alice);
+      return items.includes(direct.id) && items.includes(followersOnly.id) ? true : undefined;
+    });
+    const other = await signup(fedpod, 'remote-reader');
+    const read = async(iri: string, session?: Session): Promise<{ status: number; body: Record<string, unknown> }> => {
+      const answer = await httpsRequest(`${fedpod.baseUrl}remote?id=${encodeURIComponent(iri)}`, { headers: {
+        accept: 'application/activity+json', ...session ? { authorization: `Bearer ${session.token}` } : {} } });
+      return { status: answer.status, body: answer.json<Record<string, unknown>>() };
+    };
+    for (const sent of [ direct, followersOnly ]) {
+      const note = (sent.activity.object as { id: string }).id;
+      const activity = await read(sent.id, alice);
+      expect(activity.status).toBe(200);
+      expect(activity.body).toMatchObject({ id: sent.id, type: 'Create', object: { id: note } });
+      expect((await read(note, alice)).body).toMatchObject({ id: note, type: 'Note', attributedTo: peer.actorUrl });
+      // Not addressed to them, not in their inbox: as if nothing were there.
+      expect((await read(note, other)).status).toBe(404);
+      expect((await read(note)).status).toBe(404);
+    }
+    expect((await read('https://elsewhere.example/never-seen', alice)).status).toBe(404);
+    const local = await read(`${fedpod.baseUrl}objects/anything`, alice);
+    expect(local.status).toBe(400);
+    expect(local.body).toMatchObject({ error: 'local_id' });
+    const missing = await httpsRequest(`${fedpod.baseUrl}remote`, { headers: { accept: 'application/activity+json' } });
+    expect(missing.status).toBe(400);
+    expect(missing.json<{ error: string }>().error).toBe('invalid_id');
+  });
+
   it('two Fedpod instances federate: a follower on the second gets the first one\'s notes', async() => {
     const bob = await signup(second, 'bob');
     expect((await postOutbox(bob, { type: 'Follow', object: alice.webId })).status).toBe(201);

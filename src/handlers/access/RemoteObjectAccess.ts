@@ -1,0 +1,45 @@
+import type { AudienceRules } from '../../plugins/activitypub/AudienceRules';
+import { isValidIri } from '../../storage/SparqlTerms';
+import { badRequest, notFound } from '../../util/HttpErrors';
+import { remoteIdOf } from '../activitypub/RemoteIds';
+import { agentIri, resolveAgent } from '../pipeline/Agent';
+import { refusal } from './AccessErrors';
+import type { AccessPolicy, AccessRequest } from './AccessPolicy';
+import { WRITE_METHODS } from './AccessPolicy';
+import { PrefetchedResources } from './PrefetchedResources';
+
+/**
+ * Copies of other servers' objects and activities (`{base}remote?id=<iri>`): read by whoever the
+ * audience rules let read them, or whose inbox they reached (AudienceRules.mayReadReceived); 404 to
+ * anyone else, so that what was received is not revealed. Only other servers' ids (this server's own
+ * are read at their URLs, under their own rules); nothing is written here.
+ */
+export class RemoteObjectAccess implements AccessPolicy {
+  private readonly origin: string;
+
+  public constructor(private readonly rules: AudienceRules, baseUrl: string) {
+    this.origin = new URL(baseUrl).origin;
+  }
+
+  public async authorize({ request, method, agent }: AccessRequest): Promise<void> {
+    if (method === 'OPTIONS') {
+      return;
+    }
+    if (WRITE_METHODS.has(method)) {
+      throw refusal(agent, 'Copies of other servers\' objects are read-only.');
+    }
+    const iri = remoteIdOf(request);
+    if (!iri || !/^https?:\/\//u.test(iri) || !isValidIri(iri)) {
+      throw badRequest('Give the id of another server\'s object or activity: ?id=<https IRI>.', 'invalid_id');
+    }
+    if (new URL(iri).origin === this.origin) {
+      throw badRequest(`${iri} is this server's own: read it at its URL.`, 'local_id');
+    }
+    const found = await this.rules.read(iri);
+    const reader = agentIri(await resolveAgent(request));
+    if (!found || !await this.rules.mayReadReceived(iri, found.addressing, reader)) {
+      throw notFound(`No copy of ${iri} that you may read.`);
+    }
+    PrefetchedResources.set(request, iri, found.stored);
+  }
+}

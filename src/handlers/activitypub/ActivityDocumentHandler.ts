@@ -1,0 +1,48 @@
+import type { IncomingMessage } from 'node:http';
+import type { HttpHandlerInput } from '@solid/community-server';
+import type { ActivityRepository } from '../../plugins/activitypub/ActivityRepository';
+import { typeOf, withoutBlindCopies } from '../../plugins/activitypub/ActivityJson';
+import { FedpodHttpError, notFound } from '../../util/HttpErrors';
+import { JsonHttpHandler } from '../JsonHttpHandler';
+import { NOT_HANDLED } from '../NotHandled';
+import { PrefetchedResources } from '../access/PrefetchedResources';
+import { activityContentType } from './ActivityJson';
+
+/**
+ * GET/HEAD of one stored activity or object as ActivityStreams JSON, with the object of an activity
+ * embedded; bto and bcc are never shown; a deleted object answers 410 Gone. Subclasses say which IRI
+ * a request asks for; the route's access policy has decided who may read it (and may have read it).
+ */
+export abstract class ActivityDocumentHandler extends JsonHttpHandler {
+  protected constructor(private readonly activities: ActivityRepository) {
+    super();
+  }
+
+  /** The IRI the request asks for, or undefined when it is not this handler's. */
+  protected abstract target(request: IncomingMessage): string | undefined;
+
+  public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || this.target(request) === undefined ||
+      !activityContentType(request) || (request.headers.accept ?? '').includes('text/turtle')) {
+      throw NOT_HANDLED;
+    }
+  }
+
+  protected async serve({ request, response }: HttpHandlerInput): Promise<void> {
+    const iri = this.target(request)!;
+    const document = await this.activities.read(iri, PrefetchedResources.take(request, iri));
+    if (!document) {
+      throw notFound(`Nothing at ${iri}`);
+    }
+    if (typeOf(document) === 'Tombstone') {
+      throw new FedpodHttpError(410, 'gone', `${iri} was deleted.`);
+    }
+    const text = JSON.stringify(withoutBlindCopies(document));
+    response.writeHead(200, {
+      'content-type': activityContentType(request)!,
+      'content-length': Buffer.byteLength(text),
+      vary: 'Accept',
+    });
+    response.end(request.method === 'HEAD' ? undefined : text);
+  }
+}

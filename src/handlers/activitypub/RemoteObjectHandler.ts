@@ -1,0 +1,23 @@
+import type { IncomingMessage } from 'node:http';
+import type { ActivityRepository } from '../../plugins/activitypub/ActivityRepository';
+import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
+import { ActivityDocumentHandler } from './ActivityDocumentHandler';
+import { remoteIdOf } from './RemoteIds';
+
+/**
+ * Copies of other servers' activities and objects that reached this server (`GET {base}remote?id=<iri>`),
+ * for readers whose client cannot fetch them from their origin (their ids often serve nothing, or only
+ * to signed requests). Who may read is RemoteObjectAccess's decision (see ActivityDocumentHandler).
+ */
+export class RemoteObjectHandler extends ActivityDocumentHandler {
+  private readonly path: string;
+
+  public constructor(baseUrl: string, activities: ActivityRepository) {
+    super(activities);
+    this.path = new URL(new ActorUrls(baseUrl).url('remote')).pathname;
+  }
+
+  protected target(request: IncomingMessage): string | undefined {
+    return (request.url ?? '').split('?')[0] === this.path ? remoteIdOf(request) ?? '' : undefined;
+  }
+}
