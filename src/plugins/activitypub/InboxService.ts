@@ -7,7 +7,7 @@ import type { Json } from './ActivityJson';
 import { idOf, idsOf, isObject, typeOf, withStorableIds } from './ActivityJson';
 import type { ActivityRepository } from './ActivityRepository';
 import { ActorUrls } from './ActorDocument';
-import type { OutboxService } from './OutboxService';
+import type { InboundActivityEffect } from './inbound/InboundActivityEffect';
 import { ADDRESS_FIELDS, AS_NS } from './Vocabulary';
 
 /**
@@ -19,16 +19,16 @@ import { ADDRESS_FIELDS, AS_NS } from './Vocabulary';
  * a finished one is never repeated. Deliveries between local actors are likewise done once per
  * recipient, the recipient's inbox holding the activity being the mark.
  *
- * - Follow of a local actor: answered with an Accept from that actor (which adds the follower).
- * - Accept / Reject of a local actor's Follow: the sender joins / leaves its `following`.
- * - Undo of a Follow: the follower leaves `followers`; of a Like or Announce: the record goes.
- * - Create: the object is kept when it and its authors are on the sender's server; Update and Delete only from the object's owner (Delete: Tombstone).
- * - Like and Announce of local objects: recorded in the object's likes / shares.
+ * Create keeps the object when it and its authors are on the sender's server; Update and Delete act
+ * only on objects of the sender. What each type then does is an InboundActivityEffect registered in
+ * config (Follow, Accept/Reject, Undo, Like/Announce/Dislike/EmojiReact, Delete); types without one
+ * are kept and listed only.
  * The activity joins the inbox of every local recipient.
  */
 export class InboxService {
   protected readonly logger = getLoggerFor(this);
   private readonly urls: ActorUrls;
+  private readonly effects = new Map<string, InboundActivityEffect>();
 
   /**
    * @param locker - Serialises the processing of one activity (CSS's resource locker); without
@@ -39,10 +39,18 @@ export class InboxService {
     private readonly activities: ActivityRepository,
     private readonly collections: CollectionStore,
     private readonly store: ResourceGraphStore,
-    private readonly outbox: OutboxService,
+    effects: InboundActivityEffect[],
     private readonly locker?: ReadWriteLocker,
   ) {
     this.urls = new ActorUrls(baseUrl);
+    for (const effect of effects) {
+      for (const type of effect.types) {
+        if (this.effects.has(type)) {
+          throw new Error(`Two inbound effects for ${type}: ${this.effects.get(type)!.constructor.name} and ${effect.constructor.name}`);
+        }
+        this.effects.set(type, effect);
+      }
+    }
   }
 
   /**
@@ -145,65 +153,11 @@ export class InboxService {
     return owners.includes(sender) || (owners.length === 0 && new URL(objectId).origin === new URL(sender).origin);
   }
 
+  /** What the activity's type does (InboundActivityEffect), when an effect is registered for it. */
   private async applySideEffects(activity: Json, sender: string, now: Date): Promise<void> {
-    const objectId = idOf(activity.object);
-    switch (typeOf(activity)) {
-      case 'Follow': {
-        const username = objectId ? this.urls.usernameOf(objectId) : undefined;
-        if (username) {
-          // Fedpod's actors do not ask for approval (manuallyApprovesFollowers false).
-          await this.outbox.post(username, { type: 'Accept', object: activity.id, to: [ sender ]});
-        }
-        break;
-      }
-      case 'Accept':
-      case 'Reject': {
-        const follow = isObject(activity.object) && typeOf(activity.object) === 'Follow' ?
-          activity.object :
-          objectId ? await this.activities.read(objectId) : undefined;
-        const follower = follow ? idOf(follow.actor) : undefined;
-        const username = follower ? this.urls.usernameOf(follower) : undefined;
-        if (!follow || !username || idOf(follow.object) !== sender) {
-          return;
-        }
-        const following = this.urls.collection(username, 'following');
-        if (typeOf(activity) === 'Accept') {
-          await this.collections.add(following, sender, now);
-        } else {
-          await this.collections.remove(following, sender);
-        }
-        break;
-      }
-      case 'Undo': {
-        const undone = isObject(activity.object) ? activity.object : objectId ? await this.activities.read(objectId) : undefined;
-        if (!undone || idOf(undone.actor) !== sender) {
-          return;
-        }
-        const target = idOf(undone.object);
-        const username = target ? this.urls.usernameOf(target) : undefined;
-        if (typeOf(undone) === 'Follow' && username) {
-          await this.collections.remove(this.urls.collection(username, 'followers'), sender);
-        } else if (typeOf(undone) === 'Like' && target) {
-          await this.collections.remove(`${target}/likes`, idOf(undone)!);
-        } else if (typeOf(undone) === 'Announce' && target) {
-          await this.collections.remove(`${target}/shares`, idOf(undone)!);
-        }
-        break;
-      }
-      case 'Like':
-      case 'Announce':
-        if (objectId?.startsWith(this.urls.base)) {
-          await this.collections.add(`${objectId}/${typeOf(activity) === 'Like' ? 'likes' : 'shares'}`, activity.id as string, now);
-        }
-        break;
-      case 'Delete':
-        if (objectId) {
-          await this.activities.tombstone(objectId, now);
-        }
-        break;
-      default:
-        break;
-    }
+    const type = typeOf(activity);
+    const effect = type ? this.effects.get(type) : undefined;
+    await effect?.apply({ activity, sender, now });
   }
 
   /** The inbox that received it, and for the shared inbox every local actor addressed or following the sender. */

@@ -2,6 +2,7 @@ import { GreedyReadWriteLocker, MemoryMapStorage, MemoryResourceLocker } from '@
 import type { Json } from '../../../../src/plugins/activitypub/ActivityJson';
 import type { ActivityRepository, ReceivedState } from '../../../../src/plugins/activitypub/ActivityRepository';
 import { InboxService } from '../../../../src/plugins/activitypub/InboxService';
+import { FollowEffect } from '../../../../src/plugins/activitypub/inbound/FollowEffect';
 import type { OutboxService } from '../../../../src/plugins/activitypub/OutboxService';
 import type { CollectionStore } from '../../../../src/storage/CollectionStore';
 import type { ResourceGraphStore } from '../../../../src/storage/ResourceGraphStore';
@@ -57,7 +58,7 @@ class World {
       },
     } as unknown as OutboxService;
     const locker = withLocker ? new GreedyReadWriteLocker(new MemoryResourceLocker(), new MemoryMapStorage()) : undefined;
-    return new InboxService(BASE, activities, collections, {} as ResourceGraphStore, outbox, locker);
+    return new InboxService(BASE, activities, collections, {} as ResourceGraphStore, [ new FollowEffect(BASE, outbox) ], locker);
   }
 }
 
@@ -105,5 +106,11 @@ describe('InboxService idempotency', (): void => {
     const activity = follow('https://remote.example/activities/4', REMOTE, `${BASE}actors/alice`);
     await Promise.all(Array.from({ length: 5 }, async(): Promise<void> => service.receive(structuredClone(activity), 'alice')));
     expect(world.accepts.length).toBeGreaterThan(1);
+  });
+
+  it('refuses two effects registered for one type, naming them', (): void => {
+    const outbox = {} as OutboxService;
+    expect((): InboxService => new InboxService(BASE, {} as ActivityRepository, {} as CollectionStore, {} as ResourceGraphStore,
+      [ new FollowEffect(BASE, outbox), new FollowEffect(BASE, outbox) ])).toThrow('Two inbound effects for Follow: FollowEffect and FollowEffect');
   });
 });

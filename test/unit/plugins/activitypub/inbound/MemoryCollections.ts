@@ -1,0 +1,23 @@
+import type { CollectionStore } from '../../../../../src/storage/CollectionStore';
+
+/** Collections in a Map: a stand-in for the store-backed CollectionStore (no store runs in unit tests). */
+export class MemoryCollections {
+  public readonly items = new Map<string, Set<string>>();
+
+  public store(): CollectionStore {
+    return {
+      add: async(collection: string, item: string): Promise<void> => {
+        const items = this.items.get(collection) ?? new Set<string>();
+        items.add(item);
+        this.items.set(collection, items);
+      },
+      remove: async(collection: string, item: string): Promise<void> => {
+        this.items.get(collection)?.delete(item);
+      },
+    } as unknown as CollectionStore;
+  }
+
+  public of(collection: string): string[] {
+    return [ ...this.items.get(collection) ?? [] ];
+  }
+}

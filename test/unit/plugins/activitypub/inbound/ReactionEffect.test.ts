@@ -1,0 +1,26 @@
+import { ReactionEffect } from '../../../../../src/plugins/activitypub/inbound/ReactionEffect';
+import { MemoryCollections } from './MemoryCollections';
+
+const BASE = 'https://pod.example/';
+const NOTE = `${BASE}objects/n1`;
+const CAROL = 'https://remote.example/users/carol';
+
+describe('ReactionEffect', (): void => {
+  it.each([ [ 'Like', 'likes' ], [ 'Announce', 'shares' ], [ 'Dislike', 'dislikes' ], [ 'EmojiReact', 'reactions' ] ])(
+    'records a %s of a local object in its %s', async(type, collection): Promise<void> => {
+      const collections = new MemoryCollections();
+      const effect = new ReactionEffect(BASE, collections.store());
+      const id = `https://remote.example/${type}/1`;
+      await effect.apply({ activity: { id, type, actor: CAROL, object: NOTE, content: '🐱' }, sender: CAROL, now: new Date() });
+      expect(collections.of(`${NOTE}/${collection}`)).toEqual([ id ]);
+      expect(effect.types).toContain(type);
+    },
+  );
+
+  it('keeps reactions to other servers\' objects in the inbox only', async(): Promise<void> => {
+    const collections = new MemoryCollections();
+    await new ReactionEffect(BASE, collections.store()).apply({ activity: { id: 'https://remote.example/like/2', type: 'Like',
+      actor: CAROL, object: 'https://third.example/notes/1' }, sender: CAROL, now: new Date() });
+    expect(collections.items.size).toBe(0);
+  });
+});
