@@ -4,6 +4,9 @@ import path from 'node:path';
 import type { KeyValueStorage } from '@solid/community-server';
 import { writeFileDurably } from '../util/DurableFiles';
 
+/** Cached answers at most (keys known absent included): past it the cache starts again. */
+const MAX_CACHED = 10_000;
+
 interface StoredEntry {
   key: string;
   value: unknown;
@@ -19,31 +22,52 @@ interface StoredEntry {
 export class FileKeyValueStorage<TValue = unknown> implements KeyValueStorage<string, TValue> {
   private readonly directory: string;
   private ready?: Promise<void>;
+  /** With cacheMs: entries read or written, and keys known absent (undefined), while the directory stays unchanged. */
+  private readonly cache = new Map<string, StoredEntry | undefined>();
+  private checkedAt = 0;
+  private seenChange?: bigint;
+  /** With cacheMs: the directory's file names, listed once per change, so an absent key costs no read. */
+  private names?: Promise<Set<string>>;
 
   /**
    * @param dataDir - The data directory.
    * @param relativePath - The directory of this storage inside the data directory.
+   * @param cacheMs - 0 (the default): every read reads its file. Above 0: answers are kept in memory
+   *   and dropped whenever the directory changed, which is checked at most every `cacheMs`, so a
+   *   write by another node of a shared data directory is seen within that time. For data read far
+   *   more than written (notification subscriptions, asked for on every write of a resource); not
+   *   for data whose change must be seen at once everywhere (the identity provider's codes and tokens).
    */
-  public constructor(dataDir: string, relativePath: string) {
+  public constructor(dataDir: string, relativePath: string, private readonly cacheMs = 0) {
     this.directory = path.join(dataDir, relativePath);
   }
 
   public async get(key: string): Promise<TValue | undefined> {
-    return (await this.read(this.fileOf(key)))?.value as TValue | undefined;
+    return (await this.lookup(key))?.value as TValue | undefined;
   }
 
   public async has(key: string): Promise<boolean> {
-    return await this.read(this.fileOf(key)) !== undefined;
+    return await this.lookup(key) !== undefined;
   }
 
   public async set(key: string, value: TValue): Promise<this> {
     await this.ensureDirectory();
     const entry: StoredEntry = { key, value };
-    await writeFileDurably(this.fileOf(key), JSON.stringify(entry));
+    const text = JSON.stringify(entry);
+    await writeFileDurably(this.fileOf(key), text);
+    if (this.cacheMs > 0) {
+      // As a read of the file would give it (not the caller's object, which it may change).
+      this.cache.set(key, JSON.parse(text) as StoredEntry);
+      this.names = undefined;
+    }
     return this;
   }
 
   public async delete(key: string): Promise<boolean> {
+    if (this.cacheMs > 0) {
+      this.cache.set(key, undefined);
+      this.names = undefined;
+    }
     try {
       await fs.unlink(this.fileOf(key));
       return true;
@@ -53,6 +77,63 @@ export class FileKeyValueStorage<TValue = unknown> implements KeyValueStorage<st
       }
       throw error;
     }
+  }
+
+  private async lookup(key: string): Promise<StoredEntry | undefined> {
+    if (this.cacheMs <= 0) {
+      return this.read(this.fileOf(key));
+    }
+    await this.freshen();
+    if (this.cache.has(key)) {
+      return this.cache.get(key);
+    }
+    const file = this.fileOf(key);
+    // Most keys asked for are absent (a new resource has no subscriptions): the listing says so without a read.
+    const entry = (await this.listing()).has(path.basename(file)) ? await this.read(file) : undefined;
+    if (this.cache.size >= MAX_CACHED) {
+      this.cache.clear();
+    }
+    this.cache.set(key, entry);
+    return entry;
+  }
+
+  /**
+   * Drops the cache when the directory changed since the last check (a file added, replaced or
+   * removed, here or by another node), checking at most every cacheMs. A change less than two
+   * seconds old might hide behind a coarse file-system clock, so until the directory has been still
+   * that long the cache is dropped at every check.
+   */
+  private async freshen(): Promise<void> {
+    const now = Date.now();
+    if (now - this.checkedAt < this.cacheMs) {
+      return;
+    }
+    this.checkedAt = now;
+    let changed: bigint | undefined;
+    try {
+      changed = (await fs.stat(this.directory, { bigint: true })).mtimeNs;
+    } catch (error: unknown) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+        throw error;
+      }
+    }
+    const recent = changed !== undefined && Number(changed / 1_000_000n) > now - 2000;
+    if (recent || changed !== this.seenChange) {
+      this.cache.clear();
+      this.names = undefined;
+    }
+    this.seenChange = changed;
+  }
+
+  private async listing(): Promise<Set<string>> {
+    this.names ??= fs.readdir(this.directory).then((names): Set<string> => new Set(names), (error: NodeJS.ErrnoException): Set<string> => {
+      if (error.code === 'ENOENT') {
+        return new Set();
+      }
+      this.names = undefined;
+      throw error;
+    });
+    return this.names;
   }
 
   public async* entries(): AsyncIterableIterator<[string, TValue]> {

@@ -59,4 +59,46 @@ describe('FileKeyValueStorage', (): void => {
     expect(await again.get('cookie-secret')).toEqual([ 's' ]);
     expect(await new FileKeyValueStorage(dataDir, 'oidc/keys').get('cookie-secret')).toBeUndefined();
   });
+
+  describe('with a cache', (): void => {
+    it('sees its own writes and deletes at once, and hands out copies', async(): Promise<void> => {
+      const cached = new FileKeyValueStorage<{ n: number }>(dataDir, 'internal', 50);
+      expect(await cached.get('k')).toBeUndefined();
+      const value = { n: 1 };
+      await cached.set('k', value);
+      value.n = 2;
+      expect(await cached.get('k')).toEqual({ n: 1 });
+      expect(await cached.delete('k')).toBe(true);
+      expect(await cached.has('k')).toBe(false);
+    });
+
+    it('sees another writer\'s change once the check interval has passed, not before', async(): Promise<void> => {
+      // The clock is moved by hand, so that a slow machine cannot make the interval pass early.
+      const start = Date.now();
+      let offset = 0;
+      const clock = jest.spyOn(Date, 'now').mockImplementation((): number => start + offset);
+      try {
+        const cached = new FileKeyValueStorage<string>(dataDir, 'internal', 1000);
+        const other = new FileKeyValueStorage<string>(dataDir, 'internal');
+        expect(await cached.get('k')).toBeUndefined();
+        await other.set('k', 'from another node');
+        // Answered from memory: no file is read for a key known absent within the interval.
+        expect(await cached.get('k')).toBeUndefined();
+        offset = 1001;
+        expect(await cached.get('k')).toBe('from another node');
+        await other.delete('k');
+        offset = 2002;
+        expect(await cached.get('k')).toBeUndefined();
+      } finally {
+        clock.mockRestore();
+      }
+    });
+
+    it('reads every time without one (the default)', async(): Promise<void> => {
+      const other = new FileKeyValueStorage<string>(dataDir, 'oidc/adapter');
+      expect(await storage.get('k')).toBeUndefined();
+      await other.set('k', 'v');
+      expect(await storage.get('k')).toBe('v');
+    });
+  });
 });
