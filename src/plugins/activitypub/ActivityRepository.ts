@@ -1,6 +1,6 @@
 import type { Quad } from '@rdfjs/types';
 import { DataFactory } from 'n3';
-import type { ResourceGraphStore, StoredResource } from '../../storage/ResourceGraphStore';
+import type { ResourceGraphStore, ResourceWrite, StoredResource } from '../../storage/ResourceGraphStore';
 import { documentMetadata } from '../../storage/ResourceGraphStore';
 import { RDF_TYPE } from '../../storage/Vocabulary';
 import type { JsonLdParser } from '../ldp/JsonLdParser';
@@ -108,22 +108,25 @@ export class ActivityRepository {
   }
 
   /**
-   * Keeps a remote activity, marked pending until markDone(). Its embedded object is kept under the
-   * object's own id only when `keepObject` says the sender may speak for it (Create and Update of
-   * its own objects); otherwise only the reference is kept, so no delivery can overwrite another resource.
+   * Keeps a remote activity, marked pending until markDone() when `pending` (it has side effects to
+   * run), in one store update with its object. Its embedded object is kept under the object's own id
+   * only when `keepObject` says the sender may speak for it (Create and Update of its own objects);
+   * otherwise only the reference is kept, so no delivery can overwrite another resource.
    */
-  public async storeRemote(activity: Json, received: Date, keepObject: boolean): Promise<void> {
+  public async storeRemote(activity: Json, received: Date, keepObject: boolean, pending = true): Promise<void> {
     const id = activity.id as string;
     const object = activity.object;
+    const writes: ResourceWrite[] = [];
     if (keepObject && isObject(object) && idOf(object) && idOf(object) !== id) {
       const objectId = idOf(object)!;
       const objectData = await this.parser.toQuads({ '@context': activity['@context'], ...object }, objectId, REMOTE);
-      await this.store.write(objectId, undefined, documentMetadata(objectId, received), objectData);
+      writes.push({ iri: objectId, parent: undefined, metadata: documentMetadata(objectId, received), data: objectData });
     }
     const reference = isObject(object) && idOf(object) ? { ...activity, object: idOf(object) } : activity;
     const data = await this.parser.toQuads(reference, id, REMOTE);
-    await this.store.write(id, undefined, [ ...documentMetadata(id, received),
-      quad(namedNode(id), namedNode(SIDE_EFFECTS_PENDING), literal('true', namedNode(XSD_BOOLEAN))) ], data);
+    const marker = pending ? [ quad(namedNode(id), namedNode(SIDE_EFFECTS_PENDING), literal('true', namedNode(XSD_BOOLEAN))) ] : [];
+    writes.push({ iri: id, parent: undefined, metadata: [ ...documentMetadata(id, received), ...marker ], data });
+    await this.store.writeMany(writes);
   }
 
   /** Replaces a remote object by a Tombstone (its owner deleted it). */

@@ -100,9 +100,13 @@ export class InboxService {
       delete activity.proof;
       const now = new Date();
       const type = typeOf(activity);
-      await this.activities.storeRemote(activity, now, type === 'Create' || type === 'Update');
-      await this.applySideEffects(activity, sender, now);
-      await this.activities.markDone(id, now);
+      const effect = type ? this.effects.get(type) : undefined;
+      // Without side effects (a Create) there is nothing to mark pending: stored once, done.
+      await this.activities.storeRemote(activity, now, type === 'Create' || type === 'Update', effect !== undefined);
+      if (effect) {
+        await effect.apply({ activity, sender, now });
+        await this.activities.markDone(id, now);
+      }
       await this.addToInboxes(activity, id, sender, inboxOwner);
     });
   }
