@@ -1,20 +1,40 @@
+import type { CollectionStore } from '../../../storage/CollectionStore';
 import { idOf } from '../ActivityJson';
 import type { ActivityRepository } from '../ActivityRepository';
+import type { RemoteActorCache } from '../fetch/RemoteActorCache';
 import type { ReceivedActivity } from './InboundActivityEffect';
 import { InboundActivityEffect } from './InboundActivityEffect';
 
-/** Delete, by the object's owner (checked before): a stored copy of the object becomes a Tombstone. */
+/**
+ * Delete, by the object's owner (checked before): a stored copy of the object becomes a Tombstone.
+ * An actor deleting itself also leaves every local actor's followers and following, and this node's
+ * cache of actors; what it sent stays in the inboxes that received it.
+ */
 export class DeleteEffect extends InboundActivityEffect {
   public readonly types = [ 'Delete' ];
 
-  public constructor(private readonly activities: ActivityRepository) {
+  public constructor(
+    private readonly activities: ActivityRepository,
+    private readonly collections: CollectionStore,
+    private readonly actors: RemoteActorCache,
+  ) {
     super();
   }
 
-  public async apply({ activity, now }: ReceivedActivity): Promise<void> {
+  public async apply({ activity, sender, now }: ReceivedActivity): Promise<void> {
     const objectId = idOf(activity.object);
-    if (objectId) {
-      await this.activities.tombstone(objectId, now);
+    if (!objectId) {
+      return;
     }
+    if (objectId === sender) {
+      this.actors.forget(sender);
+      for (const suffix of [ '/followers', '/following' ]) {
+        for (const collection of await this.collections.collectionsContaining(sender, suffix)) {
+          await this.collections.remove(collection, sender);
+        }
+      }
+      return;
+    }
+    await this.activities.tombstone(objectId, now);
   }
 }
