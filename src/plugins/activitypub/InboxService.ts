@@ -8,7 +8,7 @@ import { idOf, idsOf, isObject, typeOf, withStorableIds } from './ActivityJson';
 import type { ActivityRepository } from './ActivityRepository';
 import { ActorUrls } from './ActorDocument';
 import type { InboundActivityEffect } from './inbound/InboundActivityEffect';
-import { ADDRESS_FIELDS, AS_NS } from './Vocabulary';
+import { ACTIVITY_TYPES, ADDRESS_FIELDS, AS_NS } from './Vocabulary';
 
 /**
  * What an activity from another server does once its signature has been checked (ActivityPub §7),
@@ -74,6 +74,31 @@ export class InboxService {
   }
 
   /**
+   * The activity a Group announces (Lemmy's and Mbin's communities pass on their members' posts,
+   * comments, votes and moderators' actions that way) is received as if delivered itself, when it
+   * comes from the Group's own server, which vouches for it (an activity from elsewhere would need
+   * fetching from its origin to be trusted: it stays a reference in the Announce). A refusal of the
+   * inner activity (a moderator removing a comment of another server's user) is logged with its
+   * reason; the Announce itself stays received.
+   */
+  private async receiveAnnounced(activity: Json, sender: string, inboxOwner?: string): Promise<void> {
+    const inner = activity.object;
+    if (typeOf(activity) !== 'Announce' || !isObject(inner) || !ACTIVITY_TYPES.has(typeOf(inner) ?? '') ||
+      typeOf(inner) === 'Announce' || !idOf(inner) || !idOf(inner.actor) ||
+      !this.sameOrigin(idOf(inner)!, sender) || !this.sameOrigin(idOf(inner.actor)!, sender)) {
+      return;
+    }
+    try {
+      await this.receive({ '@context': activity['@context'], ...inner }, inboxOwner);
+    } catch (error: unknown) {
+      if (!PermanentJobError.is(error)) {
+        throw error;
+      }
+      this.logger.warn(`Kept the Announce ${String(activity.id)} without its activity: ${(error as Error).message}`);
+    }
+  }
+
+  /**
    * @param activity - The delivered activity; its `actor` was checked against the signature's key owner.
    * @param inboxOwner - The local username whose inbox received it, or undefined for the shared inbox.
    */
@@ -109,6 +134,7 @@ export class InboxService {
       }
       await this.addToInboxes(activity, id, sender, inboxOwner);
     });
+    await this.receiveAnnounced(activity, sender, inboxOwner);
   }
 
   /** Runs `work` holding the write lock named `name` (a name no LDP resource has), when there is a locker. */

@@ -123,6 +123,17 @@ describe('captured activities of other fediverse servers, delivered to an inbox'
     } else if (idOf(sent)) {
       expect(idOf(item.object)).toBe(idOf(sent));
     }
+    // A Group's (or any sender's) Announce of an activity from its own server: that activity is received too.
+    if (firstType(activity.type) === 'Announce' && sent && typeof sent === 'object' && !Array.isArray(sent) &&
+      idOf((sent as Json).actor) && idOf(sent) && new URL(idOf(sent)!).origin === new URL(actor!).origin) {
+      const inner = idOf(sent)!;
+      const received = await eventually(async() => {
+        const answer = await fetch(`${server.baseUrl}remote?id=${encodeURIComponent(inner)}`, { headers: {
+          accept: 'application/activity+json', authorization: `Bearer ${alice.token}` } });
+        return answer.status === 200 ? await answer.json() as Json : undefined;
+      }, 20_000, 100);
+      expect(firstType(received.type)).toBe(firstType((sent as Json).type));
+    }
   });
 
   it('stored nearly all of them', () => {
