@@ -10,6 +10,7 @@
 import { createHash, createPublicKey, createSign, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { standInActorDocument } from './stand-in-actor';
 
 /** Hosts of vocabularies, not of servers: their URLs are kept as they are. */
 const VOCABULARY_HOSTS = new Set([ 'www.w3.org', 'w3id.org', 'schema.org', 'purl.org', 'joinmastodon.org', 'litepub.social',
@@ -60,15 +61,7 @@ export async function startFediverseWorld(): Promise<FediverseWorld> {
     if (request.method === 'GET' && path.startsWith('/h/')) {
       const actor = `${origin}${path}`;
       response.writeHead(200, { 'content-type': 'application/activity+json' });
-      response.end(JSON.stringify({
-        '@context': [ 'https://www.w3.org/ns/activitystreams', 'https://w3id.org/security/v1' ],
-        id: actor,
-        type: 'Person',
-        preferredUsername: path.split('/').filter(Boolean).at(-1) ?? 'someone',
-        inbox: `${actor}/inbox`,
-        outbox: `${actor}/outbox`,
-        publicKey: { id: `${actor}#main-key`, owner: actor, publicKeyPem },
-      }));
+      response.end(JSON.stringify(standInActorDocument(actor, publicKeyPem, path.split('/').filter(Boolean).at(-1) ?? 'someone')));
       return;
     }
     response.writeHead(request.method === 'POST' ? 202 : 404, { 'content-type': 'application/json' });

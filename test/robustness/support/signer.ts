@@ -6,6 +6,7 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { standInActorDocument } from '../../support/stand-in-actor';
 
 export interface Signer {
   /** `http://127.0.0.1:<port>/actor` */
@@ -21,15 +22,7 @@ export async function startSigner(key: KeyObject): Promise<Signer> {
     request.resume();
     if (request.method === 'GET' && (request.url ?? '').split('?')[0] === '/actor') {
       response.writeHead(200, { 'content-type': 'application/activity+json' });
-      response.end(JSON.stringify({
-        '@context': [ 'https://www.w3.org/ns/activitystreams', 'https://w3id.org/security/v1' ],
-        id: actor,
-        type: 'Person',
-        preferredUsername: 'signer',
-        inbox: `${actor}/inbox`,
-        outbox: `${actor}/outbox`,
-        publicKey: { id: `${actor}#main-key`, owner: actor, publicKeyPem },
-      }));
+      response.end(JSON.stringify(standInActorDocument(actor, publicKeyPem, 'signer')));
       return;
     }
     response.writeHead(request.method === 'POST' ? 202 : 404, { 'content-type': 'application/json' });
