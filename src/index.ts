@@ -76,6 +76,7 @@ export * from './plugins/activitypub/inbound/UndoEffect';
 export * from './plugins/activitypub/inbound/ReactionEffect';
 export * from './plugins/activitypub/inbound/DeleteEffect';
 export * from './plugins/activitypub/inbound/ActorUpdateEffect';
+export * from './plugins/activitypub/inbound/MoveEffect';
 export * from './plugins/activitypub/InstanceActorInitializer';
 export * from './plugins/activitypub/OutboxService';
 export * from './plugins/activitypub/AudienceRules';
