@@ -20,9 +20,9 @@ import { ACTIVITY_TYPES, ADDRESS_FIELDS, AS_NS } from './Vocabulary';
  * recipient, the recipient's inbox holding the activity being the mark.
  *
  * Create keeps the object when it and its authors are on the sender's server; Update and Delete act
- * only on objects of the sender. What each type then does is an InboundActivityEffect registered in
- * config (Follow, Accept/Reject, Undo, Like/Announce/Dislike/EmojiReact, Delete); types without one
- * are kept and listed only.
+ * only on objects of the sender. What each type then does is an InboundActivityEffect listed in
+ * config (`effects` in config/parts/activitypub/federation.json); types without one are kept and
+ * listed only. A Group's Announce of its own server's activity delivers that activity too.
  * The activity joins the inbox of every local recipient.
  */
 export class InboxService {
