@@ -44,7 +44,7 @@ export class ActivityRepository {
       return undefined;
     }
     const objectIri = this.embeddedObjectOf(iri, stored.data);
-    const objectData = objectIri ? (await this.store.read(objectIri))?.data : undefined;
+    const objectData = objectIri ? await this.store.readData(objectIri) : undefined;
     return this.toJson(iri, stored.data, objectData);
   }
 

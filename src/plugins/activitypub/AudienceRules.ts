@@ -2,6 +2,7 @@ import type { Quad } from '@rdfjs/types';
 import type { CollectionStore } from '../../storage/CollectionStore';
 import type { ResourceGraphStore, StoredResource } from '../../storage/ResourceGraphStore';
 import { RDF_TYPE } from '../../storage/Vocabulary';
+import { ActorUrls } from './ActorDocument';
 import { ADDRESS_FIELDS, AS_NS, AS_PUBLIC, PRIVATE_ADDRESS_FIELDS, PUBLIC_FORMS } from './Vocabulary';
 
 const ADDRESSING = ADDRESS_FIELDS.map((name): string => `${AS_NS}${name}`);
@@ -29,6 +30,7 @@ export const HIDDEN_PREDICATES: ReadonlySet<string> = new Set(PRIVATE_ADDRESS_FI
  */
 export class AudienceRules {
   private readonly baseUrl: string;
+  private readonly urls: ActorUrls;
 
   /**
    * @param store - The resource graphs.
@@ -40,7 +42,8 @@ export class AudienceRules {
     private readonly collections: CollectionStore,
     baseUrl: string,
   ) {
-    this.baseUrl = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
+    this.urls = new ActorUrls(baseUrl);
+    this.baseUrl = this.urls.base;
   }
 
   /**
@@ -97,7 +100,8 @@ export class AudienceRules {
     if (await this.mayRead(addressing, reader)) {
       return true;
     }
-    return reader !== undefined && this.isLocalActor(reader) && this.collections.holdsItemAbout(`${reader}/inbox`, iri);
+    const username = reader === undefined ? undefined : this.urls.usernameOf(reader);
+    return username !== undefined && this.collections.holdsItemAbout(this.urls.collection(username, 'inbox'), iri);
   }
 
   /** The audience a reader gets in a collection page: every recipient IRI that admits them. */
@@ -112,10 +116,6 @@ export class AudienceRules {
       }
     }
     return admitted;
-  }
-
-  private isLocalActor(iri: string): boolean {
-    return iri.startsWith(`${this.baseUrl}actors/`) && !iri.slice(this.baseUrl.length + 'actors/'.length).includes('/');
   }
 
   private isLocalFollowersCollection(iri: string): boolean {

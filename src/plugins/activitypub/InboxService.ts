@@ -4,7 +4,7 @@ import type { CollectionStore } from '../../storage/CollectionStore';
 import { PermanentJobError } from '../queue/PermanentJobError';
 import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
 import type { Json } from './ActivityJson';
-import { idOf, idsOf, isObject, typeOf, withStorableIds } from './ActivityJson';
+import { idOf, idsOf, isObject, typeOf } from './ActivityJson';
 import type { ActivityRepository } from './ActivityRepository';
 import { ActorUrls } from './ActorDocument';
 import type { InboundActivityEffect } from './inbound/InboundActivityEffect';
@@ -99,11 +99,11 @@ export class InboxService {
   }
 
   /**
-   * @param activity - The delivered activity; its `actor` was checked against the signature's key owner.
+   * @param activity - The delivered activity; its `actor` was checked against the signature's key
+   *   owner, and its ids made storable (InboxHandler, before queueing).
    * @param inboxOwner - The local username whose inbox received it, or undefined for the shared inbox.
    */
   public async receive(activity: Json, inboxOwner?: string): Promise<void> {
-    withStorableIds(activity);
     const id = idOf(activity);
     const sender = idOf(activity.actor);
     if (!id || !sender || !this.sameOrigin(id, sender) || id.startsWith(this.urls.base)) {

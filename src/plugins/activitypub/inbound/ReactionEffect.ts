@@ -1,5 +1,6 @@
 import type { CollectionStore } from '../../../storage/CollectionStore';
 import { idOf, typeOf } from '../ActivityJson';
+import { ActorUrls } from '../ActorDocument';
 import type { ReceivedActivity } from './InboundActivityEffect';
 import { InboundActivityEffect } from './InboundActivityEffect';
 
@@ -23,7 +24,7 @@ export class ReactionEffect extends InboundActivityEffect {
 
   public constructor(baseUrl: string, private readonly collections: CollectionStore) {
     super();
-    this.base = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
+    this.base = new ActorUrls(baseUrl).base;
   }
 
   public async apply({ activity, now }: ReceivedActivity): Promise<void> {

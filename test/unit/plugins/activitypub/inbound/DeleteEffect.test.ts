@@ -1,7 +1,6 @@
 import type { ActivityRepository } from '../../../../../src/plugins/activitypub/ActivityRepository';
 import type { RemoteActorCache } from '../../../../../src/plugins/activitypub/fetch/RemoteActorCache';
 import { DeleteEffect } from '../../../../../src/plugins/activitypub/inbound/DeleteEffect';
-import type { CollectionStore } from '../../../../../src/storage/CollectionStore';
 import { MemoryCollections } from './MemoryCollections';
 
 const BASE = 'https://pod.example/';
@@ -21,9 +20,7 @@ describe('DeleteEffect', (): void => {
       tombstoned.push(iri);
     } } as unknown as ActivityRepository;
     const actors = { forget: (iri: string): number => forgotten.push(iri) } as unknown as RemoteActorCache;
-    const store = { ...collections.store(),
-      collectionsContaining: async(item: string, suffix: string): Promise<string[]> => [ ...collections.items.keys() ]
-        .filter((collection): boolean => collection.endsWith(suffix) && collections.of(collection).includes(item)) } as unknown as CollectionStore;
+    const store = collections.store();
     effect = new DeleteEffect(activities, store, actors);
   });
 

@@ -14,6 +14,8 @@ export class MemoryCollections {
       remove: async(collection: string, item: string): Promise<void> => {
         this.items.get(collection)?.delete(item);
       },
+      collectionsContaining: async(item: string, suffix: string): Promise<string[]> => [ ...this.items.keys() ]
+        .filter((collection): boolean => collection.endsWith(suffix) && this.of(collection).includes(item)),
     } as unknown as CollectionStore;
   }
 

@@ -2,7 +2,6 @@ import type { Json } from '../../../../../src/plugins/activitypub/ActivityJson';
 import type { RemoteActor, RemoteActorCache } from '../../../../../src/plugins/activitypub/fetch/RemoteActorCache';
 import { MoveEffect } from '../../../../../src/plugins/activitypub/inbound/MoveEffect';
 import type { OutboxService } from '../../../../../src/plugins/activitypub/OutboxService';
-import type { CollectionStore } from '../../../../../src/storage/CollectionStore';
 import { MemoryCollections } from './MemoryCollections';
 
 const BASE = 'https://pod.example/';
@@ -22,9 +21,7 @@ describe('MoveEffect', (): void => {
     published = { [NEW]: { id: NEW, inbox: `${NEW}/inbox`, alsoKnownAs: [ OLD ]}};
     const actors = { getActor: async(iri: string): Promise<RemoteActor> => published[iri] } as unknown as RemoteActorCache;
     const outbox = { post: async(username: string, body: Json): Promise<unknown> => posted.push([ username, body ]) } as unknown as OutboxService;
-    const store = { ...collections.store(),
-      collectionsContaining: async(item: string, suffix: string): Promise<string[]> => [ ...collections.items.keys() ]
-        .filter((collection): boolean => collection.endsWith(suffix) && collections.of(collection).includes(item)) } as unknown as CollectionStore;
+    const store = collections.store();
     effect = new MoveEffect(BASE, actors, store, outbox);
     await collections.store().add(`${BASE}actors/alice/following`, OLD);
     await collections.store().add(`${BASE}actors/bob/following`, OLD);
