@@ -108,10 +108,14 @@ WHERE { { SELECT (COUNT(*) AS ?present) WHERE { GRAPH ${graph} { ${graph} ${spar
     }
   }
 
-  /** The collections (graph names ending in `suffix`) that hold `item`, e.g. every `/following` listing an actor. */
-  public async collectionsContaining(item: string, suffix: string): Promise<string[]> {
+  /**
+   * The collections (graph names ending in one of `suffixes`) that hold `item`, e.g. every `/following`
+   * listing an actor, in one query.
+   */
+  public async collectionsContaining(item: string, ...suffixes: string[]): Promise<string[]> {
+    const ends = suffixes.map((suffix): string => `STRENDS(STR(?c), ${sparqlLiteral(literal(suffix))})`).join(' || ');
     const rows = await this.client.select(`SELECT DISTINCT ?c WHERE { GRAPH ?c { ?c ${sparqlIri(AS_ITEMS)} ${sparqlIri(item)} }
-  FILTER(STRENDS(STR(?c), ${sparqlLiteral(literal(suffix))})) }`);
+  FILTER(${ends}) }`);
     return rows.map((row): string => row.c.value);
   }
 

@@ -18,13 +18,15 @@ import { agentIri, resolveAgent } from '../pipeline/Agent';
 import { activityContentType } from './ActivityJson';
 
 const BOXES = new Set<ActorCollection>([ 'inbox', 'outbox' ]);
+/** Collections whose pages embed their items: the boxes, and the pinned objects (as Mastodon serves them). */
+const EMBEDDING = new Set<ActorCollection>([ ...BOXES, 'featured' ]);
 
 /**
- * GET of an actor's inbox, outbox, followers, following and liked, as an OrderedCollection
+ * GET of an actor's inbox, outbox, followers, following, liked and featured, as an OrderedCollection
  * (`totalItems`, `first`, `last`) and OrderedCollectionPages (`?page=true`, then `before=` / `after=`
  * cursors; `partOf`, `next` (older), `prev` (newer), `orderedItems` newest first: in inbox and
- * outbox the activities themselves, objects embedded; in followers, following and liked IRIs, as
- * Mastodon serves them).
+ * outbox the activities themselves, objects embedded, in featured the pinned objects; in followers,
+ * following and liked IRIs, as Mastodon serves them).
  * A page costs one store query whatever the collection's size (three for inbox and outbox: their
  * items, then the objects those embed).
  *
@@ -63,7 +65,8 @@ export class CollectionHandler extends JsonHttpHandler {
       throw notFound(`No actor ${username}`);
     }
     const collection = this.urls.collection(username, name);
-    const addressedTo = await this.audienceFilter(request, name, account.webId);
+    const reader = agentIri(await resolveAgent(request));
+    const addressedTo = await this.audienceFilter(reader, name, account.webId);
     const headers = { vary: 'Accept, Authorization', 'cache-control': 'no-cache' };
     const contentType = activityContentType(request)!.split(';')[0];
     if (!query.has('page')) {
@@ -92,14 +95,14 @@ export class CollectionHandler extends JsonHttpHandler {
     }
     const { items, more } = result;
     const id = `${collection}?page=true${before ? `&before=${before}` : ''}${after !== undefined ? `&after=${after}` : ''}`;
-    const embedded = BOXES.has(name);
+    const embedded = EMBEDDING.has(name);
     const page: Record<string, unknown> = {
       '@context': embedded ? ACTIVITYPUB_CONTEXT : ACTIVITYSTREAMS_CONTEXT_URL,
       id,
       type: 'OrderedCollectionPage',
       partOf: collection,
       orderedItems: embedded ?
-        await this.embeddedItems(items.map((item): string => item.iri), addressedTo === undefined) :
+        await this.embeddedItems(items.map((item): string => item.iri), reader === account.webId) :
         items.map((item): string => item.iri),
     };
     // Older items: there are more when paging backwards, or when coming from newer ones.
@@ -133,9 +136,8 @@ export class CollectionHandler extends JsonHttpHandler {
     });
   }
 
-  private async audienceFilter(request: HttpHandlerInput['request'], name: ActorCollection, ownerWebId: string):
+  private async audienceFilter(reader: string | undefined, name: ActorCollection, ownerWebId: string):
   Promise<string[] | undefined> {
-    const reader = agentIri(await resolveAgent(request));
     if (!BOXES.has(name) || reader === ownerWebId) {
       return undefined;
     }

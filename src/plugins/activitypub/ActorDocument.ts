@@ -15,7 +15,7 @@ export interface SolidProfile {
 }
 
 /** The collections every actor has, by property name. */
-export const ACTOR_COLLECTIONS = [ 'inbox', 'outbox', 'followers', 'following', 'liked' ] as const;
+export const ACTOR_COLLECTIONS = [ 'inbox', 'outbox', 'followers', 'following', 'liked', 'featured' ] as const;
 export type ActorCollection = typeof ACTOR_COLLECTIONS[number];
 
 /** The URLs the server mints for actors, their collections, objects and activities (from MINTED_PATHS). */
@@ -56,8 +56,8 @@ export class ActorUrls {
 
 /**
  * The actor (type Person) created at signup, as JSON-LD with the ActivityStreams and security contexts:
- * every field of the interface's actor table plus publicKey.id, endpoints.sharedInbox, url, name and
- * manuallyApprovesFollowers (Mastodon reads these).
+ * every field of the interface's actor table plus publicKey.id, endpoints.sharedInbox, url, name,
+ * featured and manuallyApprovesFollowers (Mastodon reads these).
  */
 export function actorDocument(urls: ActorUrls, username: string, publicKeyPem: string, published: string,
   solid: SolidProfile = {}): JsonObject {
@@ -82,6 +82,8 @@ export function actorDocument(urls: ActorUrls, username: string, publicKeyPem: s
     followers: urls.collection(username, 'followers'),
     following: urls.collection(username, 'following'),
     liked: urls.collection(username, 'liked'),
+    // Pinned posts (Mastodon's profile shows them first).
+    featured: urls.collection(username, 'featured'),
     endpoints: { sharedInbox: urls.sharedInbox() },
     manuallyApprovesFollowers: false,
     published,

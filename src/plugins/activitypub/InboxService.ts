@@ -190,9 +190,14 @@ export class InboxService {
     await effect?.apply({ activity, sender, now });
   }
 
-  /** The inbox that received it, and for the shared inbox every local actor addressed or following the sender. */
+  /**
+   * The inbox that received it, and for the shared inbox every local actor addressed or following the
+   * sender; never the inbox of a local actor who blocked the sender (the activity stays stored).
+   */
   private async addToInboxes(activity: Json, id: string, sender: string, inboxOwner?: string): Promise<void> {
     const owners = new Set<string>();
+    // One query for both: who follows the sender, and who blocked it.
+    const memberships = await this.collections.collectionsContaining(sender, '/following', '/blocked');
     if (inboxOwner) {
       owners.add(inboxOwner);
     } else {
@@ -208,15 +213,22 @@ export class InboxService {
       if (objectOwner) {
         owners.add(objectOwner);
       }
-      for (const following of await this.collections.collectionsContaining(sender, '/following')) {
-        const username = this.urls.usernameOf(following.slice(0, -'/following'.length));
-        if (username) {
-          owners.add(username);
-        }
+      for (const username of this.collectionOwners(memberships, '/following')) {
+        owners.add(username);
       }
+    }
+    for (const username of this.collectionOwners(memberships, '/blocked')) {
+      owners.delete(username);
     }
     for (const username of owners) {
       await this.collections.add(this.urls.collection(username, 'inbox'), id);
     }
+  }
+
+  /** The local actors whose collection named `suffix` is among `collections`. */
+  private collectionOwners(collections: readonly string[], suffix: string): string[] {
+    return collections.filter((collection): boolean => collection.endsWith(suffix))
+      .map((collection): string | undefined => this.urls.usernameOf(collection.slice(0, -suffix.length)))
+      .filter((username): username is string => username !== undefined);
   }
 }

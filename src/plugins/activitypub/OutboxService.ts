@@ -2,7 +2,6 @@ import { getLoggerFor } from '@solid/community-server';
 import type { CollectionStore } from '../../storage/CollectionStore';
 import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
 import { documentMetadata } from '../../storage/ResourceGraphStore';
-import { RDF_TYPE } from '../../storage/Vocabulary';
 import { badRequest, forbidden, notFound } from '../../util/HttpErrors';
 import { ACTIVITYSTREAMS_CONTEXT_URL } from '../ldp/Contexts';
 import type { JsonLdParser } from '../ldp/JsonLdParser';
@@ -11,8 +10,8 @@ import type { Json } from './ActivityJson';
 import { idOf, idsOf, isObject, typeOf } from './ActivityJson';
 import { ActorUrls } from './ActorDocument';
 import type { DeliveryScheduler } from './DeliveryScheduler';
-import type { ActivityRepository } from './ActivityRepository';
-import { ACTIVITY_TYPES, ADDRESS_FIELDS, AS_NS, PUBLIC_FORMS, WRAPPED_IN_CREATE } from './Vocabulary';
+import type { OutboundActivityEffect } from './outbound/OutboundActivityEffect';
+import { ACTIVITY_TYPES, ADDRESS_FIELDS, PUBLIC_FORMS, WRAPPED_IN_CREATE } from './Vocabulary';
 
 export interface PostedActivity {
   id: string;
@@ -22,23 +21,33 @@ export interface PostedActivity {
 /**
  * What happens when an actor posts to its outbox (ActivityPub §6): the activity is checked, a bare
  * object is wrapped in a Create, ids are minted in /activities/ and /objects/, `published` is set,
- * the activity and any new object are stored, the side effects of its type run, it joins the outbox,
+ * the side effects of its type run (an OutboundActivityEffect listed in config: `effects` in
+ * config/parts/activitypub/federation.json), the activity and any new object are stored, it joins the outbox,
  * and it is handed to the delivery queue for its addressees, local and remote (bto/bcc are removed
  * from what is delivered).
  */
 export class OutboxService {
   protected readonly logger = getLoggerFor(this);
   private readonly urls: ActorUrls;
+  private readonly effects = new Map<string, OutboundActivityEffect>();
 
   public constructor(
     baseUrl: string,
     private readonly store: ResourceGraphStore,
     private readonly parser: JsonLdParser,
     private readonly collections: CollectionStore,
-    private readonly activities: ActivityRepository,
     private readonly delivery: DeliveryScheduler,
+    effects: OutboundActivityEffect[],
   ) {
     this.urls = new ActorUrls(baseUrl);
+    for (const effect of effects) {
+      for (const type of effect.types) {
+        if (this.effects.has(type)) {
+          throw new Error(`Two outbound effects for ${type}: ${this.effects.get(type)!.constructor.name} and ${effect.constructor.name}`);
+        }
+        this.effects.set(type, effect);
+      }
+    }
   }
 
   public async post(username: string, body: unknown): Promise<PostedActivity> {
@@ -109,7 +118,7 @@ export class OutboxService {
         }
       }
     }
-    if ([ 'Follow', 'Like', 'Announce', 'Undo', 'Accept', 'Reject', 'Update', 'Delete', 'Block' ].includes(activity.type as string) &&
+    if ([ 'Follow', 'Like', 'Announce', 'Undo', 'Accept', 'Reject', 'Update', 'Delete', 'Block', 'Add', 'Remove', 'Move' ].includes(activity.type as string) &&
       !idOf(activity.object)) {
       throw badRequest(`A ${String(activity.type)} needs an object.`, 'invalid_activity');
     }
@@ -119,90 +128,10 @@ export class OutboxService {
     return activity;
   }
 
+  /** What the activity's type does (OutboundActivityEffect), when an effect is registered for it. */
   private async applySideEffects(username: string, activity: Json, now: Date): Promise<void> {
-    const actor = this.urls.actor(username);
-    const objectId = idOf(activity.object)!;
-    switch (activity.type) {
-      case 'Like':
-        await this.collections.add(this.urls.collection(username, 'liked'), objectId, now);
-        break;
-      case 'Accept':
-      case 'Reject': {
-        // Answering a Follow this actor received: the follower is the Follow's actor.
-        const follow = await this.readActivity(objectId);
-        if (!follow || typeOf(follow) !== 'Follow' || idOf(follow.object) !== actor) {
-          throw badRequest(`Accept and Reject answer a Follow of this actor that it received (${objectId} is ${follow ? `a ${String(typeOf(follow))} of ${String(idOf(follow.object))}` : 'unknown'}).`, 'invalid_activity');
-        }
-        const follower = idOf(follow.actor)!;
-        if (activity.type === 'Accept') {
-          await this.collections.add(this.urls.collection(username, 'followers'), follower, now);
-        } else {
-          await this.collections.remove(this.urls.collection(username, 'followers'), follower);
-        }
-        activity.object = follow;
-        activity.to = [ follower ];
-        break;
-      }
-      case 'Undo': {
-        const undone = await this.readActivity(objectId);
-        if (!undone || idOf(undone.actor) !== actor) {
-          throw forbidden('Only the actor\'s own activities can be undone.', 'not_owner');
-        }
-        const target = idOf(undone.object)!;
-        if (typeOf(undone) === 'Follow') {
-          await this.collections.remove(this.urls.collection(username, 'following'), target);
-          activity.to ??= [ target ];
-        } else if (typeOf(undone) === 'Like') {
-          await this.collections.remove(this.urls.collection(username, 'liked'), target);
-        }
-        activity.object = undone;
-        break;
-      }
-      case 'Update':
-      case 'Delete':
-        await this.replaceOwnObject(activity, actor, now);
-        break;
-      default:
-        break;
-    }
-  }
-
-  /** Update and Delete act only on the actor's own objects; Delete leaves a Tombstone (410 on GET). */
-  private async replaceOwnObject(activity: Json, actor: string, now: Date): Promise<void> {
-    const objectId = idOf(activity.object)!;
-    const stored = await this.store.read(objectId);
-    if (!stored) {
-      throw notFound(`No object ${objectId} on this server.`);
-    }
-    const owner = stored.data.find((entry): boolean => entry.subject.value === objectId &&
-      entry.predicate.value === `${AS_NS}attributedTo`)?.object.value;
-    if (owner !== actor) {
-      throw forbidden('Only the object\'s owner can update or delete it.', 'not_owner');
-    }
-    let replacement: Json;
-    if (activity.type === 'Delete') {
-      const formerType = stored.data.find((entry): boolean => entry.subject.value === objectId &&
-        entry.predicate.value === RDF_TYPE)?.object.value;
-      replacement = { '@context': ACTIVITYSTREAMS_CONTEXT_URL, id: objectId, type: 'Tombstone',
-        ...formerType ? { formerType: formerType.replace(AS_NS, '') } : {}, deleted: now.toISOString() };
-      activity.object = objectId;
-    } else {
-      if (!isObject(activity.object)) {
-        throw badRequest('An Update carries the whole new object.', 'invalid_activity');
-      }
-      replacement = { '@context': activity['@context'], ...activity.object, id: objectId, attributedTo: actor,
-        updated: now.toISOString() };
-      activity.object = replacement;
-    }
-    const data = await this.parser.toQuads(replacement, objectId, { fediverse: true });
-    await this.store.write(objectId, this.urls.url('objects'), documentMetadata(objectId, now), data);
-    if (activity.type === 'Delete') {
-      // A deleted post leaves the outbox, as Mastodon's does: its Create no longer lists it.
-      const outbox = this.urls.collection(this.urls.usernameOf(actor)!, 'outbox');
-      for (const create of await this.store.resourcesWith(`${AS_NS}Create`, `${AS_NS}object`, objectId)) {
-        await this.collections.remove(outbox, create);
-      }
-    }
+    const effect = this.effects.get(activity.type as string);
+    await effect?.apply({ activity, username, actor: this.urls.actor(username), now });
   }
 
   private async storeActivity(activity: Json, now: Date): Promise<void> {
@@ -219,10 +148,6 @@ export class OutboxService {
     const stored = objectId ? { ...activity, object: objectId } : activity;
     const data = await this.parser.toQuads(stored, id, { fediverse: true });
     await this.store.createInContainer(this.urls.url('activities'), id, data, documentMetadata(id, now), now);
-  }
-
-  private async readActivity(iri: string): Promise<Json | undefined> {
-    return this.activities.read(iri);
   }
 
   /** Addressees of the activity, with this actor's followers collection expanded and Public left out. */

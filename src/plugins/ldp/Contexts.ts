@@ -96,6 +96,7 @@ export const FEDIVERSE_TERMS: JsonObject = {
   sensitive: 'as:sensitive',
   Hashtag: 'as:Hashtag',
   movedTo: { '@id': 'as:movedTo', '@type': '@id' },
+  alsoKnownAs: { '@id': 'as:alsoKnownAs', '@type': '@id' },
   Emoji: 'toot:Emoji',
   featured: { '@id': 'toot:featured', '@type': '@id' },
   featuredTags: { '@id': 'toot:featuredTags', '@type': '@id' },

@@ -28,10 +28,8 @@ export class DeleteEffect extends InboundActivityEffect {
     }
     if (objectId === sender) {
       this.actors.forget(sender);
-      for (const suffix of [ '/followers', '/following' ]) {
-        for (const collection of await this.collections.collectionsContaining(sender, suffix)) {
-          await this.collections.remove(collection, sender);
-        }
+      for (const collection of await this.collections.collectionsContaining(sender, '/followers', '/following')) {
+        await this.collections.remove(collection, sender);
       }
       return;
     }

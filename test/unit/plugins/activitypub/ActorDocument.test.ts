@@ -16,6 +16,7 @@ describe('ActorUrls', (): void => {
       'https://pod.example/actors/alice/followers',
       'https://pod.example/actors/alice/following',
       'https://pod.example/actors/alice/liked',
+      'https://pod.example/actors/alice/featured',
     ]);
   });
 
@@ -87,6 +88,7 @@ describe('actorDocument', (): void => {
       followers: `${id}/followers`,
       following: `${id}/following`,
       liked: `${id}/liked`,
+      featured: `${id}/featured`,
       endpoints: { sharedInbox: 'https://pod.example/inbox' },
       manuallyApprovesFollowers: false,
       published,

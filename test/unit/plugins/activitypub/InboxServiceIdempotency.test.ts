@@ -3,6 +3,7 @@ import type { Json } from '../../../../src/plugins/activitypub/ActivityJson';
 import type { ActivityRepository, ReceivedState } from '../../../../src/plugins/activitypub/ActivityRepository';
 import { InboxService } from '../../../../src/plugins/activitypub/InboxService';
 import { FollowEffect } from '../../../../src/plugins/activitypub/inbound/FollowEffect';
+import type { ActorProfiles } from '../../../../src/plugins/activitypub/ActorProfiles';
 import type { OutboxService } from '../../../../src/plugins/activitypub/OutboxService';
 import type { CollectionStore } from '../../../../src/storage/CollectionStore';
 import type { ResourceGraphStore } from '../../../../src/storage/ResourceGraphStore';
@@ -57,8 +58,10 @@ class World {
         return { id: `${BASE}activities/${this.accepts.length}` };
       },
     } as unknown as OutboxService;
+    // Stand-in for the store-backed profiles: no actor here approves followers manually.
+    const profiles = { values: async(): Promise<string[]> => [] } as unknown as ActorProfiles;
     const locker = withLocker ? new GreedyReadWriteLocker(new MemoryResourceLocker(), new MemoryMapStorage()) : undefined;
-    return new InboxService(BASE, activities, collections, {} as ResourceGraphStore, [ new FollowEffect(BASE, outbox) ], locker);
+    return new InboxService(BASE, activities, collections, {} as ResourceGraphStore, [ new FollowEffect(BASE, outbox, collections, profiles) ], locker);
   }
 }
 
@@ -111,6 +114,7 @@ describe('InboxService idempotency', (): void => {
   it('refuses two effects registered for one type, naming them', (): void => {
     const outbox = {} as OutboxService;
     expect((): InboxService => new InboxService(BASE, {} as ActivityRepository, {} as CollectionStore, {} as ResourceGraphStore,
-      [ new FollowEffect(BASE, outbox), new FollowEffect(BASE, outbox) ])).toThrow('Two inbound effects for Follow: FollowEffect and FollowEffect');
+      [ new FollowEffect(BASE, outbox, {} as CollectionStore, {} as ActorProfiles),
+        new FollowEffect(BASE, outbox, {} as CollectionStore, {} as ActorProfiles) ])).toThrow('Two inbound effects for Follow: FollowEffect and FollowEffect');
   });
 });

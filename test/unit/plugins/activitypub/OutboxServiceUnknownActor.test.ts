@@ -1,4 +1,3 @@
-import type { ActivityRepository } from '../../../../src/plugins/activitypub/ActivityRepository';
 import type { DeliveryScheduler } from '../../../../src/plugins/activitypub/DeliveryScheduler';
 import { OutboxService } from '../../../../src/plugins/activitypub/OutboxService';
 import type { JsonLdParser } from '../../../../src/plugins/ldp/JsonLdParser';
@@ -17,7 +16,7 @@ describe('OutboxService and accounts that do not exist', () => {
     const collections = { add: jest.fn(), remove: jest.fn() };
     const delivery = { schedule: jest.fn() };
     const service = new OutboxService(BASE, store as unknown as ResourceGraphStore, {} as JsonLdParser,
-      collections as unknown as CollectionStore, {} as ActivityRepository, delivery as unknown as DeliveryScheduler);
+      collections as unknown as CollectionStore, delivery as unknown as DeliveryScheduler, []);
     await expect(service.post('ghost', { type: 'Note', content: 'hello', to: [ 'https://www.w3.org/ns/activitystreams#Public' ] }))
       .rejects.toMatchObject({ statusCode: 404, errorCode: 'unknown_actor' });
     expect(store.exists).toHaveBeenCalledWith(`${BASE}actors/ghost`);

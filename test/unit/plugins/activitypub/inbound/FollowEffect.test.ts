@@ -1,23 +1,47 @@
 import type { Json } from '../../../../../src/plugins/activitypub/ActivityJson';
+import type { ActorProfiles } from '../../../../../src/plugins/activitypub/ActorProfiles';
 import { FollowEffect } from '../../../../../src/plugins/activitypub/inbound/FollowEffect';
 import type { OutboxService } from '../../../../../src/plugins/activitypub/OutboxService';
+import { MemoryCollections } from './MemoryCollections';
 
 const BASE = 'https://pod.example/';
+const ALICE = `${BASE}actors/alice`;
 const CAROL = 'https://remote.example/users/carol';
+const MANUALLY_APPROVES = 'https://www.w3.org/ns/activitystreams#manuallyApprovesFollowers';
 
 describe('FollowEffect', (): void => {
   const posted: [string, Json][] = [];
   const outbox = { post: async(username: string, body: Json): Promise<unknown> => posted.push([ username, body ]) } as unknown as OutboxService;
-  const effect = new FollowEffect(BASE, outbox);
+  let collections: MemoryCollections;
+  let approvesManually: boolean;
+  let effect: FollowEffect;
+  const follow = { id: 'https://remote.example/follows/1', type: 'Follow', actor: CAROL, object: ALICE };
 
   beforeEach((): void => {
     posted.length = 0;
+    collections = new MemoryCollections();
+    approvesManually = false;
+    // Stand-in for the store-backed profiles: only the one property the effect reads.
+    const profiles = { values: async(actor: string, property: string): Promise<string[]> =>
+      actor === ALICE && property === MANUALLY_APPROVES ? [ String(approvesManually) ] : [] } as unknown as ActorProfiles;
+    effect = new FollowEffect(BASE, outbox, collections.store(), profiles);
   });
 
   it('answers a Follow of a local actor with that actor\'s Accept, to the follower', async(): Promise<void> => {
-    const follow = { id: 'https://remote.example/follows/1', type: 'Follow', actor: CAROL, object: `${BASE}actors/alice` };
     await effect.apply({ activity: follow, sender: CAROL, now: new Date() });
     expect(posted).toEqual([ [ 'alice', { type: 'Accept', object: follow.id, to: [ CAROL ]} ] ]);
+  });
+
+  it('leaves the Follow for the owner to answer when the actor approves followers manually', async(): Promise<void> => {
+    approvesManually = true;
+    await effect.apply({ activity: follow, sender: CAROL, now: new Date() });
+    expect(posted).toEqual([]);
+  });
+
+  it('rejects a Follow from an actor the local actor blocked', async(): Promise<void> => {
+    await collections.store().add(`${ALICE}/blocked`, CAROL);
+    await effect.apply({ activity: follow, sender: CAROL, now: new Date() });
+    expect(posted).toEqual([ [ 'alice', { type: 'Reject', object: follow.id, to: [ CAROL ]} ] ]);
   });
 
   it('does nothing for a Follow of someone elsewhere', async(): Promise<void> => {

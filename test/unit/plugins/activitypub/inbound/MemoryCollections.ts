@@ -14,8 +14,10 @@ export class MemoryCollections {
       remove: async(collection: string, item: string): Promise<void> => {
         this.items.get(collection)?.delete(item);
       },
-      collectionsContaining: async(item: string, suffix: string): Promise<string[]> => [ ...this.items.keys() ]
-        .filter((collection): boolean => collection.endsWith(suffix) && this.of(collection).includes(item)),
+      contains: async(collection: string, item: string): Promise<boolean> => this.of(collection).includes(item),
+      collectionsContaining: async(item: string, ...suffixes: string[]): Promise<string[]> => [ ...this.items.keys() ]
+        .filter((collection): boolean => suffixes.some((suffix): boolean => collection.endsWith(suffix)) &&
+          this.of(collection).includes(item)),
     } as unknown as CollectionStore;
   }
 
