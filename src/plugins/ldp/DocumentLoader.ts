@@ -14,18 +14,26 @@ export class UnknownContextError extends Error {
   }
 }
 
+/** Where contexts no bundle has come from, for documents of other servers (see loadLenient). */
+export interface RemoteContextSource {
+  /** The context document at `url`, or undefined when it cannot be had (the reason is the source's to log). */
+  contextDocument: (url: string) => Promise<JsonObject | undefined>;
+}
+
 /**
- * jsonld.js document loader that only serves bundled contexts and this server's own context.
- * Remote contexts are never fetched: that would make every POST depend on third-party servers
- * and opens an SSRF path through `@context`.
+ * jsonld.js document loader. For documents clients send (LDP, outbox) it serves only bundled contexts
+ * and this server's own context: fetching would make every write depend on third-party servers and
+ * open an SSRF path through `@context`. For documents of other servers it can also ask a
+ * RemoteContextSource (fetching, bounded and cached: see loadLenient).
  */
 export class DocumentLoader {
   private readonly documents: Map<string, JsonObject>;
 
   /**
    * @param baseUrl - Public base URL: this server's own context, {base}context.json, is served from memory.
+   * @param remote - Where other contexts of other servers' documents come from; without it they read as empty.
    */
-  public constructor(baseUrl?: string) {
+  public constructor(baseUrl?: string, private readonly remote?: RemoteContextSource) {
     this.documents = new Map(bundledContexts());
     if (baseUrl) {
       this.documents.set(contextUrlFor(baseUrl), fedpodContext());
@@ -34,11 +42,19 @@ export class DocumentLoader {
 
   /**
    * For documents from other servers (inbox deliveries): the known fediverse vocabularies are read
-   * as FEDIVERSE_TERMS; any other unknown context is read as empty instead of failing, so the terms
-   * it alone defines are dropped (unless FEDIVERSE_TERMS gives them) while the rest of the activity
-   * is kept. Still nothing is fetched.
+   * as FEDIVERSE_TERMS; any other context comes from the RemoteContextSource, and one that cannot be
+   * had is read as empty instead of failing, so the terms it alone defines are dropped (unless
+   * FEDIVERSE_TERMS gives them) while the rest of the activity is kept.
    */
   public readonly loadLenient = async(url: string): Promise<RemoteDocument> => {
+    const document = this.documents.get(url) ??
+      (isFediverseContextUrl(url) ? { '@context': FEDIVERSE_TERMS } : await this.remote?.contextDocument(url)) ??
+      { '@context': {}};
+    return { contextUrl: undefined, documentUrl: url, document };
+  };
+
+  /** As loadLenient, without asking the RemoteContextSource: for a document a fetched context made unreadable. */
+  public readonly loadOffline = async(url: string): Promise<RemoteDocument> => {
     const document = this.documents.get(url) ??
       (isFediverseContextUrl(url) ? { '@context': FEDIVERSE_TERMS } : { '@context': {}});
     return { contextUrl: undefined, documentUrl: url, document };

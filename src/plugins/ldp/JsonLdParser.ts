@@ -65,7 +65,7 @@ export class JsonLdParser {
 
   /**
    * @param baseUrl - Public base URL (plain JSON is read with {base}context.json).
-   * @param documentLoader - Loader of bundled contexts.
+   * @param documentLoader - Loader of contexts (bundled ones; for other servers' documents, fetched ones too).
    */
   public constructor(
     baseUrl: string,
@@ -110,16 +110,26 @@ export class JsonLdParser {
     }
     let raw: JsonLdQuad[];
     try {
-      raw = await jsonld.toRDF(node as jsonld.JsonLdDocument, {
-        base: resourceIri,
-        documentLoader: (lenient ? this.documentLoader.loadLenient : this.documentLoader.load) as never,
-        safe: false,
-      } as jsonld.Options.ToRdf) as unknown as JsonLdQuad[];
+      raw = await this.toRdf(node, resourceIri, lenient ? this.documentLoader.loadLenient : this.documentLoader.load);
     } catch (error: unknown) {
-      throw badRequest(`The body is not valid JSON-LD: ${this.describe(error)}`, 'invalid_jsonld');
+      if (!lenient) {
+        throw badRequest(`The body is not valid JSON-LD: ${this.describe(error)}`, 'invalid_jsonld');
+      }
+      // A context fetched from elsewhere may be what makes it unreadable (a protected term redefined):
+      // read as if that context could not be had, so the activity is kept with the terms it still has.
+      try {
+        raw = await this.toRdf(node, resourceIri, this.documentLoader.loadOffline);
+      } catch {
+        throw badRequest(`The body is not valid JSON-LD: ${this.describe(error)}`, 'invalid_jsonld');
+      }
     }
     // Another server's ids are its own to mint; one a store would refuse is made valid (repairIri).
     return fromJsonLdQuads(raw, lenient ? repairIri : undefined);
+  }
+
+  private async toRdf(node: Record<string, unknown>, base: string, documentLoader: DocumentLoader['load']): Promise<JsonLdQuad[]> {
+    return await jsonld.toRDF(node as jsonld.JsonLdDocument, { base, documentLoader: documentLoader as never, safe: false } as
+      jsonld.Options.ToRdf) as unknown as JsonLdQuad[];
   }
 
   private describe(error: unknown): string {

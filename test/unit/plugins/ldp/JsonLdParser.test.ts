@@ -255,6 +255,39 @@ describe('JsonLdParser', (): void => {
       }
     });
 
+    describe('with contexts of other servers', (): void => {
+      const asked: string[] = [];
+      // Stand-in for RemoteContextCache (tested on its own): two contexts, one of them unreadable.
+      const remote = { contextDocument: async(url: string): Promise<Record<string, unknown> | undefined> => {
+        asked.push(url);
+        return {
+          'https://ctx.example/mood': { '@context': { mood: 'https://vocab.example/mood' }},
+          'https://ctx.example/broken': { '@context': { '@protected': true, content: { '@id': 'https://vocab.example/content' }}},
+        }[url];
+      } };
+      const fetching = new JsonLdParser(BASE, new DocumentLoader(BASE, remote));
+
+      beforeEach((): void => {
+        asked.length = 0;
+      });
+
+      it('reads the terms a remote context defines, for other servers\' documents only', async(): Promise<void> => {
+        const document = { '@context': [ 'https://www.w3.org/ns/activitystreams', 'https://ctx.example/mood' ], ...note, mood: 'happy' };
+        const quads = await fetching.toQuads(document, note.id, { lenient: true, fediverse: true });
+        expect(objects(quads, 'https://vocab.example/mood')).toEqual([ 'happy' ]);
+        expect(asked).toEqual([ 'https://ctx.example/mood' ]);
+        await expect(fetching.toQuads(document, note.id)).rejects.toMatchObject({ statusCode: 400, errorCode: 'invalid_jsonld' });
+        expect(asked).toHaveLength(1);
+      });
+
+      it('reads a document as if a context that makes it unreadable could not be had', async(): Promise<void> => {
+        const quads = await fetching.toQuads({ '@context': [ 'https://www.w3.org/ns/activitystreams', 'https://ctx.example/broken',
+          { content: 'https://vocab.example/other' } ], ...note }, note.id, { lenient: true, fediverse: true });
+        expect(objects(quads, 'https://vocab.example/other')).toEqual([ 'look' ]);
+        expect(objects(quads, `${AS}sensitive`)).toEqual([ 'true' ]);
+      });
+    });
+
     it('leaves LDP documents alone: their own @vocab keeps terms Mastodon also uses', async(): Promise<void> => {
       const quads = await parser.toQuads({ '@context': { '@vocab': 'https://vocab.example/' }, value: 5 }, RESOURCE);
       expect(objects(quads, 'https://vocab.example/value')).toEqual([ '5' ]);
