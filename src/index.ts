@@ -80,6 +80,7 @@ export * from './plugins/activitypub/inbound/MoveEffect';
 export * from './plugins/activitypub/fetch/RemoteContextCache';
 export * from './plugins/activitypub/inbound/BlockEffect';
 export * from './plugins/activitypub/inbound/FlagEffect';
+export * from './plugins/activitypub/inbound/QuestionVoteEffect';
 export * from './plugins/activitypub/outbound/OutboundActivityEffect';
 export * from './plugins/activitypub/outbound/LikeSentEffect';
 export * from './plugins/activitypub/outbound/FollowAnswerSentEffect';

@@ -29,7 +29,7 @@ export class ActivityStreamsSerializer {
       ...contexts.get(ACTIVITYSTREAMS_CONTEXT_URL)!['@context'] as JsonObject,
       ...FEDIVERSE_TERMS,
     };
-    this.compactor = new JsonLdCompactor(this.context);
+    this.compactor = new JsonLdCompactor(this.context, true);
   }
 
   public async toJson(quads: readonly Quad[], rootIri: string): Promise<JsonObject> {

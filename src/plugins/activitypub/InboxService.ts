@@ -125,8 +125,8 @@ export class InboxService {
       delete activity.proof;
       const now = new Date();
       const type = typeOf(activity);
-      const effect = type ? this.effects.get(type) : undefined;
-      // Without side effects (a Create) there is nothing to mark pending: stored once, done.
+      const effect = this.effectFor(activity);
+      // Without side effects (most Creates) there is nothing to mark pending: stored once, done.
       await this.activities.storeRemote(activity, now, type === 'Create' || type === 'Update', effect !== undefined);
       if (effect) {
         await effect.apply({ activity, sender, now });
@@ -185,9 +185,14 @@ export class InboxService {
 
   /** What the activity's type does (InboundActivityEffect), when an effect is registered for it. */
   private async applySideEffects(activity: Json, sender: string, now: Date): Promise<void> {
+    await this.effectFor(activity)?.apply({ activity, sender, now });
+  }
+
+  /** The effect registered for the activity's type, when it has one for this activity. */
+  private effectFor(activity: Json): InboundActivityEffect | undefined {
     const type = typeOf(activity);
     const effect = type ? this.effects.get(type) : undefined;
-    await effect?.apply({ activity, sender, now });
+    return effect?.appliesTo(activity) ? effect : undefined;
   }
 
   /**

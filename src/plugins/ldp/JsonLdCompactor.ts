@@ -6,6 +6,7 @@ const RDF_FIRST = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#first';
 const RDF_REST = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#rest';
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
 const XSD_STRING = `${XSD}string`;
+const XSD_NON_NEGATIVE_INTEGER = `${XSD}nonNegativeInteger`;
 const RDF_LANG_STRING = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#langString';
 
 interface TermDefinition {
@@ -45,7 +46,12 @@ export class JsonLdCompactor {
   private readonly definedTerms: Set<string>;
   private readonly vocab?: string;
 
-  public constructor(private readonly context: JsonObject) {
+  /**
+   * @param integerCounts - Also write an xsd:integer value of a count term (coerced to
+   *   xsd:nonNegativeInteger, as `totalItems`) as that count: the embedded store gives counts back as
+   *   xsd:integer. For ActivityPub peers, which read the number; LDP output keeps the exact datatype.
+   */
+  public constructor(private readonly context: JsonObject, private readonly integerCounts = false) {
     this.indexContext(context);
     this.definedTerms = new Set(Object.keys(context));
     // A blank-node @vocab (ActivityStreams' `_:`) names nothing that can be compacted back.
@@ -201,6 +207,15 @@ export class JsonLdCompactor {
     if (datatype === XSD_STRING || datatype === RDF_LANG_STRING) {
       const plain = candidates.find((def): boolean => !def.coercion && !def.container);
       return { term: plain?.term ?? this.compactIri(quad.predicate.value), value: object.value };
+    }
+    if ((datatype === XSD_NON_NEGATIVE_INTEGER || (this.integerCounts && datatype === `${XSD}integer`)) &&
+      /^(?:0|[1-9]\d{0,14})$/u.test(object.value)) {
+      // A count (ActivityStreams' totalItems) is written as a JSON number, as every ActivityPub server
+      // writes and reads it; the term's coercion expands it back to a count.
+      const count = candidates.find((def): boolean => def.coercion === XSD_NON_NEGATIVE_INTEGER && !def.container);
+      if (count) {
+        return { term: count.term, value: Number(object.value) };
+      }
     }
     const typed = candidates.find((def): boolean => def.coercion === datatype && !def.container);
     if (typed) {

@@ -20,5 +20,13 @@ export abstract class InboundActivityEffect {
   /** The ActivityStreams types (compact names) this effect handles. */
   public abstract readonly types: string[];
 
+  /**
+   * Whether this activity of one of `types` has an effect at all: one that does not (most Creates,
+   * for an effect on votes) is stored done at once, without a pending mark to clear.
+   */
+  public appliesTo(_activity: Json): boolean {
+    return true;
+  }
+
   public abstract apply(received: ReceivedActivity): Promise<void>;
 }

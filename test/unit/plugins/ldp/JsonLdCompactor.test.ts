@@ -197,6 +197,21 @@ describe('JsonLdCompactor', (): void => {
       expect(isomorphic(back, input)).toBe(true);
     });
 
+    it('writes a count (totalItems) as a JSON number that expands back to the same typed literal', async(): Promise<void> => {
+      const input = await toQuads({ '@context': ACTIVITYSTREAMS_CONTEXT_URL, id: NOTE, type: 'Question', name: 'Tea?',
+        oneOf: [ { type: 'Note', name: 'tea', replies: { type: 'Collection', totalItems: 3 }} ]});
+      const output = compactor.compact(input, NOTE);
+      expect(output.oneOf).toMatchObject({ replies: { totalItems: 3 }});
+      expect(isomorphic(await expandCompacted(output), input)).toBe(true);
+      // As the embedded store gives it back (the same count as an xsd:integer): a count for ActivityPub
+      // peers, the exact datatype for LDP clients.
+      const stored = input.map((entry): Quad => entry.predicate.value === `${AS}totalItems` ?
+        quad(entry.subject, entry.predicate, literal(entry.object.value, namedNode(`${XSD}integer`))) :
+        entry);
+      expect(new JsonLdCompactor(context, true).compact(stored, NOTE).oneOf).toMatchObject({ replies: { totalItems: 3 }});
+      expect(isomorphic(await expandCompacted(compactor.compact(stored, NOTE)), stored)).toBe(true);
+    });
+
     it('uses a check that notices a changed literal, datatype, language or blank node structure', async(): Promise<void> => {
       const input = await toQuads(documents[1][1]);
       const changed = (index: number, object: Quad['object']): Quad[] => input.map((entry, i): Quad =>

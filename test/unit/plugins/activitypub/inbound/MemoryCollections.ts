@@ -14,6 +14,7 @@ export class MemoryCollections {
       remove: async(collection: string, item: string): Promise<void> => {
         this.items.get(collection)?.delete(item);
       },
+      count: async(collection: string): Promise<number> => this.of(collection).length,
       contains: async(collection: string, item: string): Promise<boolean> => this.of(collection).includes(item),
       collectionsContaining: async(item: string, ...suffixes: string[]): Promise<string[]> => [ ...this.items.keys() ]
         .filter((collection): boolean => suffixes.some((suffix): boolean => collection.endsWith(suffix)) &&
