@@ -7,6 +7,8 @@
 //      with shared inboxes, (b) with N distinct inboxes; time from the outbox POST's
 //      answer until every inbox has accepted (2xx) its copy;
 //   2. the same fan-out by Fedify (followers in its KV, ctx.sendActivity(..., 'followers'));
+//      for both, the sending process's CPU time (utime + stime, from /proc) per delivery,
+//      less its idle rate measured just before;
 //   3. inbox ingest: precomputed signed Creates POSTed by a bounded load generator;
 //   4. the ceiling: RSA-2048 signs/s and verifies/s on this machine.
 //   node bench/federation/run.js          (knobs: see bench/README.md)
@@ -29,6 +31,7 @@ const { startSinks } = require('./lib/sinks');
 const { buildRequests, runLoad } = require('./lib/ingest');
 const { TARGETS, FEDIFY_VERSION } = require('./lib/targets');
 const { loadProfile, summarize, formatEntries } = require('./lib/profile-summary');
+const { cpuSample, cpuDelta, idleBaseline, nodeProcess } = require('./lib/cpu');
 
 const FLAG = '!';
 const DEFAULT_MAX_SECONDS = 600;
@@ -54,8 +57,15 @@ const LIMITS = {
 const GOALS = {
   distinctInboxesMs: 1000,
   vsFedify: 5,
+  // Fedpod's sender CPU per delivery over Fedify's (default queue), at most.
+  cpuVsFedify: 0.2,
   ingestPerSec: 1000,
 };
+
+// The idle baseline before each fan-out: a window as long as the target's previous fan-out of
+// the same shape (the first: firstMs), within [minMs, maxMs], after at most settleMs of waiting
+// for the process to go quiet.
+const CPU_IDLE = { firstMs: 1000, minMs: 1000, maxMs: 5000, settleMs: 5000 };
 
 function loadFederationConfig() {
   if (!process.env.BENCH_MAX_SECONDS) {
@@ -113,16 +123,64 @@ function rejectedSince(before, after) {
 
 // ---------- 1 + 2: fan-out ----------
 
-async function measureFanOut(session, sinks, shape, postIndex, config, runTag) {
+const TAIL_MS = 300;
+
+/**
+ * The sender's CPU for one fan-out: utime + stime of its process (all threads) from just before
+ * the publishing request until every inbox had accepted its copy, less what the process uses
+ * when idle (its rate over the quiet window before, times the window's length), per accepted
+ * inbox POST. `tail`: the same for the TAIL_MS after, work that outlived the last delivery.
+ */
+function senderCpu(pid, samples, idle, deliveries) {
+  const used = cpuDelta(samples.start, samples.end);
+  const tail = cpuDelta(samples.end, samples.tail);
+  const idleMs = idle.msPerSec * used.wallMs / 1000;
+  const netMs = used.ms - idleMs;
+  return {
+    pid,
+    usedMs: used.ms,
+    wallMs: used.wallMs,
+    precise: used.precise,
+    ticksMs: used.ticksMs,
+    mainThreadMs: used.mainThreadMs,
+    busiestThreads: used.busiestThreads,
+    idleMsPerSec: idle.msPerSec,
+    idleWindowMs: idle.windowMs,
+    idleQuiet: idle.quiet,
+    idleMs,
+    netMs,
+    deliveries,
+    perDeliveryMs: deliveries > 0 ? netMs / deliveries : null,
+    tailMs: tail.ms - idle.msPerSec * tail.wallMs / 1000,
+  };
+}
+
+function formatCpu(cpu) {
+  return `    sender CPU (pid ${cpu.pid}): ${formatNumber(cpu.usedMs, 1)} ms${cpu.precise ? '' : ' (to the tick)'} - ` +
+    `${formatNumber(cpu.idleMs, 1)} idle (${formatNumber(cpu.idleMsPerSec, 2)} ms/s over ${formatNumber(cpu.idleWindowMs / 1000, 1)} s` +
+    `${cpu.idleQuiet ? '' : ', never quiet'}) = ${formatNumber(cpu.netMs, 1)} ms, ` +
+    `${formatNumber(cpu.perDeliveryMs, 3)} ms per delivery (${cpu.deliveries} accepted POSTs` +
+    `${cpu.mainThreadMs === null ? '' : `; main thread ${formatNumber(cpu.mainThreadMs, 0)} ms`}); ` +
+    `next ${TAIL_MS} ms: ${cpu.tailMs >= 0 ? '+' : ''}${formatNumber(cpu.tailMs, 1)} ms`;
+}
+
+/** `sender`: { pid, idleWindowMs } of the process whose CPU is measured, or null (not measured). */
+async function measureFanOut(session, sinks, shape, postIndex, config, runTag, sender) {
   const expected = shape.inboxes(config);
   const tag = `fedbench ${runTag} ${shape.id}${postIndex}`;
+  // Before the sinks are asked anything: the target must be left alone while its idle rate is taken.
+  const idle = sender ? await idleBaseline(sender.pid, { windowMs: sender.idleWindowMs, settleMs: CPU_IDLE.settleMs }) : null;
   const before = await sinks.totals();
   const fromUs = monoUs();
+  const samples = {};
+  samples.start = sender ? cpuSample(sender.pid) : null;
   const answer = await session.post(shape.id, tag);
   const outcome = await sinks.waitFor(tag, expected, config.deliveryTimeout * 1000);
+  samples.end = sender ? cpuSample(sender.pid) : null;
   const toUs = monoUs();
   // A moment for duplicates (retried deliveries) to show up in the counts.
-  await sleep(300);
+  await sleep(TAIL_MS);
+  samples.tail = sender ? cpuSample(sender.pid) : null;
   const after = await sinks.totals();
   const stats = await sinks.stats(tag, true);
   // When the inboxes got their copy, from the answer: a steady rate (p50 near half the
@@ -143,6 +201,8 @@ async function measureFanOut(session, sinks, shape, postIndex, config, runTag) {
     actorGets: after.actorGets - before.actorGets,
     rejected: rejectedSince(before, after),
     window: { fromUs, toUs },
+    // outcome.posts: POSTs of this activity the sinks had accepted when the end sample was taken.
+    cpu: sender ? senderCpu(sender.pid, samples, idle, outcome.posts) : null,
   };
   result.deliveriesPerSec = result.deliveredMs > 0 ? expected / (result.deliveredMs / 1000) : null;
   result.problems = [];
@@ -161,6 +221,9 @@ async function measureFanOut(session, sinks, shape, postIndex, config, runTag) {
     `${formatNumber(result.arrivalMs.p50, 0)} (50%), ${formatNumber(result.arrivalMs.p90, 0)} (90%) ms; ` +
     `${result.actorGets} actor GETs${duplicates > 0 ? `, ${duplicates} duplicate POSTs` : ''})` +
     `${result.flagged ? `  INVALID: ${result.problems.join('; ')}` : ''}`);
+  if (result.cpu) {
+    log(formatCpu(result.cpu));
+  }
   return result;
 }
 
@@ -237,13 +300,19 @@ async function benchmarkTarget(target, context) {
   const startOptions = { tls: context.tls, startTimeout: config.startTimeout, followers: config.followers };
   await withTargetSession(target, startOptions, outcome, async (session) => {
     log(`  up in ${session.info.startMs} ms; log ${session.info.log}`);
+    const cpuPid = config.parts.includes('fanout') ? senderProcess(session.info) : null;
+    outcome.info.cpuProcess = cpuPid;
     for (const shape of config.parts.includes('fanout') ? SHAPES : []) {
       const followers = followersOf(shape.id, sinks, config.followers);
       await session.prepareFanOut(shape.id, followers);
       await sinks.registerKeys(session.senderKeys(shape.id));
+      let previousMs = CPU_IDLE.firstMs;
       for (let post = 1; post <= config.posts; post++) {
-        outcome.fanout[`${shape.id}-${post}`] = await skipOnError(`${shape.label(config)}, ${ordinal(post)} post`,
-          () => measureFanOut(session, sinks, shape, post, config, `${runId} ${target.id}`));
+        const sender = cpuPid && { pid: cpuPid.pid, idleWindowMs: Math.min(CPU_IDLE.maxMs, Math.max(CPU_IDLE.minMs, previousMs)) };
+        const result = await skipOnError(`${shape.label(config)}, ${ordinal(post)} post`,
+          () => measureFanOut(session, sinks, shape, post, config, `${runId} ${target.id}`, sender));
+        outcome.fanout[`${shape.id}-${post}`] = result;
+        previousMs = result.window ? (result.window.toUs - result.window.fromUs) / 1000 : previousMs;
         await sleep(500);
       }
     }
@@ -258,6 +327,26 @@ async function benchmarkTarget(target, context) {
     outcome.profile = profilePhases(outcome.info, outcome, config);
   }
   return outcome;
+}
+
+/**
+ * The node process whose CPU a fan-out is charged: the target's own (run.js spawns node
+ * directly, but a wrapper would be looked through), checked in /proc. null, with the reason
+ * logged, where it cannot be read (no /proc): the fan-out is then timed only.
+ */
+function senderProcess(info) {
+  try {
+    if (!info.pid) {
+      throw new Error('the target reports no pid');
+    }
+    const found = nodeProcess(info.pid);
+    log(`  sender CPU: pid ${found.pid}${found.pid === info.pid ? '' : ` (below pid ${info.pid})`}: ${found.command.slice(0, 120)}` +
+      `${found.children.length > 0 ? `; NOTE: child processes ${found.children.join(', ')} are not counted` : ''}`);
+    return found;
+  } catch (error) {
+    log(`  sender CPU: not measured: ${firstLine(error)}`);
+    return null;
+  }
 }
 
 // ---------- optional: where Fedpod's time went (BENCH_FED_FEDPOD_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR") ----------
@@ -406,9 +495,49 @@ function notes(targets, outcomes, config) {
   return lines;
 }
 
-// The fan-out time of one target and shape: the 1st post, or the median of the later ones
-// (followers cached). { ms } or { problem, invalid } when a result is missing or invalid.
-function fanOutTime(outcome, shapeId, posts) {
+// Sender CPU per delivery of each fan-out, and Fedpod's over the other targets' (lower is better).
+function cpuRows(config, targets, outcomes) {
+  const rows = [];
+  for (const shape of SHAPES) {
+    for (let post = 1; post <= config.posts; post++) {
+      const id = `${shape.id}-${post}`;
+      const row = [`${shape.label(config)}, ${ordinal(post)} post`];
+      for (const target of targets) {
+        const outcome = outcomes[target.id];
+        const result = outcome.fanout[id];
+        if (outcome.unavailable) {
+          row.push('n/a', 'n/a');
+        } else if (!result || result.skipped || !result.cpu) {
+          row.push('-', '-');
+        } else {
+          row.push(cell(result.cpu.perDeliveryMs, 3, result.flagged), cell(result.cpu.netMs, 0));
+        }
+      }
+      for (const other of targets.filter((target) => target.id !== 'fedpod')) {
+        row.push(cpuRatio(outcomes, 'fedpod', other.id, id));
+      }
+      rows.push(row);
+    }
+  }
+  return rows;
+}
+
+function cpuRatio(outcomes, topId, bottomId, id) {
+  const top = outcomes[topId] && outcomes[topId].fanout[id];
+  const bottom = outcomes[bottomId] && outcomes[bottomId].fanout[id];
+  if (!top || !bottom || !top.cpu || !bottom.cpu || !(bottom.cpu.perDeliveryMs > 0)) {
+    return '-';
+  }
+  return `${formatRatio(top.cpu.perDeliveryMs / bottom.cpu.perDeliveryMs)}${top.flagged || bottom.flagged ? ` ${FLAG}` : ''}`;
+}
+
+const deliveredMs = (result) => result.deliveredMs;
+const cpuPerDeliveryMs = (result) => (result.cpu ? result.cpu.perDeliveryMs : undefined);
+
+// A fan-out figure of one target and shape (`pick`: its time by default): the 1st post, or the
+// median of the later ones (followers cached). { ms } or { problem, invalid } when a result is
+// missing or invalid.
+function fanOutTime(outcome, shapeId, posts, pick = deliveredMs) {
   if (!outcome || outcome.unavailable) {
     return { problem: outcome ? `not available: ${outcome.unavailable}` : 'not run' };
   }
@@ -422,7 +551,10 @@ function fanOutTime(outcome, shapeId, posts) {
   if (invalid) {
     return { problem: invalid.problems.join('; '), invalid: true };
   }
-  const times = results.map((result) => result.deliveredMs).sort((a, b) => a - b);
+  if (results.some((result) => typeof pick(result) !== 'number')) {
+    return { problem: 'not measured' };
+  }
+  const times = results.map(pick).sort((a, b) => a - b);
   const middle = Math.floor(times.length / 2);
   return { ms: times.length % 2 === 1 ? times[middle] : (times[middle - 1] + times[middle]) / 2, samples: times };
 }
@@ -468,6 +600,11 @@ function evaluateGoals(config, outcomes) {
     }
     checks.push(ratioCheck);
   }
+  for (const shape of SHAPES) {
+    for (const group of groups) {
+      checks.push(cpuCheck(shape, group, config, outcomes));
+    }
+  }
   const ingest = fedpod && fedpod.ingest;
   const ingestCheck = { id: 'ingest', label: 'Fedpod inbox ingest, verified activities accepted per second',
     goal: `>= ${GOALS.ingestPerSec}/s`, measured: null, met: null, reason: '' };
@@ -483,6 +620,29 @@ function evaluateGoals(config, outcomes) {
   }
   checks.push(ingestCheck);
   return checks;
+}
+
+// Fedpod's sender CPU per delivery over Fedify's (default queue), for one shape and group of posts.
+function cpuCheck(shape, group, config, outcomes) {
+  const check = { id: `cpu-${shape.id}-${group.key}`,
+    label: `Fedpod's sender CPU per delivery / Fedify's (default queue), ${shape.label(config)} (${group.which})`,
+    goal: `<= ${GOALS.cpuVsFedify}x`, measured: null, met: null, reason: '' };
+  const own = fanOutTime(outcomes.fedpod, shape.id, group.posts, cpuPerDeliveryMs);
+  const other = fanOutTime(outcomes.fedify, shape.id, group.posts, cpuPerDeliveryMs);
+  if (own.ms === undefined) {
+    check.met = own.invalid ? false : null;
+    check.reason = own.problem;
+  } else if (other.ms === undefined) {
+    check.reason = `Fedify: ${other.problem}`;
+  } else if (!(other.ms > 0)) {
+    check.reason = `Fedify's CPU per delivery is ${formatNumber(other.ms, 3)} ms`;
+  } else {
+    const ratio = own.ms / other.ms;
+    check.measured = `${formatRatio(ratio)} (${formatNumber(own.ms, 3)} / ${formatNumber(other.ms, 3)} ms)`;
+    check.value = ratio;
+    check.met = ratio <= GOALS.cpuVsFedify;
+  }
+  return check;
 }
 
 function formatGoals(checks) {
@@ -525,6 +685,15 @@ function report(context, targets, outcomes, ceilingResult) {
       log('  Fedpod\'s followers were seeded as their Follows leave them (collection + inboxes in the store), with nothing');
       log('  in memory: the 1st post is a fan-out right after a start (inboxes read from the store); later posts from memory.');
     }
+  }
+  if (Object.values(outcomes).some((outcome) => Object.values(outcome.fanout || {}).some((result) => result.cpu))) {
+    log(`\n${formatTable([
+      ['sender CPU per delivery', ...targets.flatMap((target) => [target.label, '']), ...others.map(() => 'Fedpod/')],
+      ['', ...targets.flatMap(() => ['ms/deliv.', 'CPU ms']), ...others.map((other) => other.label)],
+    ], cpuRows(config, targets, outcomes))}`);
+    log('  utime + stime of the sending process (all threads; /proc, ns per thread when no thread ended meanwhile),');
+    log('  from just before the publishing request until every inbox accepted its copy, less the idle rate measured');
+    log('  just before; ms/deliv.: per accepted inbox POST; ratios: Fedpod ms / other ms (lower is better).');
   }
   log(`\n${formatTable(
     [[`inbox ingest (${config.ingest} signed Creates, ${config.ingestConnections} connections)`, ...targets.map((t) => t.label),

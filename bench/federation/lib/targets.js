@@ -2,7 +2,8 @@
 
 // The servers the federation benchmark measures. Each target's start() resolves
 // to a session with the same operations, so run.js treats them alike:
-//   info                          what was started (ports, log, start time, flags)
+//   info                          what was started (ports, log, start time, flags, pid of the
+//                                 node process that sends the deliveries)
 //   prepareFanOut(shape, list)    give the sender `list` followers (shape 's' or 'd')
 //   senderKeys(shape)             {keyId: pem} of the sending actor, for the sinks
 //   post(shape, tag)              publish a Note (content = tag) to the followers;
@@ -150,7 +151,10 @@ function fedifyStarter(queue) {
       }
       const keys = { [actor.publicKey.id]: actor.publicKey.publicKeyPem };
       return {
-        info: { origin, httpPort, queue, fedify: FEDIFY_VERSION, startMs: handle.startMs, log: handle.logFile, followersIn: 'Fedify KV (MemoryKvStore)' },
+        info: {
+          origin, httpPort, queue, fedify: FEDIFY_VERSION, startMs: handle.startMs, log: handle.logFile, pid: handle.pid,
+          followersIn: 'Fedify KV (MemoryKvStore)',
+        },
         async prepareFanOut(_shape, list) {
           const answer = await call('followers', { followers: list });
           if (answer.followers !== list.length) {
