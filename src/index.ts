@@ -78,6 +78,8 @@ export * from './plugins/activitypub/inbound/DeleteEffect';
 export * from './plugins/activitypub/inbound/ActorUpdateEffect';
 export * from './plugins/activitypub/inbound/MoveEffect';
 export * from './plugins/activitypub/fetch/RemoteContextCache';
+export * from './plugins/activitypub/fetch/GroupModerators';
+export * from './plugins/activitypub/InboundPermissions';
 export * from './plugins/activitypub/inbound/BlockEffect';
 export * from './plugins/activitypub/inbound/FlagEffect';
 export * from './plugins/activitypub/inbound/QuestionVoteEffect';

@@ -13,3 +13,12 @@ export function repairIri(iri: string): string {
   const repaired = hash < 0 ? iri : `${iri.slice(0, hash + 1)}${iri.slice(hash + 1).replaceAll('#', '%23')}`;
   return repaired.replace(FORBIDDEN, (char): string => encodeURIComponent(char));
 }
+
+/** Whether two IRIs are on the same origin (scheme, host and port); false when either is not a URL. */
+export function sameOrigin(first: string, second: string): boolean {
+  try {
+    return new URL(first).origin === new URL(second).origin;
+  } catch {
+    return false;
+  }
+}

@@ -44,8 +44,12 @@ export function signingHabitOf(software: string): SigningHabit {
 export interface FediverseWorld {
   /** `http://127.0.0.1:<port>` */
   origin: string;
+  /** The public key of every actor of this world (one key signs for all of them). */
+  publicKeyPem: string;
   /** The fixture's text with every server URL moved under this world (vocabulary URLs kept). */
   rewrite: (text: string) => string;
+  /** Serves `document` at `url` (a URL of this world) instead of a stand-in actor. */
+  serve: (url: string, document: unknown) => void;
   /** Headers of a signed POST of `body` to `url` by `actor`, the way `habit` signs. */
   sign: (url: string, body: string, actor: string, habit: SigningHabit) => Record<string, string>;
   close: () => Promise<void>;
@@ -55,9 +59,15 @@ export async function startFediverseWorld(): Promise<FediverseWorld> {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const publicKeyPem = createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }).toString();
   let origin = '';
+  const served = new Map<string, string>();
   const server = http.createServer((request, response) => {
     request.resume();
     const path = (request.url ?? '').split('?')[0];
+    if (request.method === 'GET' && served.has(path)) {
+      response.writeHead(200, { 'content-type': 'application/activity+json' });
+      response.end(served.get(path));
+      return;
+    }
     if (request.method === 'GET' && path.startsWith('/h/')) {
       const actor = `${origin}${path}`;
       response.writeHead(200, { 'content-type': 'application/activity+json' });
@@ -71,7 +81,9 @@ export async function startFediverseWorld(): Promise<FediverseWorld> {
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     origin,
+    publicKeyPem,
     rewrite: (text) => rewriteHosts(text, origin),
+    serve: (url, document) => served.set(new URL(url).pathname, JSON.stringify(document)),
     sign: (url, body, actor, habit) => signedHeaders(url, body, actor, habit, privateKey),
     close: () => new Promise<void>((resolve) => {
       server.closeAllConnections();

@@ -1,14 +1,15 @@
 import type { ReadWriteLocker } from '@solid/community-server';
 import { getLoggerFor } from '@solid/community-server';
 import type { CollectionStore } from '../../storage/CollectionStore';
+import { sameOrigin } from '../../util/Iris';
 import { PermanentJobError } from '../queue/PermanentJobError';
-import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
 import type { Json } from './ActivityJson';
 import { idOf, idsOf, isObject, typeOf } from './ActivityJson';
 import type { ActivityRepository } from './ActivityRepository';
 import { ActorUrls } from './ActorDocument';
 import type { InboundActivityEffect } from './inbound/InboundActivityEffect';
-import { ACTIVITY_TYPES, ADDRESS_FIELDS, AS_NS } from './Vocabulary';
+import type { InboundPermissions } from './InboundPermissions';
+import { ACTIVITY_TYPES, ADDRESS_FIELDS } from './Vocabulary';
 
 /**
  * What an activity from another server does once its signature has been checked (ActivityPub §7),
@@ -19,8 +20,7 @@ import { ACTIVITY_TYPES, ADDRESS_FIELDS, AS_NS } from './Vocabulary';
  * a finished one is never repeated. Deliveries between local actors are likewise done once per
  * recipient, the recipient's inbox holding the activity being the mark.
  *
- * Create keeps the object when it and its authors are on the sender's server; Update and Delete act
- * only on objects of the sender. What each type then does is an InboundActivityEffect listed in
+ * Who may change what is InboundPermissions' to say. What each type then does is an InboundActivityEffect listed in
  * config (`effects` in config/parts/activitypub/federation.json); types without one are kept and
  * listed only. A Group's Announce of its own server's activity delivers that activity too.
  * The activity joins the inbox of every local recipient.
@@ -38,7 +38,7 @@ export class InboxService {
     baseUrl: string,
     private readonly activities: ActivityRepository,
     private readonly collections: CollectionStore,
-    private readonly store: ResourceGraphStore,
+    private readonly permissions: InboundPermissions,
     effects: InboundActivityEffect[],
     private readonly locker?: ReadWriteLocker,
   ) {
@@ -85,11 +85,11 @@ export class InboxService {
     const inner = activity.object;
     if (typeOf(activity) !== 'Announce' || !isObject(inner) || !ACTIVITY_TYPES.has(typeOf(inner) ?? '') ||
       typeOf(inner) === 'Announce' || !idOf(inner) || !idOf(inner.actor) ||
-      !this.sameOrigin(idOf(inner)!, sender) || !this.sameOrigin(idOf(inner.actor)!, sender)) {
+      !sameOrigin(idOf(inner)!, sender) || !sameOrigin(idOf(inner.actor)!, sender)) {
       return;
     }
     try {
-      await this.receive({ '@context': activity['@context'], ...inner }, inboxOwner);
+      await this.receive({ '@context': activity['@context'], ...inner }, inboxOwner, sender);
     } catch (error: unknown) {
       if (!PermanentJobError.is(error)) {
         throw error;
@@ -102,11 +102,13 @@ export class InboxService {
    * @param activity - The delivered activity; its `actor` was checked against the signature's key
    *   owner, and its ids made storable (InboxHandler, before queueing).
    * @param inboxOwner - The local username whose inbox received it, or undefined for the shared inbox.
+   * @param announcer - The sender of the Announce that carried it (a Group, whose moderators may act
+   *   on what was posted to it), when it came that way.
    */
-  public async receive(activity: Json, inboxOwner?: string): Promise<void> {
+  public async receive(activity: Json, inboxOwner?: string, announcer?: string): Promise<void> {
     const id = idOf(activity);
     const sender = idOf(activity.actor);
-    if (!id || !sender || !this.sameOrigin(id, sender) || id.startsWith(this.urls.base)) {
+    if (!id || !sender || !sameOrigin(id, sender) || id.startsWith(this.urls.base)) {
       // Another server's activity must carry an id of its own server (as Mastodon requires). Never
       // dropped silently: a dead letter keeps it with the reason.
       throw new PermanentJobError(`Refused an activity whose id ${String(id)} is not on its sender's server ${String(sender)}`);
@@ -117,7 +119,7 @@ export class InboxService {
         await this.addToInboxes(activity, id, sender, inboxOwner);
         return;
       }
-      if (!await this.allowed(activity, sender)) {
+      if (!await this.permissions.mayApply(activity, sender, announcer)) {
         throw new PermanentJobError(`Refused ${String(activity.type)} ${id}: ${sender} may not do that to ${String(idOf(activity.object))}`);
       }
       // Linked Data signatures and proofs are not checked here (the HTTP signature was): not kept.
@@ -143,44 +145,6 @@ export class InboxService {
       return work();
     }
     return this.locker.withWriteLock({ path: `urn:fedpod:inbox:${encodeURIComponent(name)}` }, work);
-  }
-
-  private sameOrigin(first: string, second: string): boolean {
-    try {
-      return new URL(first).origin === new URL(second).origin;
-    } catch {
-      return false;
-    }
-  }
-
-  /** Create, Update and Delete act only on objects of the sender. */
-  private async allowed(activity: Json, sender: string): Promise<boolean> {
-    const type = typeOf(activity);
-    if (type !== 'Create' && type !== 'Update' && type !== 'Delete') {
-      return true;
-    }
-    const objectId = idOf(activity.object);
-    if (!objectId) {
-      return false;
-    }
-    if (this.urls.usernameOf(objectId) || objectId.startsWith(this.urls.base)) {
-      // Nobody elsewhere may create, update or delete this server's own objects.
-      return false;
-    }
-    if (type === 'Create') {
-      const owners = isObject(activity.object) ? idsOf(activity.object.attributedTo) : [];
-      // The object and its authors on the sender's server: PeerTube attributes a video to the account
-      // and its channel, Mobilizon an event to its group, Lemmy a post to its author.
-      return this.sameOrigin(objectId, sender) && owners.every((owner): boolean => this.sameOrigin(owner, sender));
-    }
-    const stored = await this.store.read(objectId);
-    if (!stored) {
-      // Unknown object: only its own origin may speak for it.
-      return new URL(objectId).origin === new URL(sender).origin;
-    }
-    const owners = stored.data.filter((entry): boolean => entry.subject.value === objectId &&
-      entry.predicate.value === `${AS_NS}attributedTo`).map((entry): string => entry.object.value);
-    return owners.includes(sender) || (owners.length === 0 && new URL(objectId).origin === new URL(sender).origin);
   }
 
   /** What the activity's type does (InboundActivityEffect), when an effect is registered for it. */

@@ -2,6 +2,7 @@ import { GreedyReadWriteLocker, MemoryMapStorage, MemoryResourceLocker } from '@
 import type { Json } from '../../../../src/plugins/activitypub/ActivityJson';
 import type { ActivityRepository, ReceivedState } from '../../../../src/plugins/activitypub/ActivityRepository';
 import { InboxService } from '../../../../src/plugins/activitypub/InboxService';
+import { InboundPermissions } from '../../../../src/plugins/activitypub/InboundPermissions';
 import { FollowEffect } from '../../../../src/plugins/activitypub/inbound/FollowEffect';
 import type { ActorProfiles } from '../../../../src/plugins/activitypub/ActorProfiles';
 import type { OutboxService } from '../../../../src/plugins/activitypub/OutboxService';
@@ -61,7 +62,7 @@ class World {
     // Stand-in for the store-backed profiles: no actor here approves followers manually.
     const profiles = { values: async(): Promise<string[]> => [] } as unknown as ActorProfiles;
     const locker = withLocker ? new GreedyReadWriteLocker(new MemoryResourceLocker(), new MemoryMapStorage()) : undefined;
-    return new InboxService(BASE, activities, collections, {} as ResourceGraphStore, [ new FollowEffect(BASE, outbox, collections, profiles) ], locker);
+    return new InboxService(BASE, activities, collections, new InboundPermissions(BASE, {} as ResourceGraphStore), [ new FollowEffect(BASE, outbox, collections, profiles) ], locker);
   }
 }
 
@@ -113,7 +114,7 @@ describe('InboxService idempotency', (): void => {
 
   it('refuses two effects registered for one type, naming them', (): void => {
     const outbox = {} as OutboxService;
-    expect((): InboxService => new InboxService(BASE, {} as ActivityRepository, {} as CollectionStore, {} as ResourceGraphStore,
+    expect((): InboxService => new InboxService(BASE, {} as ActivityRepository, {} as CollectionStore, {} as InboundPermissions,
       [ new FollowEffect(BASE, outbox, {} as CollectionStore, {} as ActorProfiles),
         new FollowEffect(BASE, outbox, {} as CollectionStore, {} as ActorProfiles) ])).toThrow('Two inbound effects for Follow: FollowEffect and FollowEffect');
   });
