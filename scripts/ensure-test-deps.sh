@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the integration tests need (Virtuoso and Redis)
+# Installs the Debian packages the integration tests need (Virtuoso, Redis and
+# Chromium for the page tests)
 # when they are missing, without leaving their system services running.
 #
 # The tests start their own private instances on free loopback ports; the
@@ -18,6 +19,8 @@ declare -A PACKAGE_FOR=(
   [virtuoso-t]=virtuoso-opensource
   [isql-vt]=virtuoso-opensource
   [redis-server]=redis-server
+  # Headless browser for the page tests.
+  [chromium]=chromium
 )
 # Daemons whose packaged service we must not leave running.
 DAEMONS=(virtuoso-t redis-server)

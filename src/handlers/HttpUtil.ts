@@ -1,6 +1,9 @@
 import { STATUS_CODES } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { badRequest, FedpodHttpError, payloadTooLarge } from '../util/HttpErrors';
+import { prefersHtml } from './html/BrowserAccept';
+import { escapeHtml } from './html/Html';
+import { renderPage } from './html/PageLayout';
 
 /** Writes a JSON body with the right headers. */
 export function sendJson(response: ServerResponse, status: number, body: unknown,
@@ -15,16 +18,36 @@ export function sendJson(response: ServerResponse, status: number, body: unknown
 }
 
 /**
- * Answers `{ "error": code, "message": text }` for any error. HttpErrors keep their status;
- * CSS HttpErrors (with statusCode) too, 4xx and 503; anything else is a 500 whose details stay in the log.
+ * Answers `{ "error": code, "message": text }` for any error, or the same as an HTML page to a
+ * browser (`request` given, asking for HTML). HttpErrors keep their status; CSS HttpErrors (with
+ * statusCode) too, 4xx and 503; anything else is a 500 whose details stay in the log.
  */
-export function sendError(response: ServerResponse, error: unknown): void {
+export function sendError(response: ServerResponse, error: unknown, request?: IncomingMessage): void {
   if (response.headersSent) {
     response.destroy();
     return;
   }
   const { status, body, headers } = errorAnswer(error);
+  if (request && prefersHtml(request)) {
+    sendHtml(response, status, renderPage(undefined, STATUS_CODES[status] ?? 'Error', `<section class="error">
+<h1>${escapeHtml(STATUS_CODES[status] ?? 'Error')}</h1>
+<p>${escapeHtml(body.message)}</p>
+<p class="meta">${status} · <code>${escapeHtml(body.error)}</code></p>
+</section>`), { ...headers, vary: 'Accept' });
+    return;
+  }
   sendJson(response, status, body, headers);
+}
+
+/** Writes an HTML page with the right headers (only the headers, for a HEAD request: `headOnly`). */
+export function sendHtml(response: ServerResponse, status: number, html: string, headers: Record<string, string> = {},
+  headOnly = false): void {
+  response.writeHead(status, {
+    ...headers,
+    'content-type': 'text/html; charset=utf-8',
+    'content-length': Buffer.byteLength(html),
+  });
+  response.end(headOnly ? undefined : html);
 }
 
 /** An error as the one answer shape: its status, `{ "error", "message" }` and any headers it needs. */

@@ -30,7 +30,7 @@ export abstract class JsonHttpHandler extends HttpHandler {
       }
       // The client may still be sending: drop the rest so that it reads the answer, not a reset.
       discardBody(input.request);
-      sendError(input.response, error);
+      sendError(input.response, error, input.request);
     }
   }
 

@@ -185,6 +185,6 @@ export class RequestPipeline extends ServerConfigurator implements ReadDecider {
     // The client may still be sending: read and drop its body (up to discardBody's cap) so that it gets
     // to read the answer instead of a connection reset.
     discardBody(request);
-    sendError(response, error);
+    sendError(response, error, request);
   }
 }

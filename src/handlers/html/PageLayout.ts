@@ -1,0 +1,55 @@
+import { escapeHtml } from './Html';
+
+/** The name pages give the server. */
+export const SERVER_NAME = 'Fedpod';
+
+const STYLE = `
+:root { color-scheme: light dark; --accent: #5b4fd6; --muted: #6b6b76; --line: #d8d8e0; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; }
+header, main, footer { max-width: 44rem; margin: 0 auto; padding: 0.75rem 1rem; }
+header { display: flex; align-items: baseline; gap: 1rem; flex-wrap: wrap; border-bottom: 1px solid var(--line); }
+header a.home { font-weight: 700; font-size: 1.2rem; text-decoration: none; color: var(--accent); }
+header nav { display: flex; gap: 1rem; margin-left: auto; }
+footer { color: var(--muted); font-size: 0.85rem; border-top: 1px solid var(--line); margin-top: 2rem; }
+a { color: var(--accent); }
+h1 { font-size: 1.6rem; margin: 0.5rem 0; line-height: 1.25; overflow-wrap: anywhere; }
+.handle, .meta { color: var(--muted); overflow-wrap: anywhere; }
+.avatar { width: 96px; height: 96px; border-radius: 12px; object-fit: cover; }
+.counts { display: flex; gap: 1.5rem; list-style: none; padding: 0; }
+.counts strong { display: block; font-size: 1.2rem; }
+article { border-top: 1px solid var(--line); padding: 0.75rem 0; overflow-wrap: anywhere; }
+article img, article video { max-width: 100%; height: auto; }
+pre, code { white-space: pre-wrap; overflow-wrap: anywhere; }
+form { display: grid; gap: 0.5rem; max-width: 28rem; }
+input, textarea, button { font: inherit; padding: 0.5rem; }
+button { background: var(--accent); color: #fff; border: 0; border-radius: 6px; cursor: pointer; }
+.error { border-left: 4px solid #c0392b; padding-left: 0.75rem; }
+`;
+
+/**
+ * A whole HTML page with the server's name: a small inline stylesheet (no other request), readable
+ * on a phone, landmarks for screen readers. `body` is HTML the caller built from escaped text.
+ * Without `baseUrl` (an error page written where it is not known) the home link is `/`.
+ */
+export function renderPage(baseUrl: string | undefined, title: string, body: string): string {
+  const base = baseUrl === undefined ? '/' : baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
+  const host = baseUrl === undefined ? '' : new URL(base).host;
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} · ${escapeHtml(SERVER_NAME)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<header><a class="home" href="${escapeHtml(base)}">${escapeHtml(SERVER_NAME)}</a><span class="meta">${escapeHtml(host)}</span></header>
+<main>
+${body}
+</main>
+<footer><p>${escapeHtml(SERVER_NAME)}: linked data and the fediverse${host ? `, on ${escapeHtml(host)}` : ''}.</p></footer>
+</body>
+</html>
+`;
+}

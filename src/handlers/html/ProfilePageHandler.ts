@@ -1,0 +1,97 @@
+import type { HttpHandlerInput } from '@solid/community-server';
+import type { Json } from '../../plugins/activitypub/ActivityJson';
+import { idOf, isObject, typeOf } from '../../plugins/activitypub/ActivityJson';
+import type { ActivityRepository } from '../../plugins/activitypub/ActivityRepository';
+import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
+import type { ActorProfiles } from '../../plugins/activitypub/ActorProfiles';
+import type { AudienceRules } from '../../plugins/activitypub/AudienceRules';
+import type { CollectionStore } from '../../storage/CollectionStore';
+import { notFound } from '../../util/HttpErrors';
+import { sendHtml } from '../HttpUtil';
+import { JsonHttpHandler } from '../JsonHttpHandler';
+import { NOT_HANDLED } from '../NotHandled';
+import { agentIri, resolveAgent } from '../pipeline/Agent';
+import { prefersHtml } from './BrowserAccept';
+import { escapeHtml, isWebUrl, safeHtml } from './Html';
+import { renderPage } from './PageLayout';
+import { renderPost } from './PostView';
+
+const RECENT_POSTS = 10;
+
+/**
+ * An actor's profile page, for browsers at the actor's own URL (content negotiation: ActivityPub and
+ * RDF clients still get the actor document): name, handle, avatar, summary, counts, how to follow,
+ * and the recent posts of its outbox that the reader may read (the audience rules, as the outbox's
+ * pages apply them: public ones to anyone, more to followers, addressees and the owner).
+ */
+export class ProfilePageHandler extends JsonHttpHandler {
+  private readonly urls: ActorUrls;
+  private readonly origin: string;
+
+  public constructor(
+    baseUrl: string,
+    private readonly profiles: ActorProfiles,
+    private readonly collections: CollectionStore,
+    private readonly audience: AudienceRules,
+    private readonly activities: ActivityRepository,
+  ) {
+    super();
+    this.urls = new ActorUrls(baseUrl);
+    this.origin = new URL(this.urls.base).origin;
+  }
+
+  public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || !prefersHtml(request) || !this.username(request.url)) {
+      throw NOT_HANDLED;
+    }
+  }
+
+  protected async serve({ request, response }: HttpHandlerInput): Promise<void> {
+    const username = this.username(request.url)!;
+    const actor = this.urls.actor(username);
+    const document = await this.profiles.read(actor);
+    if (!document) {
+      throw notFound(`No actor at ${actor}`);
+    }
+    const reader = agentIri(await resolveAgent(request));
+    const addressedTo = reader === actor ? undefined : await this.audience.recipientsAdmitting(actor, reader);
+    const outbox = this.urls.collection(username, 'outbox');
+    const [ activityCount, followers, following, page ] = await Promise.all([
+      this.collections.count(outbox, addressedTo),
+      this.collections.count(this.urls.collection(username, 'followers')),
+      this.collections.count(this.urls.collection(username, 'following')),
+      this.collections.page(outbox, { limit: RECENT_POSTS, addressedTo }),
+    ]);
+    const items = await this.activities.readMany(page.items.map((item): string => item.iri));
+    const recent = page.items.map((item): Json | undefined => items.get(item.iri))
+      .filter((activity): activity is Json => activity !== undefined && typeOf(activity) === 'Create' && isObject(activity.object))
+      .map((activity): string => renderPost(activity.object as Json));
+    const name = typeof document.name === 'string' && document.name !== '' ? document.name : username;
+    const handle = `@${username}@${new URL(this.urls.base).host}`;
+    const icon = isObject(document.icon) ? document.icon.url : document.icon;
+    const moved = idOf(document.movedTo);
+    const html = renderPage(this.urls.base, `${name} (${handle})`, `<section class="profile">
+${isWebUrl(icon) ? `<img class="avatar" src="${escapeHtml(icon)}" alt="">` : ''}
+<h1>${escapeHtml(name)}</h1>
+<p class="handle">${escapeHtml(handle)}</p>
+${moved && isWebUrl(moved) ? `<p><strong>This account has moved to <a href="${escapeHtml(moved)}">${escapeHtml(moved)}</a>.</strong></p>` : ''}
+${typeof document.summary === 'string' ? `<div class="summary">${safeHtml(document.summary)}</div>` : ''}
+<ul class="counts">
+<li><strong>${activityCount}</strong> ${activityCount === 1 ? 'activity' : 'activities'}</li>
+<li><strong>${following}</strong> following</li>
+<li><strong>${followers}</strong> followers</li>
+</ul>
+<p>To follow, search for <code>${escapeHtml(handle)}</code> in Mastodon or any fediverse app.</p>
+</section>
+<section class="posts">
+<h2>Recent posts</h2>
+${recent.length > 0 ? recent.join('\n') : '<p class="meta">No posts to show.</p>'}
+</section>`);
+    sendHtml(response, 200, html, { vary: 'Accept, Authorization', 'cache-control': 'no-cache' }, request.method === 'HEAD');
+  }
+
+  private username(url: string | undefined): string | undefined {
+    const path = (url ?? '').split('?')[0];
+    return this.urls.usernameOf(`${this.origin}${path}`);
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * Pages for people: a real headless Chromium loads a profile, a post and an error, at the same URLs
+ * ActivityPub clients read as JSON. Screenshots are kept in the run directory.
+ */
+import type { Browser, Page } from 'puppeteer-core';
+import { keepScreenshot, launchBrowser } from '../../support/browser';
+import { startFedpod, type FedpodServer } from '../../support/fedpod';
+import { postToOutbox, signup, type Session } from '../../support/local-actors';
+
+const PUBLIC = 'https://www.w3.org/ns/activitystreams#Public';
+
+describe('pages in a browser', () => {
+  let server: FedpodServer;
+  let browser: Browser;
+  let page: Page;
+  let alice: Session;
+  let bob: Session;
+  let publicNote: string;
+  let privateNote: string;
+
+  beforeAll(async() => {
+    server = await startFedpod({ config: 'activitypub' });
+    alice = await signup(server.baseUrl, 'alice');
+    bob = await signup(server.baseUrl, 'bob');
+    await postToOutbox(alice, { type: 'Update', object: { id: alice.webId, name: 'Alice Liddell', summary: '<p>Down the <em>rabbit</em> hole</p>' }});
+    const note = await postToOutbox(alice, { type: 'Note', to: [ PUBLIC ], summary: 'spoilers',
+      content: '<p>Hello <b>world</b><script>window.injected = true</script><img src=x onerror="window.injected = true"></p>' });
+    publicNote = (note.body.object as { id: string }).id;
+    const secret = await postToOutbox(alice, { type: 'Note', to: [ bob.webId ], content: '<p>only for bob</p>' });
+    privateNote = (secret.body.object as { id: string }).id;
+    browser = await launchBrowser();
+  });
+
+  beforeEach(async() => {
+    page = await browser.newPage();
+  });
+
+  afterEach(async() => {
+    await page?.close();
+  });
+
+  afterAll(async() => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('shows a profile with name, handle, summary, counts and the public posts only', async() => {
+    const answer = await page.goto(alice.webId);
+    expect(answer?.status()).toBe(200);
+    expect(answer?.headers()['content-type']).toMatch(/^text\/html/u);
+    await keepScreenshot(page, 'profile');
+    expect(await page.title()).toContain('Alice Liddell');
+    expect(await page.$eval('h1', (element) => element.textContent)).toBe('Alice Liddell');
+    const text = await page.$eval('main', (element) => (element as HTMLElement).innerText);
+    expect(text).toContain(`@alice@${new URL(server.baseUrl).host}`);
+    expect(text).toContain('Down the rabbit hole');
+    // The outbox holds the Note and the profile Update: both are public.
+    expect(text).toMatch(/2\s*activities/u);
+    expect(await page.$eval('header', (element) => element.textContent)).toContain('Fedpod');
+    // The content warning hides the post until opened; the private post is not there at all.
+    expect(await page.$$eval('details summary', (elements) => elements.map((element) => element.textContent))).toEqual([ 'spoilers' ]);
+    expect(text).not.toContain('only for bob');
+    expect(await page.evaluate(() => (window as unknown as { injected?: boolean }).injected)).toBeUndefined();
+  });
+
+  it('shows a post with its author, content made safe, and a link to the author', async() => {
+    const answer = await page.goto(publicNote);
+    expect(answer?.status()).toBe(200);
+    await page.click('details summary');
+    await keepScreenshot(page, 'post');
+    expect(await page.$eval('article', (element) => (element as HTMLElement).innerText)).toContain('Hello world');
+    expect(await page.$$('article script')).toHaveLength(0);
+    expect(await page.$$('article img')).toHaveLength(0);
+    expect(await page.evaluate(() => (window as unknown as { injected?: boolean }).injected)).toBeUndefined();
+    await Promise.all([ page.waitForNavigation(), page.click('.author a') ]);
+    expect(page.url()).toBe(alice.webId);
+  });
+
+  it('shows the audience rules: a post addressed to bob is a 404 page to others', async() => {
+    const answer = await page.goto(privateNote);
+    expect(answer?.status()).toBe(404);
+    await keepScreenshot(page, 'not-found');
+    expect(await page.$eval('header', (element) => element.textContent)).toContain('Fedpod');
+    expect(await page.content()).not.toContain('only for bob');
+  });
+
+  it('keeps JSON for ActivityPub clients and Turtle for RDF clients at the same URLs', async() => {
+    const actor = await fetch(alice.webId, { headers: { accept: 'application/activity+json' } });
+    expect(actor.headers.get('content-type')).toMatch(/^application\/activity\+json/u);
+    expect((await actor.json() as { type: string }).type).toBe('Person');
+    const mastodon = await fetch(publicNote, { headers: { accept: 'application/activity+json, application/ld+json' } });
+    expect((await mastodon.json() as { type: string }).type).toBe('Note');
+    const turtle = await fetch(alice.webId, { headers: { accept: 'text/turtle' } });
+    expect(turtle.headers.get('content-type')).toMatch(/^text\/turtle/u);
+  });
+
+  it('answers a browser\'s error as a page with the same status, and a client\'s as JSON', async() => {
+    const answer = await page.goto(`${server.baseUrl}actors/nobody`);
+    expect(answer?.status()).toBe(404);
+    expect(answer?.headers()['content-type']).toMatch(/^text\/html/u);
+    expect(await page.$eval('header', (element) => element.textContent)).toContain('Fedpod');
+    const json = await fetch(`${server.baseUrl}actors/nobody`, { headers: { accept: 'application/activity+json' } });
+    expect(json.status).toBe(404);
+    expect(await json.json()).toEqual({ error: expect.any(String), message: expect.stringMatching(/.+/u) });
+  });
+});
