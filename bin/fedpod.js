@@ -22,6 +22,7 @@ function serverOptions(y) {
   return storeOptions(y)
     .option('config', { type: 'string', default: process.env.FEDPOD_CONFIG || 'activitypub', describe: 'activitypub, ldp, or a path to a config file' })
     .option('port', { type: 'number', default: Number(process.env.PORT || 3000), describe: 'HTTP port' })
+    .option('host', { type: 'string', default: process.env.FEDPOD_HOST || '', describe: 'Address the HTTP server binds (e.g. 127.0.0.1 behind a proxy); empty = every interface' })
     .option('base-url', { type: 'string', default: process.env.SERVICE_HOME_URL || '', describe: 'Public base URL (default http://localhost:<port>/)' })
     .option('sparql-endpoint', { type: 'string', default: process.env.SPARQL_ENDPOINT || '', describe: 'Triple store: a Fuseki base URL, or a SPARQL endpoint URL ending in /sparql; empty = embedded store' })
     .option('dataset', { type: 'string', default: process.env.SPARQL_DATASET || 'localData', describe: 'Dataset name (created at start-up on Fuseki-style stores)' })
@@ -64,8 +65,99 @@ function resolveStore(endpoint, dataset) {
   return { queryUrl: `${base}${dataset}/query`, updateUrl: `${base}${dataset}/update`, adminUrl: base };
 }
 
+/** An integer flag within bounds, or a UsageError naming the flag and what it takes. */
+function checkInteger(argv, flag, min, max) {
+  const value = argv[flag];
+  if (value === undefined) {
+    return;
+  }
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new UsageError(`--${flag} must be a whole number from ${min} to ${max} (got ${Number.isNaN(value) ? 'something that is not a number' : value})`);
+  }
+}
+
+/** A URL flag with one of the given schemes, or a UsageError naming the flag. */
+function checkUrl(argv, flag, schemes) {
+  const value = argv[flag];
+  let url;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--${flag} must be a URL (${schemes.join(' or ')}), got ${JSON.stringify(value)}`);
+  }
+  if (!schemes.includes(url.protocol.slice(0, -1))) {
+    throw new UsageError(`--${flag} must be a ${schemes.join(' or ')} URL, got ${JSON.stringify(value)}`);
+  }
+  return url;
+}
+
+/** Resolves when a TCP connection to host:port opens within `ms`; a UsageError naming the flag otherwise. */
+function checkReachable(flag, value, host, port, ms = 3000) {
+  const net = require('node:net');
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host, port, timeout: ms });
+    const fail = (why) => {
+      socket.destroy();
+      reject(new UsageError(`--${flag} ${value}: cannot reach ${host}:${port} (${why})`));
+    };
+    socket.once('connect', () => {
+      socket.end();
+      resolve();
+    });
+    socket.once('timeout', () => fail(`no answer in ${ms / 1000} s`));
+    socket.once('error', (error) => fail(error.code || error.message));
+  });
+}
+
+/** Resolves when `port` on `host` can be listened on now; a UsageError naming the flag otherwise. */
+function checkPortFree(flag, port, host) {
+  const net = require('node:net');
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', (error) => reject(new UsageError(error.code === 'EADDRINUSE' ?
+      `--${flag} ${port}${host ? ` on ${host}` : ''} is in use by another process` :
+      `--${flag} ${port}${host ? ` --host ${host}` : ''}: ${error.code || error.message}`)));
+    probe.listen(port, host || undefined, () => probe.close(() => resolve()));
+  });
+}
+
+/**
+ * Every flag of `fedpod start` checked before anything is loaded or written: bad values, an
+ * unreachable store or Redis, and a busy port are refused with the flag named.
+ */
+async function checkServerFlags(argv) {
+  checkInteger(argv, 'port', 1, 65535);
+  checkInteger(argv, 'store-port', 1, 65535);
+  checkInteger(argv, 'max-body-size', 1, 2 ** 31);
+  checkInteger(argv, 'container-page-size', 1, 100000);
+  checkInteger(argv, 'token-lifetime', 60, 10 * 365 * 24 * 3600);
+  checkInteger(argv, 'shutdown-timeout', 1, 3600);
+  checkInteger(argv, 'retry-base-delay', 0, 24 * 3600 * 1000);
+  if (argv['base-url']) {
+    checkUrl(argv, 'base-url', [ 'http', 'https' ]);
+  }
+  const configFile = resolveConfig(argv.config);
+  if (!require('node:fs').existsSync(configFile)) {
+    throw new UsageError(`--config ${argv.config}: no such config (activitypub, ldp, ldp-sparql, ldp-wac, or a path to a config file)`);
+  }
+  if (argv['sparql-endpoint']) {
+    const url = checkUrl(argv, 'sparql-endpoint', [ 'http', 'https' ]);
+    await checkReachable('sparql-endpoint', argv['sparql-endpoint'], url.hostname.replace(/^\[|\]$/gu, ''),
+      Number(url.port || (url.protocol === 'https:' ? 443 : 80)));
+  }
+  if (argv['redis-url'].trim()) {
+    const url = checkUrl({ 'redis-url': argv['redis-url'].trim() }, 'redis-url', [ 'redis', 'rediss' ]);
+    await checkReachable('redis-url', argv['redis-url'], url.hostname.replace(/^\[|\]$/gu, '') || '127.0.0.1', Number(url.port || 6379));
+  }
+  await checkPortFree('port', argv.port, argv.host);
+  if (!argv['sparql-endpoint']) {
+    await checkPortFree('store-port', argv['store-port'], '127.0.0.1');
+  }
+}
+
 async function startServer(argv) {
   logFormat = argv['log-format'];
+  await checkServerFlags(argv);
   const baseUrl = argv['base-url'] || `http://localhost:${argv.port}/`;
   if (argv['retry-base-delay'] !== undefined) {
     // Read by the queue factory (RetryPolicy.baseDelayFromEnvironment); no config variable needed.
@@ -99,6 +191,7 @@ async function startServer(argv) {
     config: configFile,
     variableBindings: {
       'urn:solid-server:default:variable:port': argv.port,
+      'urn:fedpod:default:variable:host': argv.host,
       'urn:solid-server:default:variable:baseUrl': baseUrl,
       // CSS's own logging variable; Fedpod's logger (config/parts/observability/logging.json) uses logLevel below.
       'urn:solid-server:default:variable:loggingLevel': argv['log-level'] === 'info' ? 'warn' : argv['log-level'],
@@ -135,7 +228,7 @@ async function startServer(argv) {
   if (!baseUrl.startsWith('https://') && !argv.config.startsWith('ldp')) {
     say('warning: the base URL is not HTTPS; ActivityPub federation needs an HTTPS public URL (put a TLS proxy in front and set --base-url)', 'warn');
   }
-  say(`ready: ${baseUrl} (listening on port ${argv.port})`);
+  say(`ready: ${baseUrl} (listening on ${argv.host || 'every interface'}, port ${argv.port})`);
   // Graceful stop (config/parts/util/shutdown.json): the HTTP server drains, queue workers stop
   // (unfinished jobs stay queued), connections close, then the embedded store flushes and closes.
   // Exit 0 when all that is done, 1 when it fails or takes longer than --shutdown-timeout.

@@ -173,3 +173,4 @@ export * from './plugins/ldp/UserStorageLocationStrategy';
 export * from './handlers/html/PageLayoutTemplateEngine';
 export * from './handlers/html/ProfilePageHandler';
 export * from './handlers/html/PostPageHandler';
+export * from './handlers/server/BoundServerInitializer';

@@ -4,6 +4,7 @@
  * why, and never opens its HTTP port.
  */
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as path from 'node:path';
 import { freePort } from '../support/ports';
 import { httpStatus, killByPid, makeTempDir, REPO_ROOT, spawnLogged, type SpawnedProcess } from '../support/processes';
@@ -36,7 +37,7 @@ describe('start-up with an unreachable Redis', () => {
     await watching;
     expect(code).toBe(1);
     expect(served).toBeUndefined();
-    expect(fs.readFileSync(proc.logFile, 'utf8')).toMatch(/Redis is not reachable/u);
+    expect(fs.readFileSync(proc.logFile, 'utf8')).toMatch(new RegExp(`--redis-url redis://127\\.0\\.0\\.1:${redisPort}: cannot reach`, 'u'));
   }, 90_000);
 });
 
@@ -49,4 +50,80 @@ describe('start-up without queue workers and without Redis', () => {
     expect(code).toBe(1);
     expect(fs.readFileSync(proc.logFile, 'utf8')).toMatch(/--no-queue-workers needs --redis-url/u);
   }, 60_000);
+});
+
+describe('flags checked before anything is loaded', () => {
+  /** Starts the server with `flags` on a data directory that does not exist yet; resolves with its exit code and log. */
+  async function start(flags: string[]): Promise<{ code: number | null; log: string; dataDirCreated: boolean }> {
+    const dataDir = path.join(makeTempDir('fedpod-flags-'), 'data');
+    const proc = await spawnLogged(process.execPath, [ BIN, 'start', '--data-dir', dataDir, '--store-port', String(await freePort()),
+      ...flags ], { name: 'fedpod-flags' });
+    const { code } = await proc.exited;
+    return { code, log: fs.readFileSync(proc.logFile, 'utf8'), dataDirCreated: fs.existsSync(dataDir) };
+  }
+
+  it.each([
+    [[ '--port', 'abc' ], /--port must be a whole number from 1 to 65535/u ],
+    [[ '--port', '99999' ], /--port must be a whole number from 1 to 65535 \(got 99999\)/u ],
+    [[ '--base-url', 'not-a-url' ], /--base-url must be a URL \(http or https\)/u ],
+    [[ '--max-body-size', '-5' ], /--max-body-size must be a whole number/u ],
+    [[ '--config', 'no-such-setup' ], /--config no-such-setup: no such config/u ],
+  ])('refuses %j naming the flag, writing nothing', async(flags, message) => {
+    const { code, log, dataDirCreated } = await start(flags);
+    expect(code).toBe(1);
+    expect(log).toMatch(message);
+    expect(log).not.toMatch(/ready|\n\s+at /u);
+    expect(dataDirCreated).toBe(false);
+  }, 60_000);
+
+  it('refuses an unreachable store, naming --sparql-endpoint', async() => {
+    const closed = await freePort();
+    const { code, log, dataDirCreated } = await start([ '--port', String(await freePort()), '--sparql-endpoint', `http://127.0.0.1:${closed}/` ]);
+    expect(code).toBe(1);
+    expect(log).toMatch(new RegExp(`--sparql-endpoint http://127\\.0\\.0\\.1:${closed}/: cannot reach`, 'u'));
+    expect(dataDirCreated).toBe(false);
+  }, 60_000);
+
+  it('refuses a busy port before ready, naming it, with nothing written to the data directory', async() => {
+    const busy = net.createServer();
+    await new Promise<void>((resolve) => busy.listen(0, resolve));
+    const port = (busy.address() as net.AddressInfo).port;
+    try {
+      const { code, log, dataDirCreated } = await start([ '--port', String(port) ]);
+      expect(code).toBe(1);
+      expect(log).toMatch(new RegExp(`--port ${port} is in use by another process`, 'u'));
+      expect(log).not.toMatch(/ready/u);
+      expect(dataDirCreated).toBe(false);
+    } finally {
+      await new Promise((resolve) => busy.close(resolve));
+    }
+  }, 60_000);
+
+  it('binds --host only', async() => {
+    const port = await freePort();
+    const dataDir = makeTempDir('fedpod-host-');
+    const proc = await spawnLogged(process.execPath, [ BIN, 'start', '--config', 'ldp', '--port', String(port), '--host', '127.0.0.1',
+      '--data-dir', dataDir, '--store-port', String(await freePort()) ], { name: 'fedpod-host' });
+    try {
+      let status: number | undefined;
+      for (let tries = 0; tries < 240 && status === undefined; tries += 1) {
+        status = await httpStatus(`http://127.0.0.1:${port}/healthz`, 1_000);
+        if (status === undefined) await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      expect(status).toBe(200);
+      // Another address of this machine is not bound: the same port there is free to take.
+      const other = net.createServer();
+      const external = Object.values((await import('node:os')).networkInterfaces()).flat()
+        .find((address) => address && address.family === 'IPv4' && !address.internal)?.address;
+      if (external) {
+        await new Promise<void>((resolve, reject) => {
+          other.once('error', reject);
+          other.listen(port, external, resolve);
+        });
+        await new Promise((resolve) => other.close(resolve));
+      }
+    } finally {
+      await killByPid(proc.pid);
+    }
+  }, 120_000);
 });

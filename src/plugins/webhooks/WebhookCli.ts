@@ -143,6 +143,7 @@ async function instantiateService(options: WebhookCliOptions, store: StoreUrls):
     'urn:fedpod:default:variable:redisUrl': options.redisUrl,
     'urn:fedpod:default:variable:queueWorkers': true,
     'urn:fedpod:default:variable:allowPrivateNetwork': false,
+    'urn:fedpod:default:variable:host': '',
   };
   return manager.instantiate<WebhookService>('urn:fedpod:default:WebhookService', { variables });
 }
