@@ -174,3 +174,4 @@ export * from './handlers/html/PageLayoutTemplateEngine';
 export * from './handlers/html/ProfilePageHandler';
 export * from './handlers/html/PostPageHandler';
 export * from './handlers/server/BoundServerInitializer';
+export * from './handlers/html/CollectionPageHandler';

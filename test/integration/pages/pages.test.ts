@@ -5,7 +5,8 @@
 import type { Browser, Page } from 'puppeteer-core';
 import { keepScreenshot, launchBrowser } from '../../support/browser';
 import { startFedpod, type FedpodServer } from '../../support/fedpod';
-import { postToOutbox, signup, type Session } from '../../support/local-actors';
+import { eventually } from '../../support/eventually';
+import { pageItemIds, postToOutbox, signup, type Session } from '../../support/local-actors';
 
 const PUBLIC = 'https://www.w3.org/ns/activitystreams#Public';
 
@@ -28,6 +29,8 @@ describe('pages in a browser', () => {
     publicNote = (note.body.object as { id: string }).id;
     const secret = await postToOutbox(alice, { type: 'Note', to: [ bob.webId ], content: '<p>only for bob</p>' });
     privateNote = (secret.body.object as { id: string }).id;
+    await postToOutbox(bob, { type: 'Follow', object: alice.webId });
+    await eventually(async() => (await pageItemIds(`${alice.webId}/followers`)).includes(bob.webId));
     browser = await launchBrowser();
   });
 
@@ -74,6 +77,16 @@ describe('pages in a browser', () => {
     expect(await page.evaluate(() => (window as unknown as { injected?: boolean }).injected)).toBeUndefined();
     await Promise.all([ page.waitForNavigation(), page.click('.author a') ]);
     expect(page.url()).toBe(alice.webId);
+  });
+
+  it('shows collections as pages: the public posts of the outbox, the followers as links', async() => {
+    expect((await page.goto(`${alice.webId}/outbox`))?.status()).toBe(200);
+    await keepScreenshot(page, 'outbox');
+    expect(await page.$eval('h1', (element) => element.textContent)).toBe('Posts');
+    expect(await page.$$eval('details summary', (elements) => elements.map((element) => element.textContent))).toEqual([ 'spoilers' ]);
+    expect(await page.content()).not.toContain('only for bob');
+    expect((await page.goto(`${alice.webId}/followers`))?.status()).toBe(200);
+    expect(await page.$$eval('main li a', (links) => links.map((link) => link.getAttribute('href')))).toEqual([ bob.webId ]);
   });
 
   it('shows the audience rules: a post addressed to bob is a 404 page to others', async() => {

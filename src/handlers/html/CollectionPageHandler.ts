@@ -1,0 +1,96 @@
+import type { HttpHandlerInput } from '@solid/community-server';
+import type { Json } from '../../plugins/activitypub/ActivityJson';
+import { isObject, typeOf } from '../../plugins/activitypub/ActivityJson';
+import type { ActivityRepository } from '../../plugins/activitypub/ActivityRepository';
+import type { ActorCollection } from '../../plugins/activitypub/ActorDocument';
+import { ACTOR_COLLECTIONS, ActorUrls } from '../../plugins/activitypub/ActorDocument';
+import type { AudienceRules } from '../../plugins/activitypub/AudienceRules';
+import type { CollectionStore } from '../../storage/CollectionStore';
+import { sendHtml } from '../HttpUtil';
+import { JsonHttpHandler } from '../JsonHttpHandler';
+import { NOT_HANDLED } from '../NotHandled';
+import { agentIri, resolveAgent } from '../pipeline/Agent';
+import { prefersHtml } from './BrowserAccept';
+import { escapeHtml, isWebUrl } from './Html';
+import { renderPage } from './PageLayout';
+import { renderPost } from './PostView';
+
+const TITLES: Record<ActorCollection, string> = {
+  inbox: 'Inbox', outbox: 'Posts', followers: 'Followers', following: 'Following', liked: 'Liked', featured: 'Pinned posts',
+};
+const PAGE_SIZE = 40;
+
+/**
+ * An actor's collections as pages, for browsers at the collections' own URLs (content negotiation):
+ * the newest items, with what the audience rules let the reader see (the same filter as the JSON
+ * pages: the boxes show everything to their owner only). Posts are shown as posts; followers,
+ * following and liked as links.
+ */
+export class CollectionPageHandler extends JsonHttpHandler {
+  private readonly urls: ActorUrls;
+  private readonly origin: string;
+
+  public constructor(
+    baseUrl: string,
+    private readonly collections: CollectionStore,
+    private readonly audience: AudienceRules,
+    private readonly activities: ActivityRepository,
+  ) {
+    super();
+    this.urls = new ActorUrls(baseUrl);
+    this.origin = new URL(this.urls.base).origin;
+  }
+
+  public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || !prefersHtml(request) || !this.target(request.url)) {
+      throw NOT_HANDLED;
+    }
+  }
+
+  protected async serve({ request, response }: HttpHandlerInput): Promise<void> {
+    const { username, name } = this.target(request.url)!;
+    const actor = this.urls.actor(username);
+    const collection = this.urls.collection(username, name);
+    const reader = agentIri(await resolveAgent(request));
+    const boxes = name === 'inbox' || name === 'outbox';
+    const addressedTo = boxes && reader !== actor ? await this.audience.recipientsAdmitting(actor, reader) : undefined;
+    const { items } = await this.collections.page(collection, { limit: PAGE_SIZE, addressedTo });
+    const iris = items.map((item): string => item.iri);
+    let list: string;
+    if (boxes || name === 'featured') {
+      const documents = await this.activities.readMany(iris);
+      list = iris.map((iri): Json | undefined => documents.get(iri))
+        .filter((document): document is Json => document !== undefined)
+        .map((document): string => typeOf(document) === 'Create' && isObject(document.object) ?
+          renderPost(document.object) :
+          name === 'featured' ? renderPost(document) : this.activityLine(document)).join('\n');
+    } else {
+      list = iris.length > 0 ?
+        `<ul>${iris.map((iri): string => `<li>${isWebUrl(iri) ? `<a href="${escapeHtml(iri)}">${escapeHtml(iri)}</a>` : escapeHtml(iri)}</li>`).join('')}</ul>` :
+        '';
+    }
+    const title = `${TITLES[name]} of @${username}`;
+    const html = renderPage(this.urls.base, title, `<p><a href="${escapeHtml(actor)}">@${escapeHtml(username)}</a></p>
+<h1>${escapeHtml(TITLES[name])}</h1>
+${list || '<p class="meta">Nothing to show.</p>'}`);
+    sendHtml(response, 200, html, { vary: 'Accept, Authorization', 'cache-control': 'no-cache' }, request.method === 'HEAD');
+  }
+
+  /** An activity other than a Create, as one line: its type and what it is about. */
+  private activityLine(activity: Json): string {
+    const object = isObject(activity.object) ? activity.object.id : activity.object;
+    return `<article><p>${escapeHtml(typeOf(activity) ?? 'Activity')} ${isWebUrl(object) ?
+      `<a href="${escapeHtml(object)}">${escapeHtml(object)}</a>` :
+      ''}</p></article>`;
+  }
+
+  private target(url: string | undefined): { username: string; name: ActorCollection } | undefined {
+    const path = (url ?? '').split('?')[0];
+    const match = /^(.*)\/([a-z]+)$/u.exec(path);
+    if (!match || !ACTOR_COLLECTIONS.includes(match[2] as ActorCollection)) {
+      return undefined;
+    }
+    const username = this.urls.usernameOf(`${this.origin}${match[1]}`);
+    return username ? { username, name: match[2] as ActorCollection } : undefined;
+  }
+}
