@@ -284,8 +284,83 @@ async function runStore(argv) {
   say(`embedded store listening on ${running && running.url ? running.url : `http://${argv.host}:${argv['store-port']}/`} (data in ${path.join(dataDir, 'store')})`);
 }
 
-/** `fedpod webhooks <command>`: the operator's console for incoming webhooks (src/plugins/webhooks/WebhookCli.ts). */
-function runWebhooks(command, argv) {
+/** `<data-dir>/operator.json` of a server that ran on this data directory, or undefined (see OperatorSecret). */
+function readOperatorFile(dataDir) {
+  try {
+    return JSON.parse(require('node:fs').readFileSync(path.join(dataDir, 'operator.json'), 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A webhooks command answered by the running server (its operator routes, with the secret it wrote
+ * to the data directory): fast, and every URI minted under the server's own base URL. Resolves
+ * with the exit code, or with undefined when no server answers there.
+ */
+async function askRunningServer(operator, command, argv) {
+  const url = new URL('operator/webhooks', operator.localUrl);
+  const options = { headers: { authorization: `Bearer ${operator.secret}`, 'content-type': 'application/json' },
+    signal: AbortSignal.timeout(10000) };
+  if (command === 'list' && argv.user) {
+    url.searchParams.set('user', argv.user);
+  }
+  if (command === 'generate') {
+    Object.assign(options, { method: 'POST', body: JSON.stringify({ user: argv.user, action: argv.action }) });
+  } else if (command === 'revoke') {
+    Object.assign(options, { method: 'DELETE', body: JSON.stringify({ uri: argv.uri }) });
+  }
+  let answer;
+  try {
+    answer = await fetch(url, options);
+  } catch (error) {
+    const code = error && error.cause && error.cause.code;
+    if (code === 'ECONNREFUSED' || code === 'ECONNRESET') {
+      return undefined;
+    }
+    throw new UsageError(`the server at ${operator.localUrl} (pid ${operator.pid}) did not answer: ${code || error.message}`);
+  }
+  const body = await answer.json().catch(() => ({}));
+  if (answer.status === 404 && body.error === 'not_found') {
+    // Another server now holds that port, or this one no longer reads that secret.
+    return undefined;
+  }
+  if (!answer.ok) {
+    process.stderr.write(`fedpod webhooks ${command}: ${body.message || `HTTP ${answer.status}`}\n`);
+    return 1;
+  }
+  if (command === 'generate') {
+    process.stdout.write(`${body.id}\n`);
+  } else if (command === 'list') {
+    for (const record of body) {
+      process.stdout.write(`${[ record.iri, record.user, record.action, record.created ].join('\t')}\n`);
+    }
+  } else {
+    process.stdout.write(`revoked ${body.iri} (${body.action} for ${body.user})\n`);
+  }
+  return 0;
+}
+
+/**
+ * `fedpod webhooks <command>`: the operator's console for incoming webhooks. Asks the server running
+ * on the data directory when there is one; otherwise opens the data directory itself (slower: it
+ * loads the server's config; src/plugins/webhooks/WebhookCli.ts), minting under the base URL the
+ * server last used there unless --base-url says otherwise.
+ */
+async function runWebhooks(command, argv) {
+  const dataDir = path.resolve(argv['data-dir']);
+  const operator = readOperatorFile(dataDir);
+  if (command !== 'dead-letters') {
+    if (operator) {
+      const code = await askRunningServer(operator, command, argv);
+      if (code !== undefined) {
+        process.exit(code);
+      }
+      process.stderr.write(`fedpod webhooks: no server answers at ${operator.localUrl} (the one that last ran on ${dataDir}); working on the data directory directly\n`);
+    } else {
+      process.stderr.write(`fedpod webhooks: no running server found for ${dataDir}; working on the data directory directly\n`);
+    }
+  }
   const port = argv.port;
   const { runWebhookCommand } = require(path.join(ROOT, 'dist', 'plugins', 'webhooks', 'WebhookCli'));
   return runWebhookCommand({
@@ -296,8 +371,8 @@ function runWebhooks(command, argv) {
     limit: argv.limit,
     root: ROOT,
     configFile: resolveConfig(argv.config),
-    baseUrl: argv['base-url'] || `http://localhost:${port}/`,
-    dataDir: path.resolve(argv['data-dir']),
+    baseUrl: argv['base-url'] || (operator && operator.baseUrl) || `http://localhost:${port}/`,
+    dataDir,
     sparqlEndpoint: argv['sparql-endpoint'],
     dataset: argv.dataset,
     storePort: argv['store-port'],

@@ -175,3 +175,6 @@ export * from './handlers/html/ProfilePageHandler';
 export * from './handlers/html/PostPageHandler';
 export * from './handlers/server/BoundServerInitializer';
 export * from './handlers/html/CollectionPageHandler';
+export * from './plugins/operator/OperatorSecret';
+export * from './handlers/access/OperatorAccess';
+export * from './handlers/webhooks/OperatorWebhookHandler';

@@ -8,6 +8,7 @@ import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import { claimRedisDb } from '../../support/env';
 import { startFedpod, type FedpodServer } from '../../support/fedpod';
+import { freePort } from '../../support/ports';
 import { REPO_ROOT } from '../../support/processes';
 import { eventually as eventuallyWithin } from '../../support/eventually';
 
@@ -260,4 +261,41 @@ describe.each([
     }, 100_000);
     expect(accepted.every((marker) => text.includes(marker))).toBe(true);
   }, 240_000);
+});
+
+describe('the webhooks CLI given only the data directory', () => {
+  let server: FedpodServer | undefined;
+
+  afterAll(async() => {
+    await server?.stop();
+  });
+
+  function run(args: string[]): Promise<CliResult> {
+    return new Promise((resolve) => {
+      execFile(process.execPath, [ BIN, 'webhooks', ...args ], { timeout: 90_000 }, (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+      });
+    });
+  }
+
+  it('asks the running server, which mints under its own base URL; once it stopped, still lists under that base', async() => {
+    server = await startFedpod({ config: 'activitypub' });
+    const dataDir = server.dataDir;
+    await signup(server, 'carol');
+    const generated = await run([ 'generate', '--user', 'carol', '--action', 'store-in-container', '--data-dir', dataDir ]);
+    expect(generated.stderr).toBe('');
+    expect(generated.code).toBe(0);
+    // The server runs on a port of its own, not the default the CLI would assume.
+    expect(generated.stdout.trim()).toMatch(new RegExp(`^${server.baseUrl}webhooks/[A-Za-z0-9_-]{43}$`, 'u'));
+    expect((await post(generated.stdout.trim(), '{"cli":"carol"}')).status).toBe(202);
+    const baseUrl = server.baseUrl;
+    await server.stop();
+    server = undefined;
+    const listed = await run([ 'list', '--data-dir', dataDir, '--store-port', String(await freePort()) ]);
+    expect(listed.stderr).toContain('no server answers');
+    expect(listed.code).toBe(0);
+    const [ line ] = listed.stdout.trim().split('\n');
+    expect(line.split('\t').slice(1, 3)).toEqual([ `${baseUrl}actors/carol`, 'store-in-container' ]);
+    expect(line.startsWith(`${baseUrl}webhooks/`)).toBe(true);
+  }, 180_000);
 });
