@@ -48,11 +48,48 @@ function say(message, level = 'info') {
     `[fedpod] ${message}\n`);
 }
 
+/** The setups in config/ (compiled at build by scripts/compile-configs.js). */
+const NAMED_SETUPS = [ 'activitypub', 'ldp', 'ldp-sparql', 'ldp-wac' ];
+
 function resolveConfig(name) {
-  if ([ 'activitypub', 'ldp', 'ldp-sparql', 'ldp-wac' ].includes(name)) {
+  if (NAMED_SETUPS.includes(name)) {
     return path.join(ROOT, 'config', `${name}.json`);
   }
   return path.resolve(name);
+}
+
+/** The newest modification time (ms) of the files under `directory`. */
+function newestChange(directory) {
+  const fs = require('node:fs');
+  let newest = 0;
+  for (const entry of fs.readdirSync(directory, { withFileTypes: true })) {
+    const file = path.join(directory, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestChange(file) : fs.statSync(file).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * The compiled module of a named setup (dist/compiled/<name>.js, made by `npm run build`), when it
+ * is newer than every config file and the components; otherwise undefined, and the config is read
+ * with Components.js as it is (several seconds more).
+ */
+function compiledSetup(name) {
+  const fs = require('node:fs');
+  if (!NAMED_SETUPS.includes(name)) {
+    return undefined;
+  }
+  const file = path.join(ROOT, 'dist', 'compiled', `${name}.js`);
+  if (!fs.existsSync(file)) {
+    return undefined;
+  }
+  const built = fs.statSync(file).mtimeMs;
+  const sources = Math.max(newestChange(path.join(ROOT, 'config')), fs.statSync(path.join(ROOT, 'dist', 'components', 'components.jsonld')).mtimeMs);
+  if (sources > built) {
+    say(`config/ changed since dist/compiled/${name}.js was built: reading the config instead (npm run build makes start-up fast again)`, 'warn');
+    return undefined;
+  }
+  return file;
 }
 
 /** Where queries, updates and (for Fuseki-style servers) the admin protocol live. */
@@ -184,45 +221,52 @@ async function startServer(argv) {
   }
   const store = resolveStore(endpoint, argv.dataset);
   const configFile = resolveConfig(argv.config);
-  say(`loading ${path.relative(process.cwd(), configFile) || configFile} (store ${store.queryUrl})`);
-  const { AppRunner } = require('@solid/community-server');
-  const app = await new AppRunner().create({
-    loaderProperties: { mainModulePath: ROOT, dumpErrorState: false, typeChecking: false },
-    config: configFile,
-    variableBindings: {
-      'urn:solid-server:default:variable:port': argv.port,
-      'urn:fedpod:default:variable:host': argv.host,
-      'urn:solid-server:default:variable:baseUrl': baseUrl,
-      // CSS's own logging variable; Fedpod's logger (config/parts/observability/logging.json) uses logLevel below.
-      'urn:solid-server:default:variable:loggingLevel': argv['log-level'] === 'info' ? 'warn' : argv['log-level'],
-      'urn:solid-server:default:variable:showStackTrace': false,
-      'urn:solid-server:default:variable:socket': null,
-      'urn:solid-server:default:variable:workers': 1,
-      'urn:solid-server:default:variable:confirmMigration': true,
-      'urn:solid-server:default:variable:seedConfig': null,
-      'urn:solid-server:default:variable:rootFilePath': dataDir,
-      'urn:solid-server:default:variable:sparqlEndpoint': store.queryUrl,
-      'urn:solid-server:default:variable:podConfigJson': path.join(dataDir, 'pod-config.json'),
-      'urn:fedpod:default:variable:sparqlQueryUrl': store.queryUrl,
-      'urn:fedpod:default:variable:sparqlUpdateUrl': store.updateUrl,
-      'urn:fedpod:default:variable:sparqlAdminUrl': store.adminUrl,
-      'urn:fedpod:default:variable:sparqlDataset': argv.dataset,
-      'urn:fedpod:default:variable:sparqlUser': argv['sparql-user'],
-      'urn:fedpod:default:variable:sparqlPassword': argv['sparql-password'],
-      'urn:fedpod:default:variable:maxBodyBytes': argv['max-body-size'],
-      'urn:fedpod:default:variable:containerPageSize': argv['container-page-size'],
-      'urn:fedpod:default:variable:dataDir': dataDir,
-      'urn:fedpod:default:variable:tokenLifetime': argv['token-lifetime'],
-      'urn:fedpod:default:variable:signatureScheme': argv['signature-scheme'],
-      'urn:fedpod:default:variable:redisUrl': argv['redis-url'],
-      'urn:fedpod:default:variable:queueWorkers': argv['queue-workers'],
-      'urn:fedpod:default:variable:allowPrivateNetwork': argv['allow-private-network'],
-      'urn:fedpod:default:variable:metricsEnabled': argv.metrics,
-      'urn:fedpod:default:variable:metricsToken': argv['metrics-token'],
-      'urn:fedpod:default:variable:logLevel': argv['log-level'],
-      'urn:fedpod:default:variable:logFormat': argv['log-format'],
-    },
-  });
+  const variables = {
+    'urn:solid-server:default:variable:port': argv.port,
+    'urn:fedpod:default:variable:host': argv.host,
+    'urn:solid-server:default:variable:baseUrl': baseUrl,
+    // CSS's own logging variable; Fedpod's logger (config/parts/observability/logging.json) uses logLevel below.
+    'urn:solid-server:default:variable:loggingLevel': argv['log-level'] === 'info' ? 'warn' : argv['log-level'],
+    'urn:solid-server:default:variable:showStackTrace': false,
+    'urn:solid-server:default:variable:socket': null,
+    'urn:solid-server:default:variable:workers': 1,
+    'urn:solid-server:default:variable:confirmMigration': true,
+    'urn:solid-server:default:variable:seedConfig': null,
+    'urn:solid-server:default:variable:rootFilePath': dataDir,
+    'urn:solid-server:default:variable:sparqlEndpoint': store.queryUrl,
+    'urn:solid-server:default:variable:podConfigJson': path.join(dataDir, 'pod-config.json'),
+    'urn:fedpod:default:variable:sparqlQueryUrl': store.queryUrl,
+    'urn:fedpod:default:variable:sparqlUpdateUrl': store.updateUrl,
+    'urn:fedpod:default:variable:sparqlAdminUrl': store.adminUrl,
+    'urn:fedpod:default:variable:sparqlDataset': argv.dataset,
+    'urn:fedpod:default:variable:sparqlUser': argv['sparql-user'],
+    'urn:fedpod:default:variable:sparqlPassword': argv['sparql-password'],
+    'urn:fedpod:default:variable:maxBodyBytes': argv['max-body-size'],
+    'urn:fedpod:default:variable:containerPageSize': argv['container-page-size'],
+    'urn:fedpod:default:variable:dataDir': dataDir,
+    'urn:fedpod:default:variable:tokenLifetime': argv['token-lifetime'],
+    'urn:fedpod:default:variable:signatureScheme': argv['signature-scheme'],
+    'urn:fedpod:default:variable:redisUrl': argv['redis-url'],
+    'urn:fedpod:default:variable:queueWorkers': argv['queue-workers'],
+    'urn:fedpod:default:variable:allowPrivateNetwork': argv['allow-private-network'],
+    'urn:fedpod:default:variable:metricsEnabled': argv.metrics,
+    'urn:fedpod:default:variable:metricsToken': argv['metrics-token'],
+    'urn:fedpod:default:variable:logLevel': argv['log-level'],
+    'urn:fedpod:default:variable:logFormat': argv['log-format'],
+  };
+  const compiled = compiledSetup(argv.config);
+  say(`loading ${path.relative(process.cwd(), configFile) || configFile}${compiled ? ' (compiled at build)' : ''} (store ${store.queryUrl})`);
+  let app;
+  if (compiled) {
+    app = require(compiled)(variables);
+  } else {
+    const { AppRunner } = require('@solid/community-server');
+    app = await new AppRunner().create({
+      loaderProperties: { mainModulePath: ROOT, dumpErrorState: false, typeChecking: false },
+      config: configFile,
+      variableBindings: variables,
+    });
+  }
   say('initialising (dataset, containers)');
   await app.start();
   if (!baseUrl.startsWith('https://') && !argv.config.startsWith('ldp')) {

@@ -127,3 +127,30 @@ describe('flags checked before anything is loaded', () => {
     }
   }, 120_000);
 });
+
+describe('configs compiled at build', () => {
+  /** Starts the server with `config`, waits until it serves, and resolves with its log so far. */
+  async function startAndRead(config: string): Promise<string> {
+    const port = await freePort();
+    const proc = await spawnLogged(process.execPath, [ BIN, 'start', '--config', config, '--port', String(port),
+      '--data-dir', makeTempDir('fedpod-compiled-'), '--store-port', String(await freePort()) ], { name: 'fedpod-compiled' });
+    try {
+      let status: number | undefined;
+      for (let tries = 0; tries < 480 && status !== 200; tries += 1) {
+        status = await httpStatus(`http://127.0.0.1:${port}/healthz`, 1_000);
+        if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      expect(status).toBe(200);
+      return fs.readFileSync(proc.logFile, 'utf8');
+    } finally {
+      await killByPid(proc.pid);
+    }
+  }
+
+  it('starts a named setup from its compiled module, and a config given by path from the JSON-LD itself', async() => {
+    expect(await startAndRead('ldp')).toMatch(/loading \S*config\/ldp\.json \(compiled at build\)/u);
+    const byPath = await startAndRead(path.join(REPO_ROOT, 'config', 'ldp.json'));
+    expect(byPath).toMatch(/loading .*ldp\.json \(store/u);
+    expect(byPath).not.toContain('compiled at build');
+  }, 240_000);
+});
