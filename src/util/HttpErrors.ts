@@ -1,9 +1,12 @@
+import { RepresentationMetadata } from '@solid/community-server';
 /**
  * Errors that carry an HTTP status and a machine-readable code, so handlers can answer
  * `{ "error": code, "message": message }` without guessing.
  * CSS's own HttpError subclasses are also recognised by `toErrorBody`.
  */
 export class FedpodHttpError extends Error {
+  private cssMetadata?: RepresentationMetadata;
+
   public constructor(
     public readonly statusCode: number,
     public readonly errorCode: string,
@@ -12,6 +15,16 @@ export class FedpodHttpError extends Error {
   ) {
     super(message);
     this.name = 'FedpodHttpError';
+  }
+
+  /**
+   * CSS's pipeline knows an HTTP error by its status and metadata; with them, an error thrown inside
+   * it (a JSON-LD body Fedpod's parser refuses, in CSS's conversion) is answered with its own status
+   * instead of 500.
+   */
+  public get metadata(): RepresentationMetadata {
+    this.cssMetadata ??= new RepresentationMetadata();
+    return this.cssMetadata;
   }
 }
 

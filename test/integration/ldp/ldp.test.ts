@@ -222,6 +222,15 @@ describe.each(TEST_STORES)('LDP setup on the $name', (store) => {
       expect(await memberCount()).toBe(before);
     });
 
+    it('invalid JSON-LD sent with PUT, through CSS\'s pipeline: 400 with the parser\'s reason, not 500', async() => {
+      const target = `${server.baseUrl}notes/broken-context.jsonld`;
+      const response = await fetch(target, { method: 'PUT', headers: { 'content-type': 'application/ld+json' },
+        body: JSON.stringify({ '@context': 5, name: 'x' }) });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({ error: 'invalid_jsonld', message: expect.stringContaining('@context') });
+      expect((await fetch(target)).status).toBe(404);
+    });
+
     it('a body that is not an object: 400', async() => {
       await expectRefused(await post(notes, '"just a string"'), 400);
     });
