@@ -178,3 +178,4 @@ export * from './handlers/html/CollectionPageHandler';
 export * from './plugins/operator/OperatorSecret';
 export * from './handlers/access/OperatorAccess';
 export * from './handlers/webhooks/OperatorWebhookHandler';
+export * from './handlers/html/AccountPagesHandler';

@@ -29,9 +29,10 @@ export async function launchBrowser(): Promise<Browser> {
     args: [ '--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu' ] });
 }
 
-/** Keeps a screenshot of the page in the run directory (`screenshots/<name>.png`), as a test artifact. */
+/** Keeps a screenshot of the page with the run's logs (`logs/screenshots/<name>.png`), as a test artifact. */
 export async function keepScreenshot(page: Page, name: string): Promise<string> {
-  const directory = path.join(runDir(), 'screenshots');
+  // Beside the logs: the run's other data is removed at teardown, its logs are kept.
+  const directory = path.join(runDir(), 'logs', 'screenshots');
   fs.mkdirSync(directory, { recursive: true });
   const file = path.join(directory, `${name.replace(/[^a-z0-9-]+/giu, '-')}.png`);
   await page.screenshot({ path: file as `${string}.png`, fullPage: true });

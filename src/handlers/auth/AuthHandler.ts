@@ -1,7 +1,7 @@
 import type { HttpHandlerInput } from '@solid/community-server';
 import type { AccountService, Session } from '../../plugins/accounts/AccountService';
-import { badRequest, methodNotAllowed } from '../../util/HttpErrors';
-import { readBody, sendJson } from '../HttpUtil';
+import { badRequest, methodNotAllowed, unsupportedMediaType } from '../../util/HttpErrors';
+import { mediaTypeOf, readBody, sendJson } from '../HttpUtil';
 import { JsonHttpHandler } from '../JsonHttpHandler';
 import { NOT_HANDLED } from '../NotHandled';
 
@@ -28,6 +28,11 @@ export class AuthHandler extends JsonHttpHandler {
     if (request.method !== 'POST') {
       request.resume();
       throw methodNotAllowed(`${path} takes POST only.`, 'POST');
+    }
+    if (mediaTypeOf(request.headers['content-type']) !== 'application/json') {
+      // Forms are the pages' (AccountPagesHandler, for browsers); the API takes JSON.
+      request.resume();
+      throw unsupportedMediaType(`Content-Type ${String(request.headers['content-type'])} is not accepted here; send one of: application/json.`);
     }
     const body = await readBody(request, MAX_AUTH_BODY);
     let parsed: unknown;

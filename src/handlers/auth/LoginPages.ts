@@ -1,4 +1,5 @@
-import escapeHtml from 'escape-html';
+import { escapeHtml } from '../html/Html';
+import { renderPage } from '../html/PageLayout';
 
 /** What the login and consent pages show of the app that asks. */
 export interface AppAsking {
@@ -9,18 +10,10 @@ export interface AppAsking {
   redirectUri?: string;
 }
 
-const STYLE = `body{font-family:system-ui,sans-serif;max-width:28rem;margin:2rem auto;padding:0 1rem;line-height:1.5}
-label{display:block;margin-top:1rem}input{width:100%;padding:.5rem;font-size:1rem;box-sizing:border-box}
-button{margin-top:1rem;padding:.5rem 1rem;font-size:1rem}.error{color:#a00}.app{word-break:break-all}`;
-
+/** A page of the login: the server's layout, the title as its heading. */
 function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escapeHtml(title)} · Fedpod</title><style>${STYLE}</style></head>
-<body><main><h1>${escapeHtml(title)}</h1>
-${body}
-</main></body></html>
-`;
+  return renderPage(undefined, title, `<h1>${escapeHtml(title)}</h1>
+${body}`);
 }
 
 function appLine(app: AppAsking): string {
@@ -47,7 +40,7 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
 <input id="login" name="login" autocomplete="username" required value="${escapeHtml(login)}">
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>
-<label><input type="checkbox" name="remember" value="yes" style="width:auto"> Stay logged in on this browser</label>
+<label><input type="checkbox" name="remember" value="yes"> Stay logged in on this browser</label>
 <button type="submit">Log in</button>
 </form>
 <form method="post"><input type="hidden" name="action" value="cancel"><button type="submit">Cancel</button></form>`);
@@ -59,7 +52,7 @@ export function consentPage(app: AppAsking, webId: string): string {
 <p>If you allow it, the app can read and write, as <span class="app">${escapeHtml(webId)}</span>, whatever you may read and write.</p>
 <form method="post">
 <input type="hidden" name="action" value="consent">
-<label><input type="checkbox" name="remember" value="yes" style="width:auto"> Keep it logged in (refresh tokens)</label>
+<label><input type="checkbox" name="remember" value="yes"> Keep it logged in (refresh tokens)</label>
 <button type="submit">Allow</button>
 </form>
 <form method="post"><input type="hidden" name="action" value="cancel"><button type="submit">Deny</button></form>`);

@@ -1,10 +1,9 @@
+import escape from 'escape-html';
 import sanitizeHtml from 'sanitize-html';
 
-/** Text for an HTML element or a quoted attribute. */
+/** Text for an HTML element or a quoted attribute (nothing, for undefined or null). */
 export function escapeHtml(text: unknown): string {
-  return String(text ?? '').replace(/[&<>"']/gu, (char): string => ({
-    '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\'': '&#39;',
-  })[char]!);
+  return escape(String(text ?? ''));
 }
 
 /**

@@ -25,6 +25,11 @@ form { display: grid; gap: 0.5rem; max-width: 28rem; }
 input, textarea, button { font: inherit; padding: 0.5rem; }
 button { background: var(--accent); color: #fff; border: 0; border-radius: 6px; cursor: pointer; }
 .error { border-left: 4px solid #c0392b; padding-left: 0.75rem; }
+.notice { border-left: 4px solid var(--accent); padding-left: 0.75rem; overflow-wrap: anywhere; }
+form.inline { display: inline; }
+.app { overflow-wrap: anywhere; }
+ul.webhooks li { margin: 0.5rem 0; display: flex; gap: 0.75rem; align-items: baseline; flex-wrap: wrap; }
+select { font: inherit; padding: 0.5rem; }
 `;
 
 /**

@@ -77,9 +77,9 @@ ${isWebUrl(icon) ? `<img class="avatar" src="${escapeHtml(icon)}" alt="">` : ''}
 ${moved && isWebUrl(moved) ? `<p><strong>This account has moved to <a href="${escapeHtml(moved)}">${escapeHtml(moved)}</a>.</strong></p>` : ''}
 ${typeof document.summary === 'string' ? `<div class="summary">${safeHtml(document.summary)}</div>` : ''}
 <ul class="counts">
-<li><strong>${activityCount}</strong> ${activityCount === 1 ? 'activity' : 'activities'}</li>
-<li><strong>${following}</strong> following</li>
-<li><strong>${followers}</strong> followers</li>
+<li><a href="${escapeHtml(outbox)}"><strong>${activityCount}</strong> ${activityCount === 1 ? 'activity' : 'activities'}</a></li>
+<li><a href="${escapeHtml(this.urls.collection(username, 'following'))}"><strong>${following}</strong> following</a></li>
+<li><a href="${escapeHtml(this.urls.collection(username, 'followers'))}"><strong>${followers}</strong> followers</a></li>
 </ul>
 <p>To follow, search for <code>${escapeHtml(handle)}</code> in Mastodon or any fediverse app.</p>
 </section>

@@ -97,6 +97,64 @@ describe('pages in a browser', () => {
     expect(await page.content()).not.toContain('only for bob');
   });
 
+  it('signs up, logs in and out, and creates, uses and revokes a webhook on the account page', async() => {
+    await page.goto(`${server.baseUrl}auth/signup`);
+    await keepScreenshot(page, 'signup');
+    await page.type('#username', 'carol');
+    await page.type('#email', 'carol@example.com');
+    await page.type('#password', 'short');
+    // The browser's own check (minlength) keeps a short password from being sent; the server refuses it too.
+    await page.$eval('#password', (input) => input.removeAttribute('minlength'));
+    await Promise.all([ page.waitForNavigation(), page.click('button[type=submit]') ]);
+    expect(await page.$eval('.error', (element) => element.textContent)).toMatch(/password/iu);
+    expect(await page.$eval('#username', (input) => (input as HTMLInputElement).value)).toBe('carol');
+    await page.$eval('#password', (input) => {
+      (input as HTMLInputElement).value = '';
+    });
+    await page.type('#password', 'correct horse');
+    await Promise.all([ page.waitForNavigation(), page.click('button[type=submit]') ]);
+    expect(page.url()).toBe(`${server.baseUrl}auth/account`);
+    expect(await page.$eval('main', (element) => (element as HTMLElement).innerText)).toContain('@carol');
+    const cookie = (await page.cookies()).find((entry) => entry.name === 'fedpod_session')!;
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/auth/' });
+
+    await page.select('#action', 'store-in-container');
+    await Promise.all([ page.waitForNavigation(), page.click('form:not(.inline) button[type=submit]') ]);
+    await keepScreenshot(page, 'account');
+    const uri = await page.$eval('.webhook-uri', (element) => element.textContent ?? '');
+    expect(uri).toMatch(new RegExp(`^${server.baseUrl}webhooks/[A-Za-z0-9_-]{43}$`, 'u'));
+    expect((await fetch(uri, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"from":"page"}' })).status)
+      .toBe(202);
+    expect(await page.$$('ul.webhooks li')).toHaveLength(1);
+    // The page is the user's own: a form without the page's key is refused.
+    const forged = await page.evaluate(async(target) => (await fetch(target, { method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
+      body: 'do=generate&action=store-in-container' })).status,
+    `${server.baseUrl}auth/account`);
+    expect(forged).toBe(403);
+    await Promise.all([ page.waitForNavigation(), page.click('form.inline button') ]);
+    expect(await page.$$('ul.webhooks li')).toHaveLength(0);
+    expect((await fetch(uri, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(404);
+
+    await Promise.all([ page.waitForNavigation(), page.click('form[action$="auth/logout"] button') ]);
+    expect(page.url()).toBe(`${server.baseUrl}auth/login`);
+    expect((await page.goto(`${server.baseUrl}auth/account`))?.url()).toBe(`${server.baseUrl}auth/login`);
+    await page.type('#username', 'carol');
+    await page.type('#password', 'wrong password');
+    await Promise.all([ page.waitForNavigation(), page.click('button[type=submit]') ]);
+    expect(await page.$eval('.error', (element) => element.textContent)).toBeTruthy();
+    await page.$eval('#password', (input) => {
+      (input as HTMLInputElement).value = '';
+    });
+    await page.type('#password', 'correct horse');
+    await Promise.all([ page.waitForNavigation(), page.click('button[type=submit]') ]);
+    expect(page.url()).toBe(`${server.baseUrl}auth/account`);
+    // The JSON API answers as before.
+    const api = await fetch(`${server.baseUrl}auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'carol', password: 'correct horse' }) });
+    expect((await api.json() as { webId: string }).webId).toBe(`${server.baseUrl}actors/carol`);
+  });
+
   it('keeps JSON for ActivityPub clients and Turtle for RDF clients at the same URLs', async() => {
     const actor = await fetch(alice.webId, { headers: { accept: 'application/activity+json' } });
     expect(actor.headers.get('content-type')).toMatch(/^application\/activity\+json/u);

@@ -1,0 +1,199 @@
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HttpHandlerInput } from '@solid/community-server';
+import type { AccountService, Session } from '../../plugins/accounts/AccountService';
+import type { TokenClaims, TokenService } from '../../plugins/accounts/TokenService';
+import type { WebhookService } from '../../plugins/webhooks/WebhookService';
+import { badRequest, FedpodHttpError } from '../../util/HttpErrors';
+import { mediaTypeOf, readBody, sendHtml } from '../HttpUtil';
+import { JsonHttpHandler } from '../JsonHttpHandler';
+import { NOT_HANDLED } from '../NotHandled';
+import { prefersHtml } from './BrowserAccept';
+import { escapeHtml } from './Html';
+import { renderPage } from './PageLayout';
+
+const PAGES = new Set([ '/auth/signup', '/auth/login', '/auth/account', '/auth/logout' ]);
+const COOKIE = 'fedpod_session';
+const FORM = 'application/x-www-form-urlencoded';
+const MAX_FORM_BYTES = 16 * 1024;
+
+/**
+ * Signup, login and account pages for browsers, at the same paths as the JSON API (`/auth/signup`,
+ * `/auth/login`; a browser's GET or a form POST comes here, JSON goes on to AuthHandler), and
+ * `/auth/account`, where a logged-in user creates, lists and revokes webhooks. Logging in (or signing
+ * up) sets a session cookie holding the user's token: HttpOnly, SameSite=Strict, Secure on an HTTPS
+ * base, for `/auth/` only, so it authenticates these pages and nothing else (API requests still
+ * need the token in `Authorization`). The account page's forms also carry a value derived from the
+ * token, which another site cannot know.
+ */
+export class AccountPagesHandler extends JsonHttpHandler {
+  private readonly base: string;
+  private readonly secure: boolean;
+
+  /**
+   * @param webhooks - The webhook service, in setups that have webhooks (the account page lists them).
+   */
+  public constructor(
+    baseUrl: string,
+    private readonly accounts: AccountService,
+    private readonly tokens: TokenService,
+    private readonly webhooks?: WebhookService,
+  ) {
+    super();
+    this.base = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
+    this.secure = this.base.startsWith('https://');
+  }
+
+  public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
+    const path = (request.url ?? '').split('?')[0];
+    // A browser's GET, or a form it posts from these pages; API clients go on to AuthHandler.
+    const page = request.method === 'GET' || (request.method === 'POST' && mediaTypeOf(request.headers['content-type']) === FORM);
+    if (!PAGES.has(path) || !page || !prefersHtml(request)) {
+      throw NOT_HANDLED;
+    }
+  }
+
+  protected async serve({ request, response }: HttpHandlerInput): Promise<void> {
+    const path = (request.url ?? '').split('?')[0];
+    const form = request.method === 'POST' ? new URLSearchParams((await readBody(request, MAX_FORM_BYTES)).toString('utf8')) : undefined;
+    switch (path) {
+      case '/auth/signup':
+      case '/auth/login':
+        return form ? this.enter(response, path, form) : this.send(response, 200, path === '/auth/signup' ? this.signupForm() : this.loginForm());
+      case '/auth/logout':
+        response.writeHead(303, { location: `${this.base}auth/login`, 'set-cookie': this.cookie('', 0) });
+        response.end();
+        return;
+      default:
+        return this.account(request, response, form);
+    }
+  }
+
+  /** Signup or login from the form: on success the session cookie and the account page; else the form again with the reason. */
+  private async enter(response: ServerResponse, path: string, form: URLSearchParams): Promise<void> {
+    const signup = path === '/auth/signup';
+    let session: Session;
+    try {
+      session = signup ?
+        await this.accounts.signup({ username: form.get('username') ?? '', email: form.get('email') ?? '', password: form.get('password') ?? '' }) :
+        await this.accounts.login({ username: form.get('username') ?? '', password: form.get('password') ?? '' });
+    } catch (error: unknown) {
+      if (!(error instanceof FedpodHttpError) || error.statusCode >= 500) {
+        throw error;
+      }
+      const html = signup ? this.signupForm(error.message, form) : this.loginForm(error.message, form.get('username') ?? '');
+      return this.send(response, error.statusCode, html);
+    }
+    response.writeHead(303, { location: `${this.base}auth/account`, 'set-cookie': this.cookie(session.token), 'cache-control': 'no-store' });
+    response.end();
+  }
+
+  private async account(request: IncomingMessage, response: ServerResponse, form?: URLSearchParams): Promise<void> {
+    const token = this.sessionToken(request);
+    let claims: TokenClaims | undefined;
+    try {
+      claims = token ? await this.tokens.verify(token) : undefined;
+    } catch {
+      claims = undefined;
+    }
+    if (!token || !claims) {
+      response.writeHead(303, { location: `${this.base}auth/login`, 'cache-control': 'no-store' });
+      response.end();
+      return;
+    }
+    let notice = '';
+    if (form) {
+      if (form.get('csrf') !== this.formKey(token)) {
+        throw new FedpodHttpError(403, 'invalid_form', 'This form was not sent from your account page: reload it and try again.');
+      }
+      notice = await this.change(claims, form);
+    }
+    return this.send(response, 200, await this.accountPage(claims, token, notice));
+  }
+
+  /** Generates or revokes a webhook as the form asks; the notice to show. */
+  private async change(claims: TokenClaims, form: URLSearchParams): Promise<string> {
+    if (!this.webhooks) {
+      throw badRequest('This server has no webhooks.', 'invalid_form');
+    }
+    if (form.get('do') === 'generate') {
+      const webhook = await this.webhooks.generate({ webId: claims.webId, username: claims.username }, form.get('action') ?? '');
+      return `<div class="notice" role="status"><p>Your new webhook (shown this once; keep it secret, anyone holding it can use it):</p>
+<p><code class="webhook-uri">${escapeHtml(webhook.id)}</code></p></div>`;
+    }
+    if (form.get('do') === 'revoke') {
+      await this.webhooks.revoke(form.get('iri') ?? '', claims.webId);
+      return '<p class="notice" role="status">Revoked.</p>';
+    }
+    throw badRequest('The form needs do=generate or do=revoke.', 'invalid_form');
+  }
+
+  private async accountPage(claims: TokenClaims, token: string, notice: string): Promise<string> {
+    const csrf = `<input type="hidden" name="csrf" value="${escapeHtml(this.formKey(token))}">`;
+    let webhooks = '';
+    if (this.webhooks) {
+      const records = await this.webhooks.list(claims.webId);
+      webhooks = `<section><h2>Webhooks</h2>
+${records.length === 0 ? '<p class="meta">None yet.</p>' : `<ul class="webhooks">${records.map((record) => `<li><span>${escapeHtml(record.action)}</span>
+<span class="meta">created ${escapeHtml(record.created.slice(0, 16).replace('T', ' '))} UTC</span>
+<form method="post" class="inline">${csrf}<input type="hidden" name="do" value="revoke"><input type="hidden" name="iri" value="${escapeHtml(record.iri)}"><button type="submit">Revoke</button></form></li>`).join('\n')}</ul>`}
+<form method="post">${csrf}<input type="hidden" name="do" value="generate">
+<label for="action">New webhook for</label>
+<select id="action" name="action">${this.webhooks.allowedActions.map((action) => `<option>${escapeHtml(action)}</option>`).join('')}</select>
+<button type="submit">Create webhook</button></form></section>`;
+    }
+    return renderPage(this.base, 'Your account', `<h1>Your account</h1>
+${notice}
+<p>Logged in as <a href="${escapeHtml(claims.webId)}">@${escapeHtml(claims.username)}</a>.</p>
+${webhooks}
+<form method="post" action="${escapeHtml(this.base)}auth/logout"><button type="submit">Log out</button></form>`);
+  }
+
+  private signupForm(error?: string, form?: URLSearchParams): string {
+    return renderPage(this.base, 'Sign up', `<h1>Sign up</h1>
+${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
+<form method="post" action="${escapeHtml(this.base)}auth/signup">
+<label for="username">Username</label><input id="username" name="username" autocomplete="username" required value="${escapeHtml(form?.get('username'))}">
+<label for="email">Email</label><input id="email" name="email" type="email" autocomplete="email" required value="${escapeHtml(form?.get('email'))}">
+<label for="password">Password (8 characters or more)</label><input id="password" name="password" type="password" autocomplete="new-password" minlength="8" required>
+<button type="submit">Sign up</button>
+</form>
+<p>Already have an account? <a href="${escapeHtml(this.base)}auth/login">Log in</a>.</p>`);
+  }
+
+  private loginForm(error?: string, username = ''): string {
+    return renderPage(this.base, 'Log in', `<h1>Log in</h1>
+${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
+<form method="post" action="${escapeHtml(this.base)}auth/login">
+<label for="username">Username or email</label><input id="username" name="username" autocomplete="username" required value="${escapeHtml(username)}">
+<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
+<button type="submit">Log in</button>
+</form>
+<p>No account yet? <a href="${escapeHtml(this.base)}auth/signup">Sign up</a>.</p>`);
+  }
+
+  private send(response: ServerResponse, status: number, html: string): void {
+    // Pages with password fields: never inside another site's frame, never cached.
+    sendHtml(response, status, html, { 'cache-control': 'no-store', 'x-frame-options': 'DENY',
+      'content-security-policy': 'frame-ancestors \'none\'' });
+  }
+
+  private cookie(token: string, maxAge?: number): string {
+    return `${COOKIE}=${token}; Path=/auth/; HttpOnly; SameSite=Strict${this.secure ? '; Secure' : ''}${maxAge === undefined ? '' : `; Max-Age=${maxAge}`}`;
+  }
+
+  private sessionToken(request: IncomingMessage): string | undefined {
+    for (const part of (request.headers.cookie ?? '').split(';')) {
+      const [ name, ...value ] = part.trim().split('=');
+      if (name === COOKIE && value.length > 0) {
+        return value.join('=') || undefined;
+      }
+    }
+    return undefined;
+  }
+
+  /** A value of the session's forms that only a page of this session can have (the token's hash). */
+  private formKey(token: string): string {
+    return createHash('sha256').update(`fedpod form ${token}`).digest('base64url');
+  }
+}
