@@ -18,6 +18,7 @@ RUN npm ci --ignore-scripts --no-audit --no-fund --loglevel=error 2>/tmp/npm-ci.
       npm install --ignore-scripts --no-audit --no-fund --loglevel=error; } \
  && rm -f /tmp/npm-ci.log
 COPY tsconfig.json .componentsignore ./
+COPY scripts/compile-configs.js ./scripts/
 COPY src ./src
 COPY bin ./bin
 COPY config ./config

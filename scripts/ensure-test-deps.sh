@@ -105,7 +105,7 @@ main() {
     reinstall=(--reinstall)
   fi
   if ((${#pkgs[@]} == 0)); then
-    log "virtuoso-t, isql-vt and redis-server present"
+    log "${!PACKAGE_FOR[*]} present"
     return 0
   fi
   log "installing Debian packages: ${pkgs[*]}"

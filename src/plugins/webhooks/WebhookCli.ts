@@ -1,6 +1,8 @@
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { ComponentsManager } from 'componentsjs';
+import type { StoreUrls } from '../../util/StoreUrls';
+import { storeUrlsOf } from '../../util/StoreUrls';
 import type { Batch } from '../queue/BatchingJobQueue';
 import { BatchingJobQueue } from '../queue/BatchingJobQueue';
 import { BullMqJobQueue } from '../queue/BullMqJobQueue';
@@ -34,22 +36,6 @@ export interface WebhookCliOptions {
   limit?: number;
   stdout?: (line: string) => void;
   stderr?: (line: string) => void;
-}
-
-interface StoreUrls {
-  queryUrl: string;
-  updateUrl: string;
-  adminUrl: string;
-}
-
-/** As bin/fedpod.js: a URL ending in /sparql is a plain endpoint; anything else a Fuseki-style base. */
-function resolveStore(endpoint: string, dataset: string): StoreUrls {
-  const url = new URL(endpoint);
-  if (/\/sparql\/?$/u.test(url.pathname)) {
-    return { queryUrl: url.href, updateUrl: url.href, adminUrl: '' };
-  }
-  const base = url.href.endsWith('/') ? url.href : `${url.href}/`;
-  return { queryUrl: `${base}${dataset}/query`, updateUrl: `${base}${dataset}/update`, adminUrl: base };
 }
 
 async function reachable(url: string): Promise<boolean> {
@@ -196,7 +182,7 @@ export async function runWebhookCommand(options: WebhookCliOptions): Promise<num
     }
   }
   try {
-    const service = await instantiateService(options, resolveStore(endpoint, options.dataset));
+    const service = await instantiateService(options, storeUrlsOf(endpoint, options.dataset));
     switch (options.command) {
       case 'generate': {
         const user = await service.resolveUser(options.user ?? '');

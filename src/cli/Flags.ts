@@ -1,0 +1,51 @@
+import type { FlagSpec } from './FlagSpec';
+
+const FEDPOD = 'urn:fedpod:default:variable:';
+
+/** Flags of every command that opens a data directory or its embedded store. */
+export const STORE_FLAGS: FlagSpec[] = [
+  { name: 'data-dir', type: 'string', env: 'FEDPOD_DATA_DIR', default: './data', describe: 'Keys, accounts, embedded store files, local queue journals' },
+  { name: 'store-port', type: 'number', env: 'FEDPOD_STORE_PORT', default: 3030, range: [ 1, 65535 ], describe: 'Port of the embedded store\'s HTTP face' },
+  { name: 'sparql-user', type: 'string', env: 'SPARQL_USER', default: 'admin', describe: 'Store user', variable: `${FEDPOD}sparqlUser` },
+  { name: 'sparql-password', type: 'string', env: 'SPARQL_PASSWORD', default: 'admin', describe: 'Store password', variable: `${FEDPOD}sparqlPassword` },
+  { name: 'log-level', type: 'string', env: 'FEDPOD_LOG_LEVEL', default: 'info', choices: [ 'error', 'warn', 'info', 'debug' ], describe: 'Log level',
+    variable: `${FEDPOD}logLevel` },
+  { name: 'log-format', type: 'string', env: 'FEDPOD_LOG_FORMAT', default: 'json', choices: [ 'json', 'pretty' ],
+    describe: 'Logs on stdout: one JSON object a line, or readable lines for development', variable: `${FEDPOD}logFormat` },
+];
+
+/** Flags of `fedpod start` (and of the webhooks commands, which read the same data). */
+export const SERVER_FLAGS: FlagSpec[] = [
+  ...STORE_FLAGS,
+  { name: 'config', type: 'string', env: 'FEDPOD_CONFIG', default: 'activitypub', describe: 'activitypub, ldp, ldp-sparql, ldp-wac, or a path to a config file' },
+  { name: 'port', type: 'number', env: 'PORT', default: 3000, range: [ 1, 65535 ], describe: 'HTTP port', variable: 'urn:solid-server:default:variable:port' },
+  { name: 'host', type: 'string', env: 'FEDPOD_HOST', default: '', describe: 'Address the HTTP server binds (e.g. 127.0.0.1 behind a proxy); empty = every interface',
+    variable: `${FEDPOD}host` },
+  { name: 'base-url', type: 'string', env: 'SERVICE_HOME_URL', default: '', schemes: [ 'http', 'https' ], describe: 'Public base URL (default http://localhost:<port>/)' },
+  { name: 'sparql-endpoint', type: 'string', env: 'SPARQL_ENDPOINT', default: '', schemes: [ 'http', 'https' ],
+    describe: 'Triple store: a Fuseki base URL, or a SPARQL endpoint URL ending in /sparql; empty = embedded store' },
+  { name: 'dataset', type: 'string', env: 'SPARQL_DATASET', default: 'localData', describe: 'Dataset name (created at start-up on Fuseki-style stores)',
+    variable: `${FEDPOD}sparqlDataset` },
+  { name: 'redis-url', type: 'string', env: 'REDIS_URL', default: '', schemes: [ 'redis', 'rediss' ], describe: 'Redis for queues and locks; empty = local durable queue',
+    variable: `${FEDPOD}redisUrl` },
+  { name: 'queue-workers', type: 'boolean', env: 'FEDPOD_QUEUE_WORKERS', default: true,
+    describe: 'Run queue jobs (deliveries, inbox, webhook actions) on this node; --no-queue-workers: only add them, for nodes that do (needs --redis-url)',
+    variable: `${FEDPOD}queueWorkers` },
+  { name: 'allow-private-network', type: 'boolean', env: 'FEDPOD_ALLOW_PRIVATE_NETWORK', default: false,
+    describe: 'Let outbound requests reach loopback and private addresses', variable: `${FEDPOD}allowPrivateNetwork` },
+  { name: 'metrics', type: 'boolean', env: 'FEDPOD_METRICS', default: false, describe: 'Serve Prometheus metrics at /metrics', variable: `${FEDPOD}metricsEnabled` },
+  { name: 'metrics-token', type: 'string', env: 'FEDPOD_METRICS_TOKEN', default: '', describe: 'Bearer token a /metrics scrape must present (empty: none)',
+    variable: `${FEDPOD}metricsToken` },
+  { name: 'max-body-size', type: 'number', env: 'FEDPOD_MAX_BODY_SIZE', default: 1048576, range: [ 1, 2 ** 31 ], describe: 'Largest request body in bytes (413 above)',
+    variable: `${FEDPOD}maxBodyBytes` },
+  { name: 'signature-scheme', type: 'string', env: 'FEDPOD_SIGNATURE_SCHEME', default: 'cavage', choices: [ 'cavage', 'rfc9421' ],
+    describe: 'HTTP signatures on deliveries: draft-cavage (as Mastodon), or RFC 9421 first with draft-cavage again when refused', variable: `${FEDPOD}signatureScheme` },
+  { name: 'token-lifetime', type: 'number', env: 'FEDPOD_TOKEN_LIFETIME', default: 604800, range: [ 60, 10 * 365 * 24 * 3600 ],
+    describe: 'Lifetime of issued tokens in seconds (default 7 days)', variable: `${FEDPOD}tokenLifetime` },
+  { name: 'retry-base-delay', type: 'number', env: 'FEDPOD_RETRY_BASE_DELAY', range: [ 0, 24 * 3600 * 1000 ],
+    describe: 'Wait in ms after a job\'s first failed run, doubling after each (default 30000); for tests and drills' },
+  { name: 'container-page-size', type: 'number', env: 'FEDPOD_CONTAINER_PAGE_SIZE', default: 500, range: [ 1, 100000 ], describe: 'Members per page of a container listing',
+    variable: `${FEDPOD}containerPageSize` },
+  { name: 'shutdown-timeout', type: 'number', env: 'FEDPOD_SHUTDOWN_TIMEOUT', default: 20, range: [ 1, 3600 ],
+    describe: 'Seconds a graceful stop (SIGTERM, SIGINT) may take before the process exits with code 1' },
+];

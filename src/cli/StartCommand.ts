@@ -1,0 +1,136 @@
+import { join, relative, resolve } from 'node:path';
+import { storeUrlsOf } from '../util/StoreUrls';
+import { say, UsageError, useLogFormat } from './Console';
+import type { FlagSpec } from './FlagSpec';
+import { SERVER_FLAGS } from './Flags';
+import { checkConfigFile, checkFlags, checkPortFree, checkReachable } from './Preflight';
+import { compiledSetup, configFileOf, ROOT } from './Setups';
+
+type Argv = Record<string, unknown>;
+
+/** What a started App can do (CSS's App). */
+interface App {
+  start: () => Promise<void>;
+  stop: () => Promise<void>;
+}
+
+/** The config variables the flags set as they are (their `variable`). */
+function flagVariables(specs: readonly FlagSpec[], argv: Argv): Record<string, unknown> {
+  return Object.fromEntries(specs.filter((spec): boolean => spec.variable !== undefined)
+    .map((spec): [string, unknown] => [ spec.variable!, argv[spec.name] ]));
+}
+
+/**
+ * Every flag of `fedpod start` checked before anything is loaded or written: values against their
+ * declarations, the config file, the store and Redis reachable, the ports free.
+ */
+async function preflight(argv: Argv): Promise<void> {
+  checkFlags(SERVER_FLAGS, argv);
+  checkConfigFile(String(argv.config), configFileOf(String(argv.config)));
+  if (!argv['queue-workers'] && !String(argv['redis-url']).trim()) {
+    throw new UsageError('--no-queue-workers needs --redis-url: the jobs this node accepts must reach the nodes that run them');
+  }
+  if (argv['sparql-endpoint']) {
+    await checkReachable('sparql-endpoint', String(argv['sparql-endpoint']));
+  }
+  if (String(argv['redis-url']).trim()) {
+    await checkReachable('redis-url', String(argv['redis-url']));
+  }
+  await checkPortFree('port', Number(argv.port), String(argv.host));
+  if (!argv['sparql-endpoint']) {
+    await checkPortFree('store-port', Number(argv['store-port']), '127.0.0.1');
+  }
+}
+
+/** `fedpod start`: the server, on the embedded store unless --sparql-endpoint names one. */
+export async function startServer(argv: Argv): Promise<void> {
+  useLogFormat(argv['log-format']);
+  await preflight(argv);
+  const baseUrl = String(argv['base-url'] || `http://localhost:${String(argv.port)}/`);
+  if (argv['retry-base-delay'] !== undefined) {
+    // Read by the queue factory (RetryPolicy.baseDelayFromEnvironment); no config variable needed.
+    process.env.FEDPOD_RETRY_BASE_DELAY = String(argv['retry-base-delay']);
+  }
+  const dataDir = resolve(String(argv['data-dir']));
+  let embedded: { url: string; stop: () => Promise<void> } | undefined;
+  let endpoint = String(argv['sparql-endpoint'] ?? '');
+  if (!endpoint) {
+    const { startEmbeddedStoreWorker } = await import('../storage/embedded');
+    say(`starting the embedded triple store (data in ${join(dataDir, 'store')})`);
+    embedded = await startEmbeddedStoreWorker({ host: '127.0.0.1', port: Number(argv['store-port']), dataDir: join(dataDir, 'store'),
+      user: String(argv['sparql-user']), password: String(argv['sparql-password']) });
+    endpoint = embedded.url;
+    say(`embedded store listening on ${endpoint}`);
+  }
+  const store = storeUrlsOf(endpoint, String(argv.dataset));
+  const configFile = configFileOf(String(argv.config));
+  const variables: Record<string, unknown> = {
+    ...flagVariables(SERVER_FLAGS, argv),
+    'urn:solid-server:default:variable:baseUrl': baseUrl,
+    // CSS's own logging variable; Fedpod's logger (config/parts/observability/logging.json) uses logLevel.
+    'urn:solid-server:default:variable:loggingLevel': argv['log-level'] === 'info' ? 'warn' : argv['log-level'],
+    'urn:solid-server:default:variable:showStackTrace': false,
+    'urn:solid-server:default:variable:socket': null,
+    'urn:solid-server:default:variable:workers': 1,
+    'urn:solid-server:default:variable:confirmMigration': true,
+    'urn:solid-server:default:variable:seedConfig': null,
+    'urn:solid-server:default:variable:rootFilePath': dataDir,
+    'urn:solid-server:default:variable:sparqlEndpoint': store.queryUrl,
+    'urn:solid-server:default:variable:podConfigJson': join(dataDir, 'pod-config.json'),
+    'urn:fedpod:default:variable:sparqlQueryUrl': store.queryUrl,
+    'urn:fedpod:default:variable:sparqlUpdateUrl': store.updateUrl,
+    'urn:fedpod:default:variable:sparqlAdminUrl': store.adminUrl,
+    'urn:fedpod:default:variable:dataDir': dataDir,
+  };
+  const compiled = compiledSetup(String(argv.config));
+  say(`loading ${relative(process.cwd(), configFile) || configFile}${compiled ? ' (compiled at build)' : ''} (store ${store.queryUrl})`);
+  let app: App;
+  if (compiled) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a module made at build, found at run time
+    app = (require(compiled) as (bindings: Record<string, unknown>) => App)(variables);
+  } else {
+    const { AppRunner } = await import('@solid/community-server');
+    app = await new AppRunner().create({
+      loaderProperties: { mainModulePath: ROOT, dumpErrorState: false, typeChecking: false },
+      config: configFile,
+      variableBindings: variables,
+    });
+  }
+  say('initialising (dataset, containers)');
+  await app.start();
+  if (!baseUrl.startsWith('https://') && !String(argv.config).startsWith('ldp')) {
+    say('warning: the base URL is not HTTPS; ActivityPub federation needs an HTTPS public URL (put a TLS proxy in front and set --base-url)', 'warn');
+  }
+  say(`ready: ${baseUrl} (listening on ${String(argv.host) || 'every interface'}, port ${String(argv.port)})`);
+  stopOnSignal(app, embedded, Number(argv['shutdown-timeout']));
+}
+
+/**
+ * Graceful stop (config/parts/util/shutdown.json): the HTTP server drains, queue workers stop
+ * (unfinished jobs stay queued), connections close, then the embedded store flushes and closes.
+ * Exit 0 when all that is done, 1 when it fails or takes longer than `seconds`. A second signal
+ * while stopping is left to Node's default: the process ends at once.
+ */
+function stopOnSignal(app: App, embedded: { stop: () => Promise<void> } | undefined, seconds: number): void {
+  const stop = async(signal: string): Promise<void> => {
+    say(`${signal}: stopping (at most ${seconds} s)`);
+    const timer = setTimeout((): void => {
+      process.stderr.write(`[fedpod] error: not stopped after ${seconds} s; exiting with code 1\n`);
+      process.exit(1);
+    }, seconds * 1000);
+    timer.unref();
+    let code = 0;
+    for (const [ what, part ] of [ [ 'the server', app ], [ 'the embedded store', embedded ] ] as const) {
+      try {
+        await part?.stop();
+      } catch (error: unknown) {
+        process.stderr.write(`[fedpod] error: stopping ${what}: ${error instanceof Error && error.stack ? error.stack : String(error)}\n`);
+        code = 1;
+      }
+    }
+    say(code === 0 ? 'stopped' : 'stopped with errors');
+    process.exit(code);
+  };
+  process.once('SIGTERM', (): void => void stop('SIGTERM'));
+  process.once('SIGINT', (): void => void stop('SIGINT'));
+}

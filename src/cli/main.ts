@@ -1,0 +1,58 @@
+import type { Argv } from 'yargs';
+import yargs from 'yargs/yargs';
+import { hideBin } from 'yargs/helpers';
+import { fail } from './Console';
+import type { FlagSpec } from './FlagSpec';
+import { yargsOption } from './FlagSpec';
+import { SERVER_FLAGS, STORE_FLAGS } from './Flags';
+import type { WebhooksCommandName } from './WebhooksCommand';
+
+/** The flags of `specs` on a yargs command. */
+function withFlags<T>(builder: Argv<T>, specs: readonly FlagSpec[]): Argv<T> {
+  return specs.reduce((current, spec): Argv<T> => current.option(spec.name, yargsOption(spec)), builder);
+}
+
+function webhooks(command: WebhooksCommandName): (argv: Record<string, unknown>) => void {
+  return (argv): void => {
+    // Loaded on use: `fedpod webhooks` must not pay for the server's modules.
+    void import('./WebhooksCommand').then(async({ runWebhooks }): Promise<never> => process.exit(await runWebhooks(command, argv)))
+      .catch(fail);
+  };
+}
+
+/**
+ * The `fedpod` command line: `start` (the server), `store` (the embedded store alone) and `webhooks`
+ * (the operator's console). Every flag is declared once (./Flags.ts), with its environment variable;
+ * flags win. Commands load what they need when they run, so `--help` and `webhooks` stay fast.
+ */
+export function main(args: string[] = hideBin(process.argv)): void {
+  void yargs(args)
+    .scriptName('fedpod')
+    // A flag given twice (once in a wrapper script, once by hand): the last one wins, as in most tools.
+    .parserConfiguration({ 'duplicate-arguments-array': false })
+    .command([ 'start', '$0' ], 'Run the server', (builder) => withFlags(builder, SERVER_FLAGS), (argv): void => {
+      void import('./StartCommand').then(async({ startServer }): Promise<void> => startServer(argv)).catch(fail);
+    })
+    .command('store', 'Run the embedded triple store alone (Fuseki-compatible HTTP face)', (builder) => withFlags(builder, STORE_FLAGS)
+      .option('host', { type: 'string', default: '127.0.0.1', describe: 'Address the store binds' })
+      .option('anonymous-access', { type: 'string', default: 'none', choices: [ 'none', 'read', 'all' ],
+        describe: 'What requests without credentials may do (all: for clients that send no basic auth, such as stock CSS)' }),
+    (argv): void => {
+      void import('./StoreCommand').then(async({ runStore }): Promise<void> => runStore(argv)).catch(fail);
+    })
+    .command('webhooks', 'Incoming webhooks: generate, list, revoke, dead-letters (asks the running server when there is one)',
+      (builder) => builder
+        .command('generate', 'Generate a webhook for a user and an action; prints its URI', (sub) => withFlags(sub, SERVER_FLAGS)
+          .option('user', { type: 'string', demandOption: true, describe: 'Username or WebID' })
+          .option('action', { type: 'string', demandOption: true, describe: 'One of the allowed actions' }), webhooks('generate'))
+        .command('list', 'List webhooks (record IRIs: the URIs themselves are never stored)', (sub) => withFlags(sub, SERVER_FLAGS)
+          .option('user', { type: 'string', describe: 'Only this user\'s (username or WebID)' }), webhooks('list'))
+        .command('revoke <uri>', 'Revoke a webhook, given by its URI or its record IRI', (sub) => withFlags(sub, SERVER_FLAGS)
+          .positional('uri', { type: 'string' }), webhooks('revoke'))
+        .command('dead-letters', 'Show webhook jobs that failed for good (JSON lines, newest first)', (sub) => withFlags(sub, SERVER_FLAGS)
+          .option('limit', { type: 'number', default: 100 }), webhooks('dead-letters'))
+        .demandCommand(1, 'Name a webhooks command: generate, list, revoke or dead-letters'))
+    .strict()
+    .help()
+    .parse();
+}
