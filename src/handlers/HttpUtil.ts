@@ -50,10 +50,13 @@ export function sendHtml(response: ServerResponse, status: number, html: string,
   response.end(headOnly ? undefined : html);
 }
 
+/** The one shape of an error's JSON body: a code and a message, and for some errors more (`allowedActions`). */
+export type ErrorBody = { error: string; message: string } & Record<string, unknown>;
+
 /** An error as the one answer shape: its status, `{ "error", "message" }` and any headers it needs. */
-export function errorAnswer(error: unknown): { status: number; body: { error: string; message: string }; headers?: Record<string, string> } {
+export function errorAnswer(error: unknown): { status: number; body: ErrorBody; headers?: Record<string, string> } {
   if (error instanceof FedpodHttpError) {
-    return { status: error.statusCode, body: { error: error.errorCode, message: error.message }, headers: error.headers };
+    return { status: error.statusCode, body: { ...error.details, error: error.errorCode, message: error.message }, headers: error.headers };
   }
   const status = (error as { statusCode?: unknown }).statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {

@@ -12,6 +12,8 @@ export class FedpodHttpError extends Error {
     public readonly errorCode: string,
     message: string,
     public readonly headers: Record<string, string> = {},
+    /** More members of the answer's JSON body, beside `error` and `message` (the allowed values...). */
+    public readonly details: Record<string, unknown> = {},
   ) {
     super(message);
     this.name = 'FedpodHttpError';

@@ -1,6 +1,6 @@
 import type { HttpHandlerInput } from '@solid/community-server';
 import type { ActorCollection } from '../../plugins/activitypub/ActorDocument';
-import { ACTOR_COLLECTIONS, ActorUrls } from '../../plugins/activitypub/ActorDocument';
+import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
 import type { AccountStore } from '../../plugins/accounts/AccountStore';
 import type { AudienceRules } from '../../plugins/activitypub/AudienceRules';
 import type { ActivityRepository } from '../../plugins/activitypub/ActivityRepository';
@@ -146,11 +146,7 @@ export class CollectionHandler extends JsonHttpHandler {
 
   private target(url: string | undefined): { username: string; name: ActorCollection; query: URLSearchParams } | undefined {
     const [ path, search ] = (url ?? '').split('?');
-    const match = /^(.*)\/([a-z]+)$/u.exec(path);
-    if (!match || !ACTOR_COLLECTIONS.includes(match[2] as ActorCollection)) {
-      return undefined;
-    }
-    const username = this.urls.usernameOf(`${this.origin}${match[1]}`);
-    return username ? { username, name: match[2] as ActorCollection, query: new URLSearchParams(search ?? '') } : undefined;
+    const collection = this.urls.collectionOf(`${this.origin}${path}`);
+    return collection ? { ...collection, query: new URLSearchParams(search ?? '') } : undefined;
   }
 }

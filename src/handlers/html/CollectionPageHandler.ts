@@ -3,7 +3,7 @@ import type { Json } from '../../plugins/activitypub/ActivityJson';
 import { isObject, typeOf } from '../../plugins/activitypub/ActivityJson';
 import type { ActivityRepository } from '../../plugins/activitypub/ActivityRepository';
 import type { ActorCollection } from '../../plugins/activitypub/ActorDocument';
-import { ACTOR_COLLECTIONS, ActorUrls } from '../../plugins/activitypub/ActorDocument';
+import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
 import type { AudienceRules } from '../../plugins/activitypub/AudienceRules';
 import type { CollectionStore } from '../../storage/CollectionStore';
 import { sendHtml } from '../HttpUtil';
@@ -85,12 +85,6 @@ ${list || '<p class="meta">Nothing to show.</p>'}`);
   }
 
   private target(url: string | undefined): { username: string; name: ActorCollection } | undefined {
-    const path = (url ?? '').split('?')[0];
-    const match = /^(.*)\/([a-z]+)$/u.exec(path);
-    if (!match || !ACTOR_COLLECTIONS.includes(match[2] as ActorCollection)) {
-      return undefined;
-    }
-    const username = this.urls.usernameOf(`${this.origin}${match[1]}`);
-    return username ? { username, name: match[2] as ActorCollection } : undefined;
+    return this.urls.collectionOf(`${this.origin}${(url ?? '').split('?')[0]}`);
   }
 }

@@ -1,5 +1,4 @@
 import type { HttpHandlerInput } from '@solid/community-server';
-import { UnknownActionError } from '../../plugins/webhooks/WebhookErrors';
 import type { WebhookService } from '../../plugins/webhooks/WebhookService';
 import { badRequest, methodNotAllowed } from '../../util/HttpErrors';
 import { readJsonBody, sendJson } from '../HttpUtil';
@@ -29,16 +28,8 @@ export class OperatorWebhookHandler extends JsonHttpHandler {
       }
       case 'POST': {
         const { user, action } = this.fields(await readJsonBody(request, BODY_LIMIT), [ 'user', 'action' ]);
-        try {
-          const webhook = await this.service.generate(await this.service.resolveUser(user), action);
-          sendJson(response, 201, webhook);
-        } catch (error: unknown) {
-          if (error instanceof UnknownActionError) {
-            sendJson(response, 400, { error: error.errorCode, message: error.message, allowedActions: error.allowedActions });
-            return;
-          }
-          throw error;
-        }
+        // An unknown action is a 400 whose body lists the allowed ones (UnknownActionError's details).
+        sendJson(response, 201, await this.service.generate(await this.service.resolveUser(user), action));
         return;
       }
       case 'DELETE': {

@@ -2,7 +2,6 @@ import type { IncomingMessage } from 'node:http';
 import type { HttpHandlerInput } from '@solid/community-server';
 import type { TokenClaims, TokenService } from '../../plugins/accounts/TokenService';
 import type { WebhookService } from '../../plugins/webhooks/WebhookService';
-import { UnknownActionError } from '../../plugins/webhooks/WebhookErrors';
 import { WEBHOOK_SEGMENT } from '../../plugins/webhooks/WebhookVocabulary';
 import { badRequest, methodNotAllowed, notFound, unauthorized } from '../../util/HttpErrors';
 import { bearerToken } from '../auth/BearerToken';
@@ -98,16 +97,9 @@ export class WebhookHandler extends JsonHttpHandler implements RequestMatcher {
         const action = typeof body === 'object' && body !== null && !Array.isArray(body) ?
           (body as Record<string, unknown>).action :
           undefined;
-        try {
-          const webhook = await this.service.generate({ webId: claims.webId, username: claims.username }, action);
-          sendJson(response, 201, this.service.describe(webhook), { location: webhook.id }, JSON_LD);
-        } catch (error: unknown) {
-          if (error instanceof UnknownActionError) {
-            sendJson(response, 400, { error: error.errorCode, message: error.message, allowedActions: error.allowedActions });
-            return;
-          }
-          throw error;
-        }
+        // An unknown action is a 400 whose body lists the allowed ones (UnknownActionError's details).
+        const webhook = await this.service.generate({ webId: claims.webId, username: claims.username }, action);
+        sendJson(response, 201, this.service.describe(webhook), { location: webhook.id }, JSON_LD);
         return;
       }
       case 'GET':

@@ -43,6 +43,16 @@ export class ActorUrls {
     return this.url('sharedInbox');
   }
 
+  /** The username and collection of one of this server's actor collection IRIs (`…/actors/alice/outbox`), if it is one. */
+  public collectionOf(iri: string): { username: string; name: ActorCollection } | undefined {
+    const match = /^(.*)\/([a-z]+)$/u.exec(iri);
+    if (!match || !ACTOR_COLLECTIONS.includes(match[2] as ActorCollection)) {
+      return undefined;
+    }
+    const username = this.usernameOf(match[1]);
+    return username ? { username, name: match[2] as ActorCollection } : undefined;
+  }
+
   /** The username of an actor IRI on this server, if it is one. */
   public usernameOf(iri: string): string | undefined {
     const prefix = this.url('actors');

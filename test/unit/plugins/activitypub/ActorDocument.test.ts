@@ -31,6 +31,23 @@ describe('ActorUrls', (): void => {
     expect(urls.usernameOf('https://host.example/pods/two/actors/bob')).toBeUndefined();
   });
 
+  describe('collectionOf', (): void => {
+    const urls = new ActorUrls('https://pod.example/');
+
+    it('reads the actor and the collection of a collection IRI, the inverse of collection()', (): void => {
+      for (const name of ACTOR_COLLECTIONS) {
+        expect(urls.collectionOf(urls.collection('alice', name))).toEqual({ username: 'alice', name });
+      }
+    });
+
+    it('is undefined for anything else', (): void => {
+      for (const iri of [ 'https://pod.example/actors/alice/blocked', 'https://pod.example/actors/alice', 'https://other.example/actors/alice/inbox',
+        'https://pod.example/actors/Alice!/inbox', 'https://pod.example/objects/x/likes' ]) {
+        expect(urls.collectionOf(iri)).toBeUndefined();
+      }
+    });
+  });
+
   describe('usernameOf', (): void => {
     const urls = new ActorUrls('https://pod.example/');
 
