@@ -179,3 +179,4 @@ export * from './plugins/operator/OperatorSecret';
 export * from './handlers/access/OperatorAccess';
 export * from './handlers/webhooks/OperatorWebhookHandler';
 export * from './handlers/html/AccountPagesHandler';
+export * from './handlers/html/ContainerPageTemplateEngine';

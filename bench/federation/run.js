@@ -395,7 +395,9 @@ function cell(value, digits, flagged) {
   return `${formatNumber(value, digits)}${flagged ? ` ${FLAG}` : ''}`;
 }
 
-function fanOutRows(config, targets, outcomes) {
+// One row per shape and post: `cells(result)` of each target's fan-out (`width` cells, '-' when it
+// has none, 'n/a' when the target did not run), then `ratio(...)` of Fedpod against each other target.
+function perFanOutRows(config, targets, outcomes, width, cells, ratio) {
   const rows = [];
   for (const shape of SHAPES) {
     for (let post = 1; post <= config.posts; post++) {
@@ -404,21 +406,21 @@ function fanOutRows(config, targets, outcomes) {
       for (const target of targets) {
         const outcome = outcomes[target.id];
         const result = outcome.fanout[id];
-        if (outcome.unavailable) {
-          row.push('n/a', 'n/a', 'n/a');
-        } else if (!result || result.skipped) {
-          row.push('-', '-', '-');
-        } else {
-          row.push(cell(result.deliveredMs, 0, result.flagged), cell(result.firstDeliveryMs, 0), cell(result.postMs, 0));
-        }
+        const shown = outcome.unavailable || !result || result.skipped ? undefined : cells(result);
+        row.push(...(shown || Array(width).fill(outcome.unavailable ? 'n/a' : '-')));
       }
       for (const other of targets.filter((target) => target.id !== 'fedpod')) {
-        row.push(timeRatio(outcomes, 'fedpod', other.id, id));
+        row.push(ratio(outcomes, 'fedpod', other.id, id));
       }
       rows.push(row);
     }
   }
   return rows;
+}
+
+function fanOutRows(config, targets, outcomes) {
+  return perFanOutRows(config, targets, outcomes, 3,
+    (result) => [cell(result.deliveredMs, 0, result.flagged), cell(result.firstDeliveryMs, 0), cell(result.postMs, 0)], timeRatio);
 }
 
 // Throughput ratio = other's time / Fedpod's time; '!' when either is invalid.
@@ -497,29 +499,8 @@ function notes(targets, outcomes, config) {
 
 // Sender CPU per delivery of each fan-out, and Fedpod's over the other targets' (lower is better).
 function cpuRows(config, targets, outcomes) {
-  const rows = [];
-  for (const shape of SHAPES) {
-    for (let post = 1; post <= config.posts; post++) {
-      const id = `${shape.id}-${post}`;
-      const row = [`${shape.label(config)}, ${ordinal(post)} post`];
-      for (const target of targets) {
-        const outcome = outcomes[target.id];
-        const result = outcome.fanout[id];
-        if (outcome.unavailable) {
-          row.push('n/a', 'n/a');
-        } else if (!result || result.skipped || !result.cpu) {
-          row.push('-', '-');
-        } else {
-          row.push(cell(result.cpu.perDeliveryMs, 3, result.flagged), cell(result.cpu.netMs, 0));
-        }
-      }
-      for (const other of targets.filter((target) => target.id !== 'fedpod')) {
-        row.push(cpuRatio(outcomes, 'fedpod', other.id, id));
-      }
-      rows.push(row);
-    }
-  }
-  return rows;
+  return perFanOutRows(config, targets, outcomes, 2,
+    (result) => (result.cpu ? [cell(result.cpu.perDeliveryMs, 3, result.flagged), cell(result.cpu.netMs, 0)] : undefined), cpuRatio);
 }
 
 function cpuRatio(outcomes, topId, bottomId, id) {

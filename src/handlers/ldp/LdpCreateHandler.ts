@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { HttpHandlerInput, ReadWriteLocker, RepresentationConverter } from '@solid/community-server';
 import { BasicRepresentation, INTERNAL_QUADS } from '@solid/community-server';
 import { NOT_HANDLED } from '../NotHandled';
@@ -14,10 +15,33 @@ import { fileContentType } from '../../util/ContentTypes';
 import { mediaTypeOf, readBody } from '../HttpUtil';
 import { JsonHttpHandler } from '../JsonHttpHandler';
 import { AccessHeaders } from '../access/AccessHeaders';
+import { prefersHtml } from '../html/BrowserAccept';
+import { NOTE_FORM_FIELD } from '../html/ContainerPageTemplateEngine';
 import { ldpHeaders } from './LdpHeaders';
 import { LdpPaths } from './LdpPaths';
 import type { LdpWriteHandlerOptions } from './LdpWriteHandlerOptions';
 import { NESTED_SYNTAXES, nestingDepthOver } from './RdfNestingDepth';
+
+/**
+ * The note a browser posts with the container page's form (a form body with NOTE_FORM_FIELD, from a
+ * request asking for HTML), as JSON-LD; undefined for any other body, which is stored as sent.
+ */
+function noteFromForm(request: IncomingMessage, type: string, body: Buffer): Buffer | undefined {
+  if (type !== 'application/x-www-form-urlencoded' || !prefersHtml(request)) {
+    return undefined;
+  }
+  const form = new URLSearchParams(body.toString('utf8'));
+  if (form.get(NOTE_FORM_FIELD) !== 'note') {
+    return undefined;
+  }
+  const content = form.get('content')?.trim();
+  if (!content) {
+    throw badRequest('A note needs some text.', 'invalid_form');
+  }
+  const name = form.get('name')?.trim();
+  return Buffer.from(JSON.stringify({ '@context': 'https://www.w3.org/ns/activitystreams', type: 'Note', ...name ? { name } : {}, content,
+    published: new Date().toISOString() }));
+}
 
 /** As RdfBodyGuardHandler's limit in config/parts/http/handler.json. */
 const MAX_NESTING_DEPTH = 128;
@@ -65,8 +89,14 @@ export class LdpCreateHandler extends JsonHttpHandler {
   protected async serve({ request, response }: HttpHandlerInput): Promise<void> {
     const target = this.paths.resolve(request)!;
     // Read and check the body first: a bad body answers 4xx with nothing written.
-    const body = await readBody(request, this.maxBodyBytes);
-    const type = mediaTypeOf(request.headers['content-type']) || 'application/octet-stream';
+    let body = await readBody(request, this.maxBodyBytes);
+    let type = mediaTypeOf(request.headers['content-type']) || 'application/octet-stream';
+    const note = noteFromForm(request, type, body);
+    if (note) {
+      // The container page's form (ContainerPageTemplateEngine): stored as the JSON-LD note it stands for.
+      body = note;
+      type = 'application/ld+json';
+    }
     const fileType = fileContentType(request.headers['content-type'], type);
     // As in front of CSS's handler (RdfBodyGuardHandler): a recursive parser never sees a too deep body.
     if (NESTED_SYNTAXES.has(type) && nestingDepthOver(body.toString('utf8'), MAX_NESTING_DEPTH)) {
@@ -87,6 +117,12 @@ export class LdpCreateHandler extends JsonHttpHandler {
       });
     } else {
       await this.write(container, iri, body, type, now, fileType);
+    }
+    if (note) {
+      // A browser goes back to the container's page, which lists the new note.
+      response.writeHead(303, { location: container, 'content-length': '0' });
+      response.end();
+      return;
     }
     response.writeHead(201, {
       location: iri,

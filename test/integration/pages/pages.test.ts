@@ -155,6 +155,40 @@ describe('pages in a browser', () => {
     expect((await api.json() as { webId: string }).webId).toBe(`${server.baseUrl}actors/carol`);
   });
 
+  describe('an LDP container', () => {
+    let ldp: FedpodServer;
+
+    beforeAll(async() => {
+      ldp = await startFedpod({ config: 'ldp' });
+    });
+
+    afterAll(async() => {
+      await ldp?.stop();
+    });
+
+    it('lists its members with links and takes a note from its form, stored as the JSON-LD note it stands for', async() => {
+      const notes = `${ldp.baseUrl}notes/`;
+      expect((await page.goto(notes))?.status()).toBe(200);
+      expect(await page.$eval('header', (element) => element.textContent)).toContain('Fedpod');
+      expect(await page.$eval('main', (element) => (element as HTMLElement).innerText)).toContain('Empty.');
+      await page.type('#note-name', 'Groceries');
+      await page.type('#note-content', 'milk <b>and</b> bread');
+      await Promise.all([ page.waitForNavigation(), page.click('form button[type=submit]') ]);
+      expect(page.url()).toBe(notes);
+      await keepScreenshot(page, 'container');
+      const links = await page.$$eval('ul.members a', (anchors) => anchors.map((anchor) => anchor.getAttribute('href')));
+      expect(links).toHaveLength(1);
+      const stored = await (await fetch(links[0]!, { headers: { accept: 'application/ld+json' } })).json() as Record<string, unknown>;
+      expect(JSON.stringify(stored)).toContain('milk <b>and</b> bread');
+      expect(JSON.stringify(stored)).toContain('Groceries');
+      // A form body from anyone but a browser on that page stays what LDP makes of any body: a file.
+      const file = await fetch(notes, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'fedpod-form=note&content=raw' });
+      expect(file.status).toBe(201);
+      expect(await (await fetch(file.headers.get('location')!)).text()).toBe('fedpod-form=note&content=raw');
+    });
+  });
+
   it('keeps JSON for ActivityPub clients and Turtle for RDF clients at the same URLs', async() => {
     const actor = await fetch(alice.webId, { headers: { accept: 'application/activity+json' } });
     expect(actor.headers.get('content-type')).toMatch(/^application\/activity\+json/u);
