@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { SERVER_FLAGS } from '../../../src/cli/Flags';
 import * as path from 'node:path';
 import { parse } from 'yaml';
 
@@ -99,8 +100,10 @@ describe('container files', (): void => {
   const compose = parse(read('docker-compose.yml')) as ComposeFile;
   const services = compose.services;
   const fedpodEntry = Object.entries(services).find(([ , service ]): boolean => service.build !== undefined);
-  const binSource = read('bin/fedpod.js');
-  const binEnv = new Set([ ...binSource.matchAll(/process\.env\.([A-Z0-9_]+)/gu) ].map((match): string => match[1]));
+  // The variables the command line reads: each flag's (src/cli/Flags.ts), and those read directly.
+  const binEnv = new Set([ ...SERVER_FLAGS.map((flag): string | undefined => flag.env).filter((name): name is string => Boolean(name)),
+    ...[ 'src/cli/Console.ts', 'src/cli/StartCommand.ts' ].flatMap((file): string[] =>
+      [ ...read(file).matchAll(/process\.env\.([A-Z0-9_]+)/gu) ].map((match): string => match[1])) ]);
   const packageFiles = (JSON.parse(read('package.json')) as { files: string[] }).files;
   const stages = dockerfileStages(read('Dockerfile'));
   const runtime = stages.at(-1)!;
@@ -114,7 +117,7 @@ describe('container files', (): void => {
     const [ fedpodName, fedpod ] = fedpodEntry!;
     const env = environmentOf(fedpod);
 
-    it('sets only run-time variables that bin/fedpod.js reads', (): void => {
+    it('sets only run-time variables that the command line reads', (): void => {
       const ours = Object.keys(env).filter((name): boolean =>
         /^(?:FEDPOD|SPARQL)_/u.test(name) || [ 'REDIS_URL', 'SERVICE_HOME_URL', 'PORT' ].includes(name));
       expect(ours.length).toBeGreaterThan(5);
