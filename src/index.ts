@@ -176,6 +176,7 @@ export * from './handlers/html/PostPageHandler';
 export * from './handlers/server/BoundServerInitializer';
 export * from './handlers/html/CollectionPageHandler';
 export * from './plugins/operator/OperatorSecret';
+export * from './plugins/operator/OperatorFile';
 export * from './handlers/access/OperatorAccess';
 export * from './handlers/webhooks/OperatorWebhookHandler';
 export * from './handlers/html/AccountPagesHandler';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { OperatorFile } from '../plugins/operator/OperatorSecret';
-import { OPERATOR_FILE } from '../plugins/operator/OperatorSecret';
+import type { OperatorFile } from '../plugins/operator/OperatorFile';
+import { OPERATOR_FILE } from '../plugins/operator/OperatorFile';
 import { UsageError } from './Console';
 import { configFileOf, ROOT } from './Setups';
 

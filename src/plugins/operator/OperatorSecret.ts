@@ -2,20 +2,8 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { join } from 'node:path';
 import { getLoggerFor, Initializer } from '@solid/community-server';
 import { writeFileDurably } from '../../util/DurableFiles';
-
-/** Where a running server tells the operator's commands how to reach it, in its data directory. */
-export const OPERATOR_FILE = 'operator.json';
-
-/** What OPERATOR_FILE holds. */
-export interface OperatorFile {
-  /** The server's public base URL: the one every URI it mints starts with. */
-  baseUrl: string;
-  /** Where a command on this machine reaches the server (its port, on loopback or its --host). */
-  localUrl: string;
-  /** Bearer secret of the operator routes, new at every start. */
-  secret: string;
-  pid: number;
-}
+import type { OperatorFile } from './OperatorFile';
+import { OPERATOR_FILE } from './OperatorFile';
 
 function digestOf(token: string): Buffer {
   return createHash('sha256').update(token, 'utf8').digest();

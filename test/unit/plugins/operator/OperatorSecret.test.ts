@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { IncomingMessage } from 'node:http';
 import { OperatorAccess } from '../../../../src/handlers/access/OperatorAccess';
 import type { AccessRequest } from '../../../../src/handlers/access/AccessPolicy';
-import type { OperatorFile } from '../../../../src/plugins/operator/OperatorSecret';
+import type { OperatorFile } from '../../../../src/plugins/operator/OperatorFile';
 import { OperatorSecret } from '../../../../src/plugins/operator/OperatorSecret';
 
 describe('OperatorSecret and OperatorAccess', (): void => {
