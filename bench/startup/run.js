@@ -2,10 +2,11 @@
 'use strict';
 
 // Start-up benchmark: time from spawning the process until it answers HTTP, and
-// its memory once idle, for Fedpod's setups on the embedded store and for stock
-// CSS (memory and file backends), in one run, each started BENCH_STARTUP_ROUNDS
-// times (fresh data directory each time). Prints medians and the ratio to stock
-// CSS; goal: every Fedpod setup ready in at most 2 s and at most a third of CSS's.
+// its memory once idle, for every named Fedpod setup on the embedded store and
+// for stock CSS (memory and file backends), in one run, each started
+// BENCH_STARTUP_ROUNDS times (fresh data directory each time). Prints medians and
+// the ratio to stock CSS; goal: every Fedpod setup ready in at most 2 s and at
+// most a third of CSS's.
 //   node bench/startup/run.js        (knobs: BENCH_STARTUP_ROUNDS, BENCH_TARGETS)
 
 const fs = require('node:fs');
@@ -24,6 +25,7 @@ const GOAL_RATIO = 1 / 3;
 
 const TARGETS = [
   { id: 'fedpod-ldp', label: 'Fedpod ldp', kind: 'fedpod', config: 'ldp' },
+  { id: 'fedpod-ldp-sparql', label: 'Fedpod ldp-sparql', kind: 'fedpod', config: 'ldp-sparql' },
   { id: 'fedpod-ldp-wac', label: 'Fedpod ldp-wac', kind: 'fedpod', config: 'ldp-wac' },
   { id: 'fedpod-activitypub', label: 'Fedpod activitypub', kind: 'fedpod', config: 'activitypub' },
   { id: 'css-memory', label: 'stock CSS (memory)', kind: 'css', config: 'default' },
