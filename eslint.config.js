@@ -24,6 +24,22 @@ module.exports = tseslint.config(
         setImmediate: 'readonly', __filename: 'readonly', AbortSignal: 'readonly', TextEncoder: 'readonly', TextDecoder: 'readonly' },
     },
   },
+  // Layers go down only: util < storage < plugins < handlers < cli. A relative import that climbs
+  // into a higher layer fails the lint (and so the build's checks).
+  ...[
+    [ 'src/util/**/*.ts', [ 'storage', 'plugins', 'handlers', 'cli' ] ],
+    [ 'src/storage/**/*.ts', [ 'plugins', 'handlers', 'cli' ] ],
+    [ 'src/plugins/**/*.ts', [ 'handlers', 'cli' ] ],
+    [ 'src/handlers/**/*.ts', [ 'cli' ] ],
+  ].map(([ files, higher ]) => ({
+    files: [ files ],
+    rules: {
+      'no-restricted-imports': [ 'error', { patterns: [ {
+        regex: `^(\\.\\./)+(${higher.join('|')})/`,
+        message: `Layers go down only (util < storage < plugins < handlers < cli): this folder may not import from ${higher.join(', ')}.`,
+      } ] } ],
+    },
+  })),
   {
     files: [ 'test/**/*.ts' ],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm test [-- <jest args>]`: works on a fresh machine.
 #   1. node dependencies (npm ci) when node_modules is missing
-#   2. build (npm run build; FEDPOD_TEST_SKIP_BUILD=1 skips it)
+#   2. build (npm run build; FEDPOD_TEST_SKIP_BUILD=1 skips it), then lint (the layers rule included)
 #   3. Debian packages for the integration tests (scripts/ensure-test-deps.sh)
 #   4. jest with the given arguments, e.g. `npm test -- test/unit`
 # Exit code: jest's (or the failing step's).
@@ -52,6 +52,13 @@ if [[ ${FEDPOD_TEST_SKIP_BUILD:-} != 1 ]]; then
     exit "$rc"
   }
 fi
+
+step "lint: npm run lint (ESLint, the layers rule included)"
+npm run --silent lint || {
+  rc=$?
+  echo "[npm test] lint failed" >&2
+  exit "$rc"
+}
 
 step "checking the test packages (Virtuoso, Redis, Chromium)"
 if ! bash scripts/ensure-test-deps.sh; then

@@ -2,8 +2,8 @@ import type { Quad, Term } from '@rdfjs/types';
 import { BadRequestHttpError } from '@solid/community-server';
 import { DataFactory, Parser } from 'n3';
 import { performance } from 'node:perf_hooks';
-import type { Metrics } from '../plugins/observability/Metrics';
-import { NO_METRICS } from '../plugins/observability/NoopMetrics';
+import type { StoreRequestObserver } from './StoreRequestObserver';
+import { NO_STORE_OBSERVER } from './StoreRequestObserver';
 import { HttpTransport } from './HttpTransport';
 import type { TransportRequest, TransportResponse } from './HttpTransport';
 import { StoreUnavailableHttpError } from './StoreUnavailableHttpError';
@@ -62,7 +62,7 @@ export class SparqlClient {
     user = '',
     password = '',
     private readonly timeoutMs = 30_000,
-    private readonly metrics: Metrics = NO_METRICS,
+    private readonly metrics: StoreRequestObserver = NO_STORE_OBSERVER,
   ) {
     if (user !== '') {
       this.authorization = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
