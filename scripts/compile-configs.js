@@ -6,20 +6,15 @@
 // Config files given as arguments are compiled too, to dist/compiled/path-<hash of the absolute
 // path>.js (`npm run build:configs -- my-setup.json`), for `fedpod start --config my-setup.json`.
 // Run by `npm run build`; a config edited since is noticed at start (it is then read instead).
-const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const { ComponentsManager } = require('componentsjs');
 const { ConstructionStrategyCommonJsString } = require('componentsjs/lib/construction/strategy/ConstructionStrategyCommonJsString');
 
-const ROOT = path.join(__dirname, '..');
-const SETUPS = [ 'activitypub', 'ldp', 'ldp-sparql', 'ldp-wac' ];
-const OUT = path.join(ROOT, 'dist', 'compiled');
+// The same names and places `fedpod start` looks for (built by build:ts, which runs first).
+const { NAMED_SETUPS, compiledModuleOf, configFileOf } = require('../dist/cli/Setups');
 
-/** Where the compiled module of a config given by path goes (src/cli/Setups.ts finds it the same way). */
-function compiledPathOf(configFile) {
-  return path.join(OUT, `path-${crypto.createHash('sha256').update(path.resolve(configFile)).digest('hex').slice(0, 16)}.js`);
-}
+const ROOT = path.join(__dirname, '..');
 
 async function compile(configFile) {
   const strategy = new ConstructionStrategyCommonJsString({ asFunction: true, req: require });
@@ -38,11 +33,8 @@ async function compile(configFile) {
 }
 
 (async() => {
-  fs.mkdirSync(OUT, { recursive: true });
-  const jobs = [
-    ...SETUPS.map((name) => ({ source: path.join(ROOT, 'config', `${name}.json`), target: path.join(OUT, `${name}.js`) })),
-    ...process.argv.slice(2).map((file) => ({ source: path.resolve(file), target: compiledPathOf(file) })),
-  ];
+  fs.mkdirSync(path.join(ROOT, 'dist', 'compiled'), { recursive: true });
+  const jobs = [ ...NAMED_SETUPS, ...process.argv.slice(2) ].map((name) => ({ source: configFileOf(name), target: compiledModuleOf(name) }));
   for (const { source, target } of jobs) {
     const started = Date.now();
     const code = await compile(source);

@@ -170,6 +170,7 @@ export * from './handlers/access/ReadDecisions';
 export * from './plugins/notifications/CollectionNotificationGenerator';
 export * from './plugins/notifications/SplitChannelStorage';
 export * from './plugins/ldp/UserStorageLocationStrategy';
+export * from './handlers/html/PageTemplateEngine';
 export * from './handlers/html/PageLayoutTemplateEngine';
 export * from './handlers/html/ProfilePageHandler';
 export * from './handlers/html/PostPageHandler';

@@ -24,6 +24,13 @@ function newestChange(directory: string): number {
   return newest;
 }
 
+/** Where scripts/compile-configs.js writes the module of a setup (a name in NAMED_SETUPS, or a config file's path). */
+export function compiledModuleOf(name: string): string {
+  return NAMED_SETUPS.includes(name) ?
+    join(ROOT, 'dist', 'compiled', `${name}.js`) :
+    join(ROOT, 'dist', 'compiled', `path-${createHash('sha256').update(configFileOf(name)).digest('hex').slice(0, 16)}.js`);
+}
+
 /**
  * The module a setup was compiled to (dist/compiled/<name>.js for a named setup, made by `npm run
  * build`; dist/compiled/path-<hash>.js for a config file compiled by `npm run build:configs -- <file>`),
@@ -34,9 +41,7 @@ function newestChange(directory: string): number {
 export function compiledSetup(name: string): string | undefined {
   const named = NAMED_SETUPS.includes(name);
   const configFile = configFileOf(name);
-  const file = named ?
-    join(ROOT, 'dist', 'compiled', `${name}.js`) :
-    join(ROOT, 'dist', 'compiled', `path-${createHash('sha256').update(configFile).digest('hex').slice(0, 16)}.js`);
+  const file = compiledModuleOf(name);
   if (!existsSync(file)) {
     return undefined;
   }

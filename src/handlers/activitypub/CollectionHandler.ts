@@ -138,10 +138,7 @@ export class CollectionHandler extends JsonHttpHandler {
 
   private async audienceFilter(reader: string | undefined, name: ActorCollection, ownerWebId: string):
   Promise<string[] | undefined> {
-    if (!BOXES.has(name) || reader === ownerWebId) {
-      return undefined;
-    }
-    return this.audience.recipientsAdmitting(ownerWebId, reader);
+    return BOXES.has(name) ? this.audience.boxFilter(ownerWebId, reader) : undefined;
   }
 
   private target(url: string | undefined): { username: string; name: ActorCollection; query: URLSearchParams } | undefined {

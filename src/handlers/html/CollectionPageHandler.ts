@@ -53,7 +53,7 @@ export class CollectionPageHandler extends JsonHttpHandler {
     const collection = this.urls.collection(username, name);
     const reader = agentIri(await resolveAgent(request));
     const boxes = name === 'inbox' || name === 'outbox';
-    const addressedTo = boxes && reader !== actor ? await this.audience.recipientsAdmitting(actor, reader) : undefined;
+    const addressedTo = boxes ? await this.audience.boxFilter(actor, reader) : undefined;
     const { items } = await this.collections.page(collection, { limit: PAGE_SIZE, addressedTo });
     const iris = items.map((item): string => item.iri);
     let list: string;

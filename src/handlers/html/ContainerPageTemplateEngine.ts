@@ -1,5 +1,6 @@
-import type { TemplateEngine, TemplateEngineInput } from '@solid/community-server';
 import { escapeHtml, isWebUrl } from './Html';
+import type { PageTemplateInput } from './PageTemplateEngine';
+import { PageTemplateEngine } from './PageTemplateEngine';
 
 /** The form field that marks a form post as a note to create (LdpCreateHandler reads it). */
 export const NOTE_FORM_FIELD = 'fedpod-form';
@@ -14,18 +15,10 @@ interface Entry {
  * The page of an LDP container for browsers (CSS's container listing, rendered by CSS into the
  * server's page layout): the path to it, its members with links, and a form to add a note, posted
  * to the container like any LDP create (who may append is checked as for any POST; a refusal is an
- * error page). It has TemplateEngine's shape without extending it, as PageLayoutTemplateEngine.
+ * error page).
  */
-export class ContainerPageTemplateEngine implements Pick<TemplateEngine, 'canHandle' | 'handle' | 'handleSafe'> {
-  public async canHandle(): Promise<void> {
-    // Every container can be listed.
-  }
-
-  public async handleSafe(input: TemplateEngineInput<NodeJS.Dict<unknown>>): Promise<string> {
-    return this.handle(input);
-  }
-
-  public async handle({ contents }: TemplateEngineInput<NodeJS.Dict<unknown>>): Promise<string> {
+export class ContainerPageTemplateEngine extends PageTemplateEngine {
+  public async handle({ contents }: PageTemplateInput): Promise<string> {
     const identifier = String(contents.identifier ?? '');
     const parents = (contents.parents ?? []) as Entry[];
     const children = (contents.children ?? []) as Entry[];

@@ -54,7 +54,7 @@ export class ProfilePageHandler extends JsonHttpHandler {
       throw notFound(`No actor at ${actor}`);
     }
     const reader = agentIri(await resolveAgent(request));
-    const addressedTo = reader === actor ? undefined : await this.audience.recipientsAdmitting(actor, reader);
+    const addressedTo = await this.audience.boxFilter(actor, reader);
     const outbox = this.urls.collection(username, 'outbox');
     const [ activityCount, followers, following, page ] = await Promise.all([
       this.collections.count(outbox, addressedTo),

@@ -118,6 +118,14 @@ export class AudienceRules {
     return admitted;
   }
 
+  /**
+   * The filter of an inbox or outbox page for a reader: none (everything) for the box's owner, else
+   * the recipients that admit the reader (recipientsAdmitting).
+   */
+  public async boxFilter(ownerActor: string, reader: string | undefined): Promise<string[] | undefined> {
+    return reader === ownerActor ? undefined : this.recipientsAdmitting(ownerActor, reader);
+  }
+
   private isLocalFollowersCollection(iri: string): boolean {
     return iri.startsWith(this.baseUrl) && iri.endsWith('/followers');
   }

@@ -47,18 +47,18 @@ export class DocumentLoader {
    * FEDIVERSE_TERMS gives them) while the rest of the activity is kept.
    */
   public readonly loadLenient = async(url: string): Promise<RemoteDocument> => {
-    const document = this.documents.get(url) ??
-      (isFediverseContextUrl(url) ? { '@context': FEDIVERSE_TERMS } : await this.remote?.contextDocument(url)) ??
-      { '@context': {}};
+    const document = this.known(url) ?? await this.remote?.contextDocument(url) ?? { '@context': {}};
     return { contextUrl: undefined, documentUrl: url, document };
   };
 
   /** As loadLenient, without asking the RemoteContextSource: for a document a fetched context made unreadable. */
-  public readonly loadOffline = async(url: string): Promise<RemoteDocument> => {
-    const document = this.documents.get(url) ??
-      (isFediverseContextUrl(url) ? { '@context': FEDIVERSE_TERMS } : { '@context': {}});
-    return { contextUrl: undefined, documentUrl: url, document };
-  };
+  public readonly loadOffline = async(url: string): Promise<RemoteDocument> =>
+    ({ contextUrl: undefined, documentUrl: url, document: this.known(url) ?? { '@context': {}}});
+
+  /** A context known without fetching: bundled, this server's, or a fediverse vocabulary read as FEDIVERSE_TERMS. */
+  private known(url: string): JsonObject | undefined {
+    return this.documents.get(url) ?? (isFediverseContextUrl(url) ? { '@context': FEDIVERSE_TERMS } : undefined);
+  }
 
   public readonly load = async(url: string): Promise<RemoteDocument> => {
     const document = this.documents.get(url);
