@@ -288,6 +288,17 @@ describe('the webhooks CLI given only the data directory', () => {
     // The server runs on a port of its own, not the default the CLI would assume.
     expect(generated.stdout.trim()).toMatch(new RegExp(`^${server.baseUrl}webhooks/[A-Za-z0-9_-]{43}$`, 'u'));
     expect((await post(generated.stdout.trim(), '{"cli":"carol"}')).status).toBe(202);
+    // The operator route answers only the secret in the data directory: 404 to anyone else, nothing made.
+    const operator = `${server.baseUrl}operator/webhooks`;
+    for (const headers of [ {}, { authorization: 'Bearer not-the-secret' } ] as Record<string, string>[]) {
+      expect((await fetch(operator, { headers })).status).toBe(404);
+      const stranger = await fetch(operator, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ user: 'carol', action: 'store-in-container' }) });
+      expect(stranger.status).toBe(404);
+      expect(await stranger.json()).toMatchObject({ error: 'not_found' });
+    }
+    const listedLive = await run([ 'list', '--data-dir', dataDir ]);
+    expect(listedLive.stdout.trim().split('\n')).toHaveLength(1);
     const baseUrl = server.baseUrl;
     await server.stop();
     server = undefined;
