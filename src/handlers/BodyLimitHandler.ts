@@ -1,7 +1,7 @@
 import type { HttpHandlerInput } from '@solid/community-server';
-import { NOT_HANDLED } from './NotHandled';
+import { NOT_HANDLED } from './http/NotHandled';
 import { payloadTooLarge } from '../util/HttpErrors';
-import { JsonHttpHandler } from './JsonHttpHandler';
+import { JsonHttpHandler } from './http/JsonHttpHandler';
 
 /**
  * Refuses any request that declares a body over the limit with 413 before anything reads it,

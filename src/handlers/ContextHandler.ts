@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { HttpHandlerInput } from '@solid/community-server';
-import { NOT_HANDLED } from './NotHandled';
+import { NOT_HANDLED } from './http/NotHandled';
 import { fedpodContext } from '../plugins/ldp/Contexts';
-import { JsonHttpHandler } from './JsonHttpHandler';
+import { JsonHttpHandler } from './http/JsonHttpHandler';
 
 /** Serves Fedpod's JSON-LD context (at its route's path, /context.json), cacheable. */
 export class ContextHandler extends JsonHttpHandler {

@@ -1,7 +1,7 @@
 import type { HttpHandlerInput } from '@solid/community-server';
 import { HttpHandler } from '@solid/community-server';
-import { NOT_HANDLED } from './NotHandled';
-import { isRequestMatcher } from './RequestMatcher';
+import { NOT_HANDLED } from './http/NotHandled';
+import { isRequestMatcher } from './http/RequestMatcher';
 
 /**
  * Offers a request to its handlers in order and lets the first that accepts it handle it.

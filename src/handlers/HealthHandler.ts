@@ -1,7 +1,7 @@
 import type { HttpHandlerInput } from '@solid/community-server';
-import { NOT_HANDLED } from './NotHandled';
-import { sendJson } from './HttpUtil';
-import { JsonHttpHandler } from './JsonHttpHandler';
+import { NOT_HANDLED } from './http/NotHandled';
+import { sendJson } from './http/HttpUtil';
+import { JsonHttpHandler } from './http/JsonHttpHandler';
 
 /** GET /healthz: the process is up and serving HTTP (liveness; no dependency checks). */
 export class HealthHandler extends JsonHttpHandler {

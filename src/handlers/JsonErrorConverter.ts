@@ -6,7 +6,7 @@ import {
   getSingleItem,
   INTERNAL_ERROR,
 } from '@solid/community-server';
-import { errorAnswer } from './HttpUtil';
+import { errorAnswer } from './http/HttpUtil';
 
 /**
  * CSS's errors as JSON in Fedpod's one shape, `{ "error", "message" }` (CSS's own converter writes

@@ -3,8 +3,8 @@ import type { HttpHandlerInput } from '@solid/community-server';
 import type { Metrics } from '../plugins/observability/Metrics';
 import { notFound, unauthorized } from '../util/HttpErrors';
 import { bearerToken } from './auth/BearerToken';
-import { JsonHttpHandler } from './JsonHttpHandler';
-import { NOT_HANDLED } from './NotHandled';
+import { JsonHttpHandler } from './http/JsonHttpHandler';
+import { NOT_HANDLED } from './http/NotHandled';
 
 /** SHA-256 of a token: equal-length digests for a constant-time comparison. */
 function digestOf(token: string): Buffer {

@@ -1,8 +1,8 @@
 import type { HttpHandlerInput } from '@solid/community-server';
 import type { ReadinessCheck } from '../plugins/observability/ReadinessCheck';
-import { sendJson } from './HttpUtil';
-import { JsonHttpHandler } from './JsonHttpHandler';
-import { NOT_HANDLED } from './NotHandled';
+import { sendJson } from './http/HttpUtil';
+import { JsonHttpHandler } from './http/JsonHttpHandler';
+import { NOT_HANDLED } from './http/NotHandled';
 import { settleWithin } from '../util/Deadline';
 
 interface CheckResult {

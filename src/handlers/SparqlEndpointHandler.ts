@@ -1,12 +1,12 @@
 import type { ServerResponse } from 'node:http';
 import type { HttpHandlerInput, PermissionReader } from '@solid/community-server';
 import { AccessMode, AllStaticReader, IdentifierSetMultiMap } from '@solid/community-server';
-import { NOT_HANDLED } from './NotHandled';
+import { NOT_HANDLED } from './http/NotHandled';
 import type { SparqlClient } from '../storage/SparqlClient';
 import type { TransportResponse } from '../storage/HttpTransport';
 import { badRequest, FedpodHttpError, forbidden, methodNotAllowed, unsupportedMediaType } from '../util/HttpErrors';
-import { mediaTypeOf, negotiate, readBody } from './HttpUtil';
-import { JsonHttpHandler } from './JsonHttpHandler';
+import { mediaTypeOf, negotiate, readBody } from './http/HttpUtil';
+import { JsonHttpHandler } from './http/JsonHttpHandler';
 import { convertGraph, N_QUADS, N_TRIPLES, TURTLE } from './sparql/GraphResults';
 import type { QueryForm } from './sparql/SparqlQueryGuard';
 import { checkQuery } from './sparql/SparqlQueryGuard';

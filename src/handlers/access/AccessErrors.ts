@@ -1,6 +1,6 @@
 import type { FedpodHttpError } from '../../util/HttpErrors';
 import { forbidden, unauthorized } from '../../util/HttpErrors';
-import type { Agent } from '../pipeline/Agent';
+import type { Agent } from '../http/Agent';
 
 /** 401 for an anonymous agent (logging in may help), 403 for a known one. */
 export function refusal(agent: Agent, message: string): FedpodHttpError {

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Agent } from '../pipeline/Agent';
+import type { Agent } from '../http/Agent';
 
 /** What an access policy decides on: the request, its authenticated agent and the route's path parameters. */
 export interface AccessRequest {

@@ -1,7 +1,7 @@
 import type { Addressing, AudienceRules } from '../../plugins/activitypub/AudienceRules';
 import { forbidden, notFound } from '../../util/HttpErrors';
-import type { Agent } from '../pipeline/Agent';
-import { agentIri, resolveAgent } from '../pipeline/Agent';
+import type { Agent } from '../http/Agent';
+import { agentIri, resolveAgent } from '../http/Agent';
 import { refusal } from './AccessErrors';
 import type { AccessPolicy, AccessRequest } from './AccessPolicy';
 import { PrefetchedResources } from './PrefetchedResources';

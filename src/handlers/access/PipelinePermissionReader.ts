@@ -1,7 +1,7 @@
 import type { PermissionMap, PermissionReaderInput } from '@solid/community-server';
 import { IdentifierMap, PermissionReader } from '@solid/community-server';
 import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
-import { ANONYMOUS, webIdAgent } from '../pipeline/Agent';
+import { ANONYMOUS, webIdAgent } from '../http/Agent';
 import type { ReadDecisions } from './ReadDecisions';
 
 /**

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { getLoggerFor } from '@solid/community-server';
 import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
 import type { OwnerStore } from '../../storage/OwnerStore';
-import { agentIri } from '../pipeline/Agent';
+import { agentIri } from '../http/Agent';
 import type { AccessPolicy, AccessRequest } from './AccessPolicy';
 import { WRITE_METHODS } from './AccessPolicy';
 import { refusal } from './AccessErrors';

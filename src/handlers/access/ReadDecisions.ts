@@ -1,4 +1,4 @@
-import type { Agent } from '../pipeline/Agent';
+import type { Agent } from '../http/Agent';
 
 /** Decides whether an agent may read a resource, as a GET of it would be judged. */
 export interface ReadDecider {

@@ -1,8 +1,8 @@
 import type { AudienceRules } from '../../plugins/activitypub/AudienceRules';
 import { isValidIri } from '../../storage/SparqlTerms';
 import { badRequest, notFound } from '../../util/HttpErrors';
-import { remoteIdOf } from '../activitypub/RemoteIds';
-import { agentIri, resolveAgent } from '../pipeline/Agent';
+import { remoteIdOf } from './RemoteIds';
+import { agentIri, resolveAgent } from '../http/Agent';
 import { refusal } from './AccessErrors';
 import type { AccessPolicy, AccessRequest } from './AccessPolicy';
 import { WRITE_METHODS } from './AccessPolicy';

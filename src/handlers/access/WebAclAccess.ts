@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { AccessMode, WacPermissions, WebAclAuthorizer } from '../../plugins/ldp/WebAclAuthorizer';
 import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
-import { agentIri } from '../pipeline/Agent';
+import { agentIri } from '../http/Agent';
 import type { AccessPolicy, AccessRequest } from './AccessPolicy';
 import { WRITE_METHODS } from './AccessPolicy';
 import { refusal } from './AccessErrors';

@@ -3,8 +3,8 @@ import type { HttpHandlerInput } from '@solid/community-server';
 import type { ActivityRepository } from '../../plugins/activitypub/ActivityRepository';
 import { typeOf, withoutBlindCopies } from '../../plugins/activitypub/ActivityJson';
 import { FedpodHttpError, notFound } from '../../util/HttpErrors';
-import { JsonHttpHandler } from '../JsonHttpHandler';
-import { NOT_HANDLED } from '../NotHandled';
+import { JsonHttpHandler } from '../http/JsonHttpHandler';
+import { NOT_HANDLED } from '../http/NotHandled';
 import { PrefetchedResources } from '../access/PrefetchedResources';
 import { activityContentType } from './ActivityJson';
 

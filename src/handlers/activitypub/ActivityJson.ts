@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { negotiate } from '../HttpUtil';
+import { negotiate } from '../http/HttpUtil';
 
 export const ACTIVITY_JSON = 'application/activity+json';
 const AS_PROFILE = 'https://www.w3.org/ns/activitystreams';

@@ -3,8 +3,8 @@ import type { ActivityStreamsSerializer } from '../../plugins/activitypub/Activi
 import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
 import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
 import { notFound } from '../../util/HttpErrors';
-import { JsonHttpHandler } from '../JsonHttpHandler';
-import { NOT_HANDLED } from '../NotHandled';
+import { JsonHttpHandler } from '../http/JsonHttpHandler';
+import { NOT_HANDLED } from '../http/NotHandled';
 import { activityContentType } from './ActivityJson';
 
 /**

@@ -11,10 +11,10 @@ import { ACTIVITYSTREAMS_CONTEXT_URL } from '../../plugins/ldp/Contexts';
 import type { CollectionStore } from '../../storage/CollectionStore';
 import { InvalidCursorError } from '../../storage/CollectionStore';
 import { badRequest, notFound } from '../../util/HttpErrors';
-import { sendJson } from '../HttpUtil';
-import { JsonHttpHandler } from '../JsonHttpHandler';
-import { NOT_HANDLED } from '../NotHandled';
-import { agentIri, resolveAgent } from '../pipeline/Agent';
+import { sendJson } from '../http/HttpUtil';
+import { JsonHttpHandler } from '../http/JsonHttpHandler';
+import { NOT_HANDLED } from '../http/NotHandled';
+import { agentIri, resolveAgent } from '../http/Agent';
 import { activityContentType } from './ActivityJson';
 
 const BOXES = new Set<ActorCollection>([ 'inbox', 'outbox' ]);

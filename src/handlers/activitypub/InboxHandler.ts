@@ -8,11 +8,11 @@ import type { RemoteActorCache } from '../../plugins/activitypub/fetch/RemoteAct
 import type { HttpSignatureVerifier } from '../../plugins/activitypub/signatures/HttpSignatureVerifier';
 import type { JobQueueFactory } from '../../plugins/queue/JobQueueFactory';
 import { badRequest, FedpodHttpError, notFound } from '../../util/HttpErrors';
-import { readBody, sendJson } from '../HttpUtil';
-import { JsonHttpHandler } from '../JsonHttpHandler';
-import { NOT_HANDLED } from '../NotHandled';
-import type { RequestMatcher } from '../RequestMatcher';
-import { SentTarget } from '../pipeline/SentTarget';
+import { readBody, sendJson } from '../http/HttpUtil';
+import { JsonHttpHandler } from '../http/JsonHttpHandler';
+import { NOT_HANDLED } from '../http/NotHandled';
+import type { RequestMatcher } from '../http/RequestMatcher';
+import { SentTarget } from '../http/SentTarget';
 
 
 /**

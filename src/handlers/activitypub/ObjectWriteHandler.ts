@@ -3,14 +3,14 @@ import type { ActivityRepository } from '../../plugins/activitypub/ActivityRepos
 import type { Json } from '../../plugins/activitypub/ActivityJson';
 import { idOf, isObject, typeOf } from '../../plugins/activitypub/ActivityJson';
 import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
-import type { OutboxService } from '../../plugins/activitypub/OutboxService';
+import type { OutboxService } from '../../plugins/activitypub/outbound/OutboxService';
 import { ADDRESS_FIELDS } from '../../plugins/activitypub/Vocabulary';
 import type { CollectionStore } from '../../storage/CollectionStore';
 import { badRequest, FedpodHttpError, forbidden, notFound } from '../../util/HttpErrors';
-import { readJsonBody, sendJson } from '../HttpUtil';
-import { JsonHttpHandler } from '../JsonHttpHandler';
-import { NOT_HANDLED } from '../NotHandled';
-import { agentOf } from '../pipeline/Agent';
+import { readJsonBody, sendJson } from '../http/HttpUtil';
+import { JsonHttpHandler } from '../http/JsonHttpHandler';
+import { NOT_HANDLED } from '../http/NotHandled';
+import { agentOf } from '../http/Agent';
 import { PrefetchedResources } from '../access/PrefetchedResources';
 import { ACTIVITY_JSON } from './ActivityJson';
 

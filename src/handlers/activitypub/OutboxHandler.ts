@@ -1,11 +1,11 @@
 import type { HttpHandlerInput } from '@solid/community-server';
 import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
-import type { OutboxService } from '../../plugins/activitypub/OutboxService';
+import type { OutboxService } from '../../plugins/activitypub/outbound/OutboxService';
 import { forbidden } from '../../util/HttpErrors';
-import { readJsonBody, sendJson } from '../HttpUtil';
-import { JsonHttpHandler } from '../JsonHttpHandler';
-import { NOT_HANDLED } from '../NotHandled';
-import { agentOf } from '../pipeline/Agent';
+import { readJsonBody, sendJson } from '../http/HttpUtil';
+import { JsonHttpHandler } from '../http/JsonHttpHandler';
+import { NOT_HANDLED } from '../http/NotHandled';
+import { agentOf } from '../http/Agent';
 import { ACTIVITY_JSON } from './ActivityJson';
 
 

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { ActivityRepository } from '../../plugins/activitypub/ActivityRepository';
 import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
 import { ActivityDocumentHandler } from './ActivityDocumentHandler';
-import { remoteIdOf } from './RemoteIds';
+import { remoteIdOf } from '../access/RemoteIds';
 
 /**
  * Copies of other servers' activities and objects that reached this server (`GET {base}remote?id=<iri>`),

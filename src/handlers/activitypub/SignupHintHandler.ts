@@ -1,8 +1,8 @@
 import type { HttpHandlerInput } from '@solid/community-server';
 import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
 import { FedpodHttpError } from '../../util/HttpErrors';
-import { JsonHttpHandler } from '../JsonHttpHandler';
-import { NOT_HANDLED } from '../NotHandled';
+import { JsonHttpHandler } from '../http/JsonHttpHandler';
+import { NOT_HANDLED } from '../http/NotHandled';
 
 /**
  * Actors are made by signup only. A POST to /actors (the path the interface's sample request line

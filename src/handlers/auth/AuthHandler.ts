@@ -1,9 +1,9 @@
 import type { HttpHandlerInput } from '@solid/community-server';
 import type { AccountService, Session } from '../../plugins/accounts/AccountService';
 import { badRequest, methodNotAllowed, unsupportedMediaType } from '../../util/HttpErrors';
-import { mediaTypeOf, readBody, sendJson } from '../HttpUtil';
-import { JsonHttpHandler } from '../JsonHttpHandler';
-import { NOT_HANDLED } from '../NotHandled';
+import { mediaTypeOf, readBody, sendJson } from '../http/HttpUtil';
+import { JsonHttpHandler } from '../http/JsonHttpHandler';
+import { NOT_HANDLED } from '../http/NotHandled';
 
 const MAX_AUTH_BODY = 16 * 1024;
 

@@ -1,10 +1,10 @@
 import type { HttpHandlerInput } from '@solid/community-server';
 import type { ClientCredentialsFileStore, StoredClientCredentials } from '../../plugins/accounts/ClientCredentialsFileStore';
 import { badRequest, methodNotAllowed, notFound } from '../../util/HttpErrors';
-import { parseJson, readBody, sendJson } from '../HttpUtil';
-import { JsonHttpHandler } from '../JsonHttpHandler';
-import { NOT_HANDLED } from '../NotHandled';
-import { agentOf } from '../pipeline/Agent';
+import { parseJson, readBody, sendJson } from '../http/HttpUtil';
+import { JsonHttpHandler } from '../http/JsonHttpHandler';
+import { NOT_HANDLED } from '../http/NotHandled';
+import { agentOf } from '../http/Agent';
 
 const MAX_BODY = 4 * 1024;
 const PATH = /^\/auth\/clients(?:\/([^/]+))?\/?$/u;

@@ -1,5 +1,5 @@
-import { escapeHtml } from '../html/Html';
-import { renderPage } from '../html/PageLayout';
+import { escapeHtml } from '../http/Html';
+import { renderPage } from '../http/PageLayout';
 
 /** What the login and consent pages show of the app that asks. */
 export interface AppAsking {

@@ -2,9 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpHandlerInput, ProviderFactory } from '@solid/community-server';
 import type { AccountService } from '../../plugins/accounts/AccountService';
 import { badRequest, methodNotAllowed } from '../../util/HttpErrors';
-import { mediaTypeOf, parseJson, readBody } from '../HttpUtil';
-import { JsonHttpHandler } from '../JsonHttpHandler';
-import { NOT_HANDLED } from '../NotHandled';
+import { mediaTypeOf, parseJson, readBody } from '../http/HttpUtil';
+import { JsonHttpHandler } from '../http/JsonHttpHandler';
+import { NOT_HANDLED } from '../http/NotHandled';
 import type { AppAsking } from './LoginPages';
 import { consentPage, loginPage, messagePage } from './LoginPages';
 

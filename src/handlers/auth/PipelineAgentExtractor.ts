@@ -1,6 +1,6 @@
 import type { Credentials, HttpRequest } from '@solid/community-server';
 import { CredentialsExtractor, NotImplementedHttpError } from '@solid/community-server';
-import { agentOf, hasAgent } from '../pipeline/Agent';
+import { agentOf, hasAgent } from '../http/Agent';
 
 /**
  * First of CSS's credentials extractors: for a request the pipeline has authenticated, CSS's own

@@ -1,7 +1,7 @@
 import type { HttpHandlerInput } from '@solid/community-server';
-import { negotiate } from '../HttpUtil';
-import { JsonHttpHandler } from '../JsonHttpHandler';
-import { NOT_HANDLED } from '../NotHandled';
+import { negotiate } from '../http/HttpUtil';
+import { JsonHttpHandler } from '../http/JsonHttpHandler';
+import { NOT_HANDLED } from '../http/NotHandled';
 import { allowAnyOrigin, JRD, parseBaseUrl, requestPath, requireGetOrHead, sendDocument } from './DiscoveryHttp';
 
 /** The XRD media type (RFC 6415). */

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { HttpHandlerInput } from '@solid/community-server';
 import type { AccountStore } from '../../plugins/accounts/AccountStore';
-import { JsonHttpHandler } from '../JsonHttpHandler';
-import { NOT_HANDLED } from '../NotHandled';
+import { JsonHttpHandler } from '../http/JsonHttpHandler';
+import { NOT_HANDLED } from '../http/NotHandled';
 import { allowAnyOrigin, parseBaseUrl, requestPath, requireGetOrHead, sendDocument } from './DiscoveryHttp';
 
 /** The link relation (and schema id) of NodeInfo 2.1. */

@@ -2,8 +2,8 @@ import type { HttpHandlerInput } from '@solid/community-server';
 import type { AccountStore } from '../../plugins/accounts/AccountStore';
 import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
 import { badRequest, notFound } from '../../util/HttpErrors';
-import { JsonHttpHandler } from '../JsonHttpHandler';
-import { NOT_HANDLED } from '../NotHandled';
+import { JsonHttpHandler } from '../http/JsonHttpHandler';
+import { NOT_HANDLED } from '../http/NotHandled';
 import { allowAnyOrigin, JRD, parseBaseUrl, requestPath, requestQuery, requireGetOrHead, sendDocument } from './DiscoveryHttp';
 
 /** The link relation of a human-readable profile page. */

@@ -5,12 +5,12 @@ import type { AccountService, Session } from '../../plugins/accounts/AccountServ
 import type { TokenClaims, TokenService } from '../../plugins/accounts/TokenService';
 import type { WebhookService } from '../../plugins/webhooks/WebhookService';
 import { badRequest, FedpodHttpError } from '../../util/HttpErrors';
-import { mediaTypeOf, readBody, sendHtml } from '../HttpUtil';
-import { JsonHttpHandler } from '../JsonHttpHandler';
-import { NOT_HANDLED } from '../NotHandled';
-import { prefersHtml } from './BrowserAccept';
-import { escapeHtml } from './Html';
-import { renderPage } from './PageLayout';
+import { mediaTypeOf, readBody, sendHtml } from '../http/HttpUtil';
+import { JsonHttpHandler } from '../http/JsonHttpHandler';
+import { NOT_HANDLED } from '../http/NotHandled';
+import { prefersHtml } from '../http/BrowserAccept';
+import { escapeHtml } from '../http/Html';
+import { renderPage } from '../http/PageLayout';
 
 const PAGES = new Set([ '/auth/signup', '/auth/login', '/auth/account', '/auth/logout' ]);
 const COOKIE = 'fedpod_session';

@@ -6,13 +6,13 @@ import type { ActorCollection } from '../../plugins/activitypub/ActorDocument';
 import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
 import type { AudienceRules } from '../../plugins/activitypub/AudienceRules';
 import type { CollectionStore } from '../../storage/CollectionStore';
-import { sendHtml } from '../HttpUtil';
-import { JsonHttpHandler } from '../JsonHttpHandler';
-import { NOT_HANDLED } from '../NotHandled';
-import { agentIri, resolveAgent } from '../pipeline/Agent';
-import { prefersHtml } from './BrowserAccept';
-import { escapeHtml, isWebUrl } from './Html';
-import { renderPage } from './PageLayout';
+import { sendHtml } from '../http/HttpUtil';
+import { JsonHttpHandler } from '../http/JsonHttpHandler';
+import { NOT_HANDLED } from '../http/NotHandled';
+import { agentIri, resolveAgent } from '../http/Agent';
+import { prefersHtml } from '../http/BrowserAccept';
+import { escapeHtml, isWebUrl } from '../http/Html';
+import { renderPage } from '../http/PageLayout';
 import { renderPost } from './PostView';
 
 const TITLES: Record<ActorCollection, string> = {

@@ -1,4 +1,4 @@
-import { escapeHtml, isWebUrl } from './Html';
+import { escapeHtml, isWebUrl } from '../http/Html';
 import type { PageTemplateInput } from './PageTemplateEngine';
 import { PageTemplateEngine } from './PageTemplateEngine';
 

@@ -1,4 +1,4 @@
-import { renderPage } from './PageLayout';
+import { renderPage } from '../http/PageLayout';
 import type { PageTemplateInput } from './PageTemplateEngine';
 import { PageTemplateEngine } from './PageTemplateEngine';
 

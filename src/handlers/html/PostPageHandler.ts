@@ -5,12 +5,12 @@ import type { ActivityRepository } from '../../plugins/activitypub/ActivityRepos
 import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
 import type { ActorProfiles } from '../../plugins/activitypub/ActorProfiles';
 import { FedpodHttpError, notFound } from '../../util/HttpErrors';
-import { sendHtml } from '../HttpUtil';
-import { JsonHttpHandler } from '../JsonHttpHandler';
-import { NOT_HANDLED } from '../NotHandled';
-import { prefersHtml } from './BrowserAccept';
-import { escapeHtml } from './Html';
-import { renderPage } from './PageLayout';
+import { sendHtml } from '../http/HttpUtil';
+import { JsonHttpHandler } from '../http/JsonHttpHandler';
+import { NOT_HANDLED } from '../http/NotHandled';
+import { prefersHtml } from '../http/BrowserAccept';
+import { escapeHtml } from '../http/Html';
+import { renderPage } from '../http/PageLayout';
 import { renderPost } from './PostView';
 
 /**

@@ -1,6 +1,6 @@
 import type { Json } from '../../plugins/activitypub/ActivityJson';
 import { idOf, isObject, typeOf } from '../../plugins/activitypub/ActivityJson';
-import { escapeHtml, isWebUrl, safeHtml } from './Html';
+import { escapeHtml, isWebUrl, safeHtml } from '../http/Html';
 
 function listOf(value: unknown): unknown[] {
   return Array.isArray(value) ? value : value === undefined || value === null ? [] : [ value ];

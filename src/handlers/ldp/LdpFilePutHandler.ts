@@ -8,9 +8,9 @@ import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
 import { documentMetadata } from '../../storage/ResourceGraphStore';
 import { isAuxiliary } from '../../storage/Vocabulary';
 import { fileContentType } from '../../util/ContentTypes';
-import { mediaTypeOf, readBody } from '../HttpUtil';
-import { JsonHttpHandler } from '../JsonHttpHandler';
-import { NOT_HANDLED } from '../NotHandled';
+import { mediaTypeOf, readBody } from '../http/HttpUtil';
+import { JsonHttpHandler } from '../http/JsonHttpHandler';
+import { NOT_HANDLED } from '../http/NotHandled';
 import { LdpPaths } from './LdpPaths';
 import type { LdpWriteHandlerOptions } from './LdpWriteHandlerOptions';
 

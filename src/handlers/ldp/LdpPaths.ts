@@ -1,6 +1,6 @@
 import type { UserStorageLocationStrategy } from '../../plugins/ldp/UserStorageLocationStrategy';
 import type { IncomingMessage } from 'node:http';
-import { canonicalTarget } from '../pipeline/CanonicalTarget';
+import { canonicalTarget } from '../http/CanonicalTarget';
 
 /**
  * Maps request URLs onto resource IRIs under the configured base URL (never the Host header,

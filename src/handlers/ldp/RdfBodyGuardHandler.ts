@@ -3,9 +3,9 @@ import { PassThrough } from 'node:stream';
 import type { HttpHandler, HttpHandlerInput, HttpRequest } from '@solid/community-server';
 import { guardStream } from '@solid/community-server';
 import { badRequest } from '../../util/HttpErrors';
-import { mediaTypeOf, readBody } from '../HttpUtil';
-import { JsonHttpHandler } from '../JsonHttpHandler';
-import { agentOf, hasAgent, setAgent } from '../pipeline/Agent';
+import { mediaTypeOf, readBody } from '../http/HttpUtil';
+import { JsonHttpHandler } from '../http/JsonHttpHandler';
+import { agentOf, hasAgent, setAgent } from '../http/Agent';
 import { NESTED_SYNTAXES, nestingDepthOver } from './RdfNestingDepth';
 
 const BODY_METHODS = new Set([ 'POST', 'PUT', 'PATCH' ]);

@@ -1,7 +1,7 @@
 import type { ErrorHandlerArgs, ResponseDescription } from '@solid/community-server';
 import type { HttpRequest } from '@solid/community-server';
 import { ErrorHandler, HttpError, NotImplementedHttpError, UnsupportedMediaTypeHttpError } from '@solid/community-server';
-import { negotiate } from '../HttpUtil';
+import { negotiate } from '../http/HttpUtil';
 
 /** What CSS's error handler can write an error as. */
 const ERROR_TYPES = [ 'application/json', 'text/html', 'text/turtle', 'application/ld+json', 'text/plain' ];

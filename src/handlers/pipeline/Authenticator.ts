@@ -5,9 +5,9 @@ import type { RemoteActorCache } from '../../plugins/activitypub/fetch/RemoteAct
 import type { HttpSignatureVerifier } from '../../plugins/activitypub/signatures/HttpSignatureVerifier';
 import { FedpodHttpError, unauthorized } from '../../util/HttpErrors';
 import { SolidTokenCache } from '../auth/SolidTokenCache';
-import type { Agent } from './Agent';
-import { ANONYMOUS, deferAgent, webIdAgent } from './Agent';
-import { SentTarget } from './SentTarget';
+import type { Agent } from '../http/Agent';
+import { ANONYMOUS, deferAgent, webIdAgent } from '../http/Agent';
+import { SentTarget } from '../http/SentTarget';
 
 interface CachedToken {
   agent: Agent;

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { unsupportedMediaType } from '../../util/HttpErrors';
-import { mediaTypeOf } from '../HttpUtil';
+import { mediaTypeOf } from '../http/HttpUtil';
 
 const BODY_METHODS = new Set([ 'POST', 'PUT', 'PATCH' ]);
 /** type/subtype, each an RFC 9110 token. */

@@ -1,8 +1,8 @@
 import type { HttpHandlerInput } from '@solid/community-server';
 import type { WebhookService } from '../../plugins/webhooks/WebhookService';
 import { badRequest, methodNotAllowed } from '../../util/HttpErrors';
-import { readJsonBody, sendJson } from '../HttpUtil';
-import { JsonHttpHandler } from '../JsonHttpHandler';
+import { readJsonBody, sendJson } from '../http/HttpUtil';
+import { JsonHttpHandler } from '../http/JsonHttpHandler';
 
 const BODY_LIMIT = 16 * 1024;
 

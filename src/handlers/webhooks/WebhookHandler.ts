@@ -5,10 +5,10 @@ import type { WebhookService } from '../../plugins/webhooks/WebhookService';
 import { WEBHOOK_SEGMENT } from '../../plugins/webhooks/WebhookVocabulary';
 import { badRequest, methodNotAllowed, notFound, unauthorized } from '../../util/HttpErrors';
 import { bearerToken } from '../auth/BearerToken';
-import { readBody, sendJson } from '../HttpUtil';
-import { JsonHttpHandler } from '../JsonHttpHandler';
-import { NOT_HANDLED } from '../NotHandled';
-import type { RequestMatcher } from '../RequestMatcher';
+import { readBody, sendJson } from '../http/HttpUtil';
+import { JsonHttpHandler } from '../http/JsonHttpHandler';
+import { NOT_HANDLED } from '../http/NotHandled';
+import type { RequestMatcher } from '../http/RequestMatcher';
 import { WebhookPaths } from './WebhookPaths';
 
 const JSON_LD = 'application/ld+json';

@@ -2,7 +2,7 @@ import type { Finalizable } from '@solid/community-server';
 import { getLoggerFor } from '@solid/community-server';
 import IORedis from 'ioredis';
 import type { ChangeCounter } from './ChangeCounter';
-import { redisReconnectDelay } from '../queue/BullMqJobQueue';
+import { redisReconnectDelay } from '../../util/RedisReconnect';
 import { serviceUnavailable } from '../../util/HttpErrors';
 
 /**

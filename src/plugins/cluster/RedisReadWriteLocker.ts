@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Finalizable, PromiseOrValue, ReadWriteLocker, ResourceIdentifier } from '@solid/community-server';
 import { getLoggerFor, InternalServerError } from '@solid/community-server';
 import IORedis from 'ioredis';
-import { redisReconnectDelay } from '../queue/BullMqJobQueue';
+import { redisReconnectDelay } from '../../util/RedisReconnect';
 import { serviceUnavailable } from '../../util/HttpErrors';
 
 /** Epoch ms as Redis sees it: every node compares lease ends against one clock. */

@@ -1,4 +1,14 @@
-import type { JobQueueCounts } from '../queue/JobQueue';
+/** How many jobs a queue holds, by state. */
+export interface JobQueueCounts {
+  /** Due now, not running. */
+  waiting: number;
+  /** Running in a handler. */
+  active: number;
+  /** Waiting for a delay or a retry backoff. */
+  delayed: number;
+  /** Dead letters kept. */
+  dead: number;
+}
 
 /** Depth of one queue at scrape time. */
 export interface QueueDepth {

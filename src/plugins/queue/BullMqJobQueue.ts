@@ -2,6 +2,7 @@ import { getLoggerFor } from '@solid/community-server';
 import { type Job, type JobsOptions, Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { Metrics } from '../observability/Metrics';
 import { NO_METRICS } from '../observability/NoopMetrics';
+import { redisReconnectDelay } from '../../util/RedisReconnect';
 import type { DeadLetter, JobHandler, JobOptions, JobQueue, JobQueueCounts } from './JobQueue';
 import { serviceUnavailable } from '../../util/HttpErrors';
 import { PermanentJobError } from './PermanentJobError';
@@ -45,14 +46,6 @@ interface Envelope<T> {
   d: T;
 }
 
-
-/**
- * Reconnection wait after the n-th failed attempt: short and capped, so that queues and workers
- * are back within about 2 s of Redis (ioredis's BullMQ default grows to 20 s).
- */
-export function redisReconnectDelay(attempt: number): number {
-  return Math.min(100 * 2 ** Math.max(0, attempt - 1), 2_000);
-}
 
 /** Longest wait for one BullMQ close() (worker, then queue) before disconnecting instead. */
 const CLOSE_STEP_MS = 3_000;

@@ -1,3 +1,7 @@
+import type { JobQueueCounts } from '../observability/Metrics';
+
+// The counts are the metrics' shape: the queue reports into observability, never the reverse.
+export type { JobQueueCounts };
 /** A job as a handler sees it. */
 export interface QueuedJob<T> {
   /** The `jobId` given to add(), or an id the queue generated. */
@@ -32,16 +36,6 @@ export interface JobOptions {
 
 export type JobHandler<T> = (job: QueuedJob<T>) => Promise<void>;
 
-export interface JobQueueCounts {
-  /** Due now, not running. */
-  waiting: number;
-  /** Running in a handler. */
-  active: number;
-  /** Waiting for a delay or a retry backoff. */
-  delayed: number;
-  /** Dead letters kept. */
-  dead: number;
-}
 
 /**
  * A durable job queue. Every accepted job (add() resolved) runs at least once,

@@ -4,7 +4,8 @@
  * the queue accepts again within seconds and the worker runs every job accepted before and after.
  * A private redis-server (appendfsync always), since this test stops it.
  */
-import { BullMqJobQueue, redisReconnectDelay } from '../../../src/plugins/queue/BullMqJobQueue';
+import { BullMqJobQueue } from '../../../src/plugins/queue/BullMqJobQueue';
+import { redisReconnectDelay } from '../../../src/util/RedisReconnect';
 import { RetryPolicy } from '../../../src/plugins/queue/RetryPolicy';
 import { startRedis, type RedisServer } from '../../support/redis';
 

@@ -1,8 +1,8 @@
 import type { HttpHandlerInput, HttpRequest, HttpResponse } from '@solid/community-server';
 import { HttpHandler } from '@solid/community-server';
 import { FirstMatchHandler } from '../../../src/handlers/FirstMatchHandler';
-import { NOT_HANDLED } from '../../../src/handlers/NotHandled';
-import type { RequestMatcher } from '../../../src/handlers/RequestMatcher';
+import { NOT_HANDLED } from '../../../src/handlers/http/NotHandled';
+import type { RequestMatcher } from '../../../src/handlers/http/RequestMatcher';
 
 /** A handler that takes the requests for one path, telling so through canHandle only. */
 class PathHandler extends HttpHandler {

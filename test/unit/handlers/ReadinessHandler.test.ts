@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ReadinessHandler } from '../../../src/handlers/ReadinessHandler';
-import { QueueReadinessCheck } from '../../../src/plugins/observability/QueueReadinessCheck';
+import { QueueReadinessCheck } from '../../../src/plugins/queue/QueueReadinessCheck';
 import { RedisReadinessCheck } from '../../../src/plugins/observability/RedisReadinessCheck';
 import { StoreReadinessCheck } from '../../../src/plugins/observability/StoreReadinessCheck';
 import { JobQueueFactory } from '../../../src/plugins/queue/JobQueueFactory';

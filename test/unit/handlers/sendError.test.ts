@@ -1,6 +1,6 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { sendError } from '../../../src/handlers/HttpUtil';
+import { sendError } from '../../../src/handlers/http/HttpUtil';
 import { StoreUnavailableHttpError } from '../../../src/storage/StoreUnavailableHttpError';
 import { serviceUnavailable } from '../../../src/util/HttpErrors';
 

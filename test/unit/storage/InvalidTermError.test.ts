@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { BadRequestHttpError, HttpError } from '@solid/community-server';
 import { DataFactory } from 'n3';
-import { sendError } from '../../../src/handlers/HttpUtil';
+import { sendError } from '../../../src/handlers/http/HttpUtil';
 import { InvalidTermError, sparqlTerm } from '../../../src/storage/SparqlTerms';
 
 describe('InvalidTermError', () => {

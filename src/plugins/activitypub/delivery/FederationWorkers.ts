@@ -14,7 +14,7 @@ import { ActorUrls } from '../ActorDocument';
 import type { ActorKeyStore } from '../ActorKeyStore';
 import type { RemoteActorCache } from '../fetch/RemoteActorCache';
 import type { RemoteFetcher } from '../fetch/RemoteFetcher';
-import type { InboxService } from '../InboxService';
+import type { InboxService } from '../inbound/InboxService';
 import type { ByteSigner } from '../signatures/ByteSigner';
 import { HttpSigner } from '../signatures/HttpSigner';
 import type { DeliveryJob, FanOutJob, InboxJob, LocalDeliveryJob } from './DeliveryJobs';

@@ -2,7 +2,7 @@ import { getLoggerFor } from '@solid/community-server';
 import type { CollectionStore } from '../../../storage/CollectionStore';
 import { idsOf } from '../ActivityJson';
 import { ActorUrls } from '../ActorDocument';
-import { INSTANCE_ACTOR } from '../InstanceActorInitializer';
+import { INSTANCE_ACTOR } from '../fetch/InstanceActorInitializer';
 import type { ReceivedActivity } from './InboundActivityEffect';
 import { InboundActivityEffect } from './InboundActivityEffect';
 

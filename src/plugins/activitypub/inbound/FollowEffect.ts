@@ -2,7 +2,7 @@ import type { CollectionStore } from '../../../storage/CollectionStore';
 import { idOf } from '../ActivityJson';
 import { ActorUrls } from '../ActorDocument';
 import type { ActorProfiles } from '../ActorProfiles';
-import type { OutboxService } from '../OutboxService';
+import type { OutboxService } from '../outbound/OutboxService';
 import { blockedCollection } from '../outbound/BlockSentEffect';
 import { AS_NS } from '../Vocabulary';
 import type { ReceivedActivity } from './InboundActivityEffect';

@@ -3,7 +3,7 @@ import { PermanentJobError } from '../../queue/PermanentJobError';
 import { idOf, idsOf } from '../ActivityJson';
 import { ActorUrls } from '../ActorDocument';
 import type { RemoteActorCache } from '../fetch/RemoteActorCache';
-import type { OutboxService } from '../OutboxService';
+import type { OutboxService } from '../outbound/OutboxService';
 import type { ReceivedActivity } from './InboundActivityEffect';
 import { InboundActivityEffect } from './InboundActivityEffect';
 

@@ -1,5 +1,5 @@
 import { getLoggerFor } from '@solid/community-server';
-import type { OutboxService } from '../../activitypub/OutboxService';
+import type { OutboxService } from '../../activitypub/outbound/OutboxService';
 import { PermanentJobError } from '../../queue/PermanentJobError';
 import type { WebhookAction, WebhookActionInput } from '../WebhookAction';
 

@@ -2,7 +2,7 @@ import type { AccessMap } from '@solid/community-server';
 import { AccessMode, IdentifierSetMultiMap } from '@solid/community-server';
 import { PipelinePermissionReader } from '../../../../src/handlers/access/PipelinePermissionReader';
 import { ReadDecisions } from '../../../../src/handlers/access/ReadDecisions';
-import type { Agent } from '../../../../src/handlers/pipeline/Agent';
+import type { Agent } from '../../../../src/handlers/http/Agent';
 
 describe('PipelinePermissionReader and ReadDecisions', (): void => {
   const base = 'https://pod.example/';

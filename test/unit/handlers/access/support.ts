@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { EventEmitter } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { AccessRequest } from '../../../../src/handlers/access/AccessPolicy';
-import type { Agent } from '../../../../src/handlers/pipeline/Agent';
+import type { Agent } from '../../../../src/handlers/http/Agent';
 
 /** An access request as the pipeline builds it, over a real (empty) request stream. */
 export function accessRequest(method: string, target: string, agent: Agent = {}, params: Record<string, string> = {}): AccessRequest {

@@ -1,7 +1,7 @@
 import type { HttpRequest } from '@solid/community-server';
 import { PassThrough } from 'node:stream';
 import { PipelineAgentExtractor } from '../../../../src/handlers/auth/PipelineAgentExtractor';
-import { setAgent } from '../../../../src/handlers/pipeline/Agent';
+import { setAgent } from '../../../../src/handlers/http/Agent';
 
 function request(): HttpRequest {
   return Object.assign(new PassThrough(), { method: 'GET', headers: { authorization: 'DPoP token' }}) as unknown as HttpRequest;

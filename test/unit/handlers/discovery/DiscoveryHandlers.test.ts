@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { HttpHandler, HttpRequest, HttpResponse } from '@solid/community-server';
 import { FirstMatchHandler } from '../../../../src/handlers/FirstMatchHandler';
-import { NOT_HANDLED } from '../../../../src/handlers/NotHandled';
+import { NOT_HANDLED } from '../../../../src/handlers/http/NotHandled';
 import { HostMetaHandler } from '../../../../src/handlers/discovery/HostMetaHandler';
 import { NodeInfoHandler, readSoftwareInfo } from '../../../../src/handlers/discovery/NodeInfoHandler';
 import { WebFingerHandler } from '../../../../src/handlers/discovery/WebFingerHandler';

@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { CredentialsExtractor, HttpRequest } from '@solid/community-server';
 import { SignJWT, generateKeyPair } from 'jose';
-import { resolveAgent } from '../../../../src/handlers/pipeline/Agent';
+import { resolveAgent } from '../../../../src/handlers/http/Agent';
 import { Authenticator } from '../../../../src/handlers/pipeline/Authenticator';
 import { TokenService } from '../../../../src/plugins/accounts/TokenService';
 

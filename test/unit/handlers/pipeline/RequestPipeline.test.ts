@@ -5,12 +5,12 @@ import { HttpHandler } from '@solid/community-server';
 import type { AccessPolicy, AccessRequest } from '../../../../src/handlers/access/AccessPolicy';
 import { ReadOnlyAccess } from '../../../../src/handlers/access/ReadOnlyAccess';
 import { PublicAccess } from '../../../../src/handlers/access/PublicAccess';
-import { NOT_HANDLED } from '../../../../src/handlers/NotHandled';
-import { agentOf } from '../../../../src/handlers/pipeline/Agent';
+import { NOT_HANDLED } from '../../../../src/handlers/http/NotHandled';
+import { agentOf } from '../../../../src/handlers/http/Agent';
 import { Authenticator } from '../../../../src/handlers/pipeline/Authenticator';
 import { RequestPipeline } from '../../../../src/handlers/pipeline/RequestPipeline';
 import { Route } from '../../../../src/handlers/pipeline/Route';
-import { readBody } from '../../../../src/handlers/HttpUtil';
+import { readBody } from '../../../../src/handlers/http/HttpUtil';
 
 /** Answers 200 with the agent it saw and the body it read; records each call. */
 class RecordingHandler extends HttpHandler {

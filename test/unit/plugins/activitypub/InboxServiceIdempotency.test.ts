@@ -1,11 +1,11 @@
 import { GreedyReadWriteLocker, MemoryMapStorage, MemoryResourceLocker } from '@solid/community-server';
 import type { Json } from '../../../../src/plugins/activitypub/ActivityJson';
 import type { ActivityRepository, ReceivedState } from '../../../../src/plugins/activitypub/ActivityRepository';
-import { InboxService } from '../../../../src/plugins/activitypub/InboxService';
-import { InboundPermissions } from '../../../../src/plugins/activitypub/InboundPermissions';
+import { InboxService } from '../../../../src/plugins/activitypub/inbound/InboxService';
+import { InboundPermissions } from '../../../../src/plugins/activitypub/inbound/InboundPermissions';
 import { FollowEffect } from '../../../../src/plugins/activitypub/inbound/FollowEffect';
 import type { ActorProfiles } from '../../../../src/plugins/activitypub/ActorProfiles';
-import type { OutboxService } from '../../../../src/plugins/activitypub/OutboxService';
+import type { OutboxService } from '../../../../src/plugins/activitypub/outbound/OutboxService';
 import type { CollectionStore } from '../../../../src/storage/CollectionStore';
 import type { ResourceGraphStore } from '../../../../src/storage/ResourceGraphStore';
 

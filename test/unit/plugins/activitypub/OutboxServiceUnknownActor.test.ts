@@ -1,5 +1,5 @@
 import type { DeliveryScheduler } from '../../../../src/plugins/activitypub/DeliveryScheduler';
-import { OutboxService } from '../../../../src/plugins/activitypub/OutboxService';
+import { OutboxService } from '../../../../src/plugins/activitypub/outbound/OutboxService';
 import type { JsonLdParser } from '../../../../src/plugins/ldp/JsonLdParser';
 import type { CollectionStore } from '../../../../src/storage/CollectionStore';
 import type { ResourceGraphStore } from '../../../../src/storage/ResourceGraphStore';

@@ -1,7 +1,7 @@
 import type { Json } from '../../../../../src/plugins/activitypub/ActivityJson';
 import type { ActorProfiles } from '../../../../../src/plugins/activitypub/ActorProfiles';
 import { FollowEffect } from '../../../../../src/plugins/activitypub/inbound/FollowEffect';
-import type { OutboxService } from '../../../../../src/plugins/activitypub/OutboxService';
+import type { OutboxService } from '../../../../../src/plugins/activitypub/outbound/OutboxService';
 import { MemoryCollections } from './MemoryCollections';
 
 const BASE = 'https://pod.example/';

@@ -1,7 +1,7 @@
 import type { Json } from '../../../../../src/plugins/activitypub/ActivityJson';
 import type { RemoteActor, RemoteActorCache } from '../../../../../src/plugins/activitypub/fetch/RemoteActorCache';
 import { MoveEffect } from '../../../../../src/plugins/activitypub/inbound/MoveEffect';
-import type { OutboxService } from '../../../../../src/plugins/activitypub/OutboxService';
+import type { OutboxService } from '../../../../../src/plugins/activitypub/outbound/OutboxService';
 import { MemoryCollections } from './MemoryCollections';
 
 const BASE = 'https://pod.example/';

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { prefersHtml } from '../../../../src/handlers/html/BrowserAccept';
+import { prefersHtml } from '../../../../src/handlers/http/BrowserAccept';
 
 const asking = (accept?: string): IncomingMessage => ({ headers: accept === undefined ? {} : { accept } }) as IncomingMessage;
 

@@ -1,17 +1,17 @@
 import { getLoggerFor } from '@solid/community-server';
-import type { CollectionStore } from '../../storage/CollectionStore';
-import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
-import { documentMetadata } from '../../storage/ResourceGraphStore';
-import { badRequest, forbidden, notFound } from '../../util/HttpErrors';
-import { ACTIVITYSTREAMS_CONTEXT_URL } from '../ldp/Contexts';
-import type { JsonLdParser } from '../ldp/JsonLdParser';
-import { generatedName } from '../ldp/ResourceIds';
-import type { Json } from './ActivityJson';
-import { idOf, idsOf, isObject, typeOf } from './ActivityJson';
-import { ActorUrls } from './ActorDocument';
-import type { DeliveryScheduler } from './DeliveryScheduler';
-import type { OutboundActivityEffect } from './outbound/OutboundActivityEffect';
-import { ACTIVITY_TYPES, ADDRESS_FIELDS, PUBLIC_FORMS, WRAPPED_IN_CREATE } from './Vocabulary';
+import type { CollectionStore } from '../../../storage/CollectionStore';
+import type { ResourceGraphStore } from '../../../storage/ResourceGraphStore';
+import { documentMetadata } from '../../../storage/ResourceGraphStore';
+import { badRequest, forbidden, notFound } from '../../../util/HttpErrors';
+import { ACTIVITYSTREAMS_CONTEXT_URL } from '../../ldp/Contexts';
+import type { JsonLdParser } from '../../ldp/JsonLdParser';
+import { generatedName } from '../../ldp/ResourceIds';
+import type { Json } from '../ActivityJson';
+import { idOf, idsOf, isObject, typeOf } from '../ActivityJson';
+import { ActorUrls } from '../ActorDocument';
+import type { DeliveryScheduler } from '../DeliveryScheduler';
+import type { OutboundActivityEffect } from './OutboundActivityEffect';
+import { ACTIVITY_TYPES, ADDRESS_FIELDS, PUBLIC_FORMS, WRAPPED_IN_CREATE } from '../Vocabulary';
 
 export interface PostedActivity {
   id: string;

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { QueueReadinessCheck } from '../../../../src/plugins/observability/QueueReadinessCheck';
+import { QueueReadinessCheck } from '../../../../src/plugins/queue/QueueReadinessCheck';
 import { JobQueueFactory } from '../../../../src/plugins/queue/JobQueueFactory';
 import type { LocalJournalQueue } from '../../../../src/plugins/queue/LocalJournalQueue';
 

@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
-import { mediaTypeOf, negotiate, readBody, readJsonBody } from '../../../src/handlers/HttpUtil';
-import { FedpodHttpError } from '../../../src/util/HttpErrors';
-import { rejection } from '../../support/rejection';
+import { mediaTypeOf, negotiate, readBody, readJsonBody } from '../../../../src/handlers/http/HttpUtil';
+import { FedpodHttpError } from '../../../../src/util/HttpErrors';
+import { rejection } from '../../../support/rejection';
 
 const JSON_LD = 'application/ld+json';
 const TURTLE = 'text/turtle';

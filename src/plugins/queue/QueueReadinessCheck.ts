@@ -1,5 +1,5 @@
-import type { JobQueueFactory } from '../queue/JobQueueFactory';
-import type { ReadinessCheck } from './ReadinessCheck';
+import type { JobQueueFactory } from './JobQueueFactory';
+import type { ReadinessCheck } from '../observability/ReadinessCheck';
 
 /** Ready when the server's job queues are open and processing (none stopped, closed or failed to open). */
 export class QueueReadinessCheck implements ReadinessCheck {

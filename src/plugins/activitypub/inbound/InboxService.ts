@@ -1,15 +1,15 @@
 import type { ReadWriteLocker } from '@solid/community-server';
 import { getLoggerFor } from '@solid/community-server';
-import type { CollectionStore } from '../../storage/CollectionStore';
-import { sameOrigin } from '../../util/Iris';
-import { PermanentJobError } from '../queue/PermanentJobError';
-import type { Json } from './ActivityJson';
-import { idOf, idsOf, isObject, typeOf } from './ActivityJson';
-import type { ActivityRepository } from './ActivityRepository';
-import { ActorUrls } from './ActorDocument';
-import type { InboundActivityEffect } from './inbound/InboundActivityEffect';
+import type { CollectionStore } from '../../../storage/CollectionStore';
+import { sameOrigin } from '../../../util/Iris';
+import { PermanentJobError } from '../../queue/PermanentJobError';
+import type { Json } from '../ActivityJson';
+import { idOf, idsOf, isObject, typeOf } from '../ActivityJson';
+import type { ActivityRepository } from '../ActivityRepository';
+import { ActorUrls } from '../ActorDocument';
+import type { InboundActivityEffect } from './InboundActivityEffect';
 import type { InboundPermissions } from './InboundPermissions';
-import { ACTIVITY_TYPES, ADDRESS_FIELDS } from './Vocabulary';
+import { ACTIVITY_TYPES, ADDRESS_FIELDS } from '../Vocabulary';
 
 /**
  * What an activity from another server does once its signature has been checked (ActivityPub §7),

@@ -1,11 +1,11 @@
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PrometheusMetrics } from '../../../../src/plugins/observability/PrometheusMetrics';
-import { CLIENT_CLOSED, RequestMonitor } from '../../../../src/plugins/observability/RequestMonitor';
+import { CLIENT_CLOSED, RequestMonitor } from '../../../../src/handlers/server/RequestMonitor';
 import { RouteLabels } from '../../../../src/plugins/observability/RouteLabels';
 import { RouteTemplates } from '../../../../src/plugins/observability/RouteTemplates';
 import { ToggledMetrics } from '../../../../src/plugins/observability/ToggledMetrics';
-import { CapturingLoggerFactory } from './support/CapturingLoggerFactory';
+import { CapturingLoggerFactory } from '../../plugins/observability/support/CapturingLoggerFactory';
 
 interface Answer {
   status: number;

@@ -1,10 +1,10 @@
-import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
-import { sameOrigin } from '../../util/Iris';
-import type { Json } from './ActivityJson';
-import { idOf, idsOf, isObject, typeOf } from './ActivityJson';
-import { ActorUrls } from './ActorDocument';
-import type { GroupModerators } from './fetch/GroupModerators';
-import { ADDRESS_FIELDS, AS_NS } from './Vocabulary';
+import type { ResourceGraphStore } from '../../../storage/ResourceGraphStore';
+import { sameOrigin } from '../../../util/Iris';
+import type { Json } from '../ActivityJson';
+import { idOf, idsOf, isObject, typeOf } from '../ActivityJson';
+import { ActorUrls } from '../ActorDocument';
+import type { GroupModerators } from '../fetch/GroupModerators';
+import { ADDRESS_FIELDS, AS_NS } from '../Vocabulary';
 
 /**
  * Whether a received activity may change what it names: Create, Update and Delete act only on

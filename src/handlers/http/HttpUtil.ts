@@ -1,9 +1,9 @@
 import { STATUS_CODES } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { badRequest, FedpodHttpError, payloadTooLarge } from '../util/HttpErrors';
-import { prefersHtml } from './html/BrowserAccept';
-import { escapeHtml } from './html/Html';
-import { renderPage } from './html/PageLayout';
+import { badRequest, FedpodHttpError, payloadTooLarge } from '../../util/HttpErrors';
+import { prefersHtml } from './BrowserAccept';
+import { escapeHtml } from './Html';
+import { renderPage } from './PageLayout';
 
 /** Writes a JSON body with the right headers. */
 export function sendJson(response: ServerResponse, status: number, body: unknown,

@@ -1,4 +1,4 @@
-import { canonicalTarget } from '../../../../src/handlers/pipeline/CanonicalTarget';
+import { canonicalTarget } from '../../../../src/handlers/http/CanonicalTarget';
 
 describe('canonicalTarget', () => {
   it.each([

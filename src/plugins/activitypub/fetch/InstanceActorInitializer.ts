@@ -1,12 +1,12 @@
 import { createPrivateKey } from 'node:crypto';
 import type { ReadWriteLocker } from '@solid/community-server';
 import { getLoggerFor, Initializer } from '@solid/community-server';
-import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
-import { documentMetadata } from '../../storage/ResourceGraphStore';
-import type { JsonLdParser } from '../ldp/JsonLdParser';
-import { actorDocument, ActorUrls } from './ActorDocument';
-import type { ActorKeyStore } from './ActorKeyStore';
-import type { RemoteActorCache } from './fetch/RemoteActorCache';
+import type { ResourceGraphStore } from '../../../storage/ResourceGraphStore';
+import { documentMetadata } from '../../../storage/ResourceGraphStore';
+import type { JsonLdParser } from '../../ldp/JsonLdParser';
+import { actorDocument, ActorUrls } from '../ActorDocument';
+import type { ActorKeyStore } from '../ActorKeyStore';
+import type { RemoteActorCache } from './RemoteActorCache';
 
 /** The instance actor's name: a reserved username, so no account can take it. */
 export const INSTANCE_ACTOR = 'instance';

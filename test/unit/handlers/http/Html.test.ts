@@ -1,5 +1,5 @@
-import { escapeHtml, isWebUrl, safeHtml } from '../../../../src/handlers/html/Html';
-import { renderPage } from '../../../../src/handlers/html/PageLayout';
+import { escapeHtml, isWebUrl, safeHtml } from '../../../../src/handlers/http/Html';
+import { renderPage } from '../../../../src/handlers/http/PageLayout';
 import { renderPost } from '../../../../src/handlers/html/PostView';
 
 describe('HTML helpers', (): void => {

@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { Metrics } from './Metrics';
-import type { PinoLoggerFactory, StructuredLog } from './PinoLoggerFactory';
-import { RequestContext } from './RequestContext';
-import { RouteLabels } from './RouteLabels';
-import type { RouteTemplates } from './RouteTemplates';
+import type { Metrics } from '../../plugins/observability/Metrics';
+import type { PinoLoggerFactory, StructuredLog } from '../../plugins/observability/PinoLoggerFactory';
+import { RequestContext } from '../../plugins/observability/RequestContext';
+import { RouteLabels } from '../../plugins/observability/RouteLabels';
+import type { RouteTemplates } from '../../plugins/observability/RouteTemplates';
 
 /** Status recorded for a request whose connection closed before the answer was complete. */
 export const CLIENT_CLOSED = 499;

@@ -1,7 +1,7 @@
-import type { Json } from '../../../../src/plugins/activitypub/ActivityJson';
-import type { GroupModerators } from '../../../../src/plugins/activitypub/fetch/GroupModerators';
-import { InboundPermissions } from '../../../../src/plugins/activitypub/InboundPermissions';
-import { AS, BASE, LocalWorld } from './outbound/LocalWorld';
+import type { Json } from '../../../../../src/plugins/activitypub/ActivityJson';
+import type { GroupModerators } from '../../../../../src/plugins/activitypub/fetch/GroupModerators';
+import { InboundPermissions } from '../../../../../src/plugins/activitypub/inbound/InboundPermissions';
+import { AS, BASE, LocalWorld } from '../outbound/LocalWorld';
 
 const REMOTE = 'https://remote.example';
 const CAROL = `${REMOTE}/users/carol`;

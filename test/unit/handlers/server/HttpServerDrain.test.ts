@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Agent, createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
-import { HttpServerDrain } from '../../../../src/plugins/shutdown/HttpServerDrain';
+import { HttpServerDrain } from '../../../../src/handlers/server/HttpServerDrain';
 
 interface Answer {
   status: number;
