@@ -11,7 +11,7 @@
 // Each target is measured at two concurrencies, BENCH_CONNECTIONS (10) and BENCH_PEAK_CONNECTIONS
 // (100): a server that batches is bound by latency at 10 and by CPU only with more POSTs in flight,
 // while bare Node peaks at 10. Capacity is a target's best of the two, and the goal compares
-// capacities (README, "Benchmarks").
+// capacities (docs/benchmarks.md).
 //   node bench/webhooks/run.js  (knobs: see bench/README.md; BENCH_TARGETS=bare,bare-bullmq,local,redis)
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
@@ -136,7 +136,7 @@ async function startTarget(id, config) {
     if (id === 'redis-split') {
       // Two nodes of one deployment (same Redis, data directory and base URL): a worker node that owns
       // the embedded store and runs the jobs at idle CPU priority, and a web node without queue
-      // workers that takes the load (see README, "Web and worker nodes").
+      // workers that takes the load (see docs/operations.md, "Web and worker nodes").
       const webPort = await freePort();
       const dataDir = makeDataDir('fedpod-split');
       const baseUrl = `http://localhost:${webPort}/`;
