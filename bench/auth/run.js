@@ -112,7 +112,7 @@ function report(config, targets, outcomes, machineAtStart, proofsPerSecond) {
   const ratios = pairRatios(view);
   log(`\n${ratioTable(ratios)}`);
   const checks = evaluateChecks(GOALS.map((goal) => ({ ...goal, scenario: PAIR })), view);
-  log(`\nIssue targets (Fedpod with WebACL vs stock CSS with WebACL, and vs its own anonymous GET):\n${formatChecks(checks)}`);
+  log(`\nTargets (Fedpod with WebACL vs stock CSS with WebACL, and vs its own anonymous GET):\n${formatChecks(checks)}`);
   log(`\nThe load generator signed ${formatNumber(proofsPerSecond)} DPoP proofs/s on one core before the run ` +
     '(one per DPoP request, on the same cores as the servers).');
   warnIfBusy('\n');

@@ -692,7 +692,7 @@ function report(context, targets, outcomes, ceilingResult) {
     log(`\n${ceilingTable(ceilingResult, config)}`);
   }
   const checks = evaluateGoals(config, outcomes);
-  log(`\nIssue targets:\n${formatGoals(checks)}`);
+  log(`\nTargets:\n${formatGoals(checks)}`);
   warnIfBusy('\n');
   saveResults('federation', {
     settings: { ...config, fedify: FEDIFY_VERSION, goals: GOALS },

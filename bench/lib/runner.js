@@ -106,7 +106,7 @@ function runMain(name, main) {
     });
 }
 
-// With BENCH_STRICT=1 a run whose issue targets are not all met exits 1.
+// With BENCH_STRICT=1 a run whose targets are not all met exits 1.
 function strictExitCode(checks) {
   return process.env.BENCH_STRICT === '1' && checks.some((check) => check.met !== true) ? 1 : 0;
 }
@@ -185,7 +185,7 @@ function logComparison(title, { scenarios, targets, outcomes, ratios }) {
  */
 function logChecksVsCss(goals, results, outcomes) {
   const checks = evaluateChecks(goals, results);
-  log(`\nIssue targets (Fedpod vs stock CSS on the same SPARQL store):\n${formatChecks(checks)}`);
+  log(`\nTargets (Fedpod vs stock CSS on the same SPARQL store):\n${formatChecks(checks)}`);
   const sparqlInfo = outcomes['css-sparql'] && outcomes['css-sparql'].info;
   if (sparqlInfo && sparqlInfo.store) {
     log(`  (CSS-sparql ran on: ${sparqlInfo.storeNote}` +

@@ -4,14 +4,14 @@ import { WRITE_METHODS } from './AccessPolicy';
 
 /**
  * Only the local user the path names (the route's `:user`) may use the route: an actor's outbox, a
- * user's webhook data. Without credentials the answer is `anonymousStatus` (the interface fixes 403
+ * user's webhook data. Without credentials the answer is `anonymousStatus` (the documented API fixes 403
  * for an outbox POST without Authorization), with another user's 403.
  */
 export class PathOwnerAccess implements AccessPolicy {
   /**
    * @param readsArePublic - Whether GET and HEAD are open to anyone (an outbox's collection page is
    *   filtered per reader by its handler).
-   * @param anonymousStatus - Status without credentials: 401, or 403 where the interface says so.
+   * @param anonymousStatus - Status without credentials: 401, or 403 where the documented API says so.
    */
   public constructor(
     private readonly readsArePublic = false,

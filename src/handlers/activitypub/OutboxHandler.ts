@@ -11,7 +11,7 @@ import { ACTIVITY_JSON } from './ActivityJson';
 
 /**
  * POST /actors/<username>/outbox (ActivityPub client-to-server), behind the route's PathOwnerAccess:
- * no Authorization header: 403, as the interface says; an invalid token: 401; another user's token: 403. Answers 201 with Location of the
+ * no Authorization header: 403, as the API documents (docs/activitypub.md); an invalid token: 401; another user's token: 403. Answers 201 with Location of the
  * activity and the activity as JSON.
  */
 export class OutboxHandler extends JsonHttpHandler {

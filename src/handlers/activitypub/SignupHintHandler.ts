@@ -5,7 +5,7 @@ import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { NOT_HANDLED } from '../http/NotHandled';
 
 /**
- * Actors are made by signup only. A POST to /actors (the path the interface's sample request line
+ * Actors are made by signup only. A POST to /actors (the path Fedpod's documented sample request line
  * shows) gets a 405 naming /auth/signup, before any body is read, so no password is ever stored as
  * data. Other writes to actors are refused by their routes' access policy.
  */

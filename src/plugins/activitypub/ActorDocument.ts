@@ -66,7 +66,7 @@ export class ActorUrls {
 
 /**
  * The actor (type Person) created at signup, as JSON-LD with the ActivityStreams and security contexts:
- * every field of the interface's actor table plus publicKey.id, endpoints.sharedInbox, url, name,
+ * every field of the documented actor table (docs/activitypub.md) plus publicKey.id, endpoints.sharedInbox, url, name,
  * featured and manuallyApprovesFollowers (Mastodon reads these).
  */
 export function actorDocument(urls: ActorUrls, username: string, publicKeyPem: string, published: string,

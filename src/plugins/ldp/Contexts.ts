@@ -61,7 +61,7 @@ const FEDPOD_EXTRA_TERMS: JsonObject = {
 /**
  * The document served at {base}/context.json: ActivityStreams terms plus the prefixes
  * ldp, as, sec, xsd, dc, foaf, with id and type aliased, so that compaction gives
- * `ldp:contains`, `ldp:BasicContainer`, `name`, `content` as the interface shows.
+ * `ldp:contains`, `ldp:BasicContainer`, `name`, `content` as the documented container listing shows.
  */
 export function fedpodContext(): JsonObject {
   const activityStreams = bundledContexts().get(ACTIVITYSTREAMS_CONTEXT_URL)!['@context'] as JsonObject;

@@ -19,7 +19,7 @@ const RDF_TYPES = new Set([ 'text/turtle', 'application/n-triples', 'application
 
 /**
  * Whether a JSON document is linked data: it (or every element of a top-level array) is an object
- * with an `@context`, an `@type` or a `type` (read with Fedpod's context, as the interface's
+ * with an `@context`, an `@type` or a `type` (read with Fedpod's context, as the documented API's
  * `POST /notes` with `{"type": "Note", ...}`). Any other JSON is a file, kept byte for byte.
  */
 export function isLinkedJson(document: unknown): boolean {

@@ -97,7 +97,7 @@ describe('accounts and actors', () => {
     expect(bodies[0]).toEqual(bodies[1]);
   });
 
-  it('serves the actor with every field of the interface, as ActivityStreams JSON-LD', async() => {
+  it('serves the actor with every field of the documented actor, as ActivityStreams JSON-LD', async() => {
     for (const accept of [ 'application/activity+json', 'application/ld+json; profile="https://www.w3.org/ns/activitystreams"',
       'application/ld+json', 'application/json' ]) {
       const response = await fetch(alice.webId, { headers: { accept } });

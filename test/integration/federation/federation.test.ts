@@ -1,6 +1,6 @@
 /**
  * Federation for real: Fedpod behind an HTTPS proxy, a Fedify peer (a real ActivityPub server that
- * verifies every signature), and a second Fedpod, exchanging the interface's activities.
+ * verifies every signature), and a second Fedpod, exchanging the documented activities.
  */
 import { generateKeyPairSync, createSign, createHash } from 'node:crypto';
 import { startFedifyPeer, type FedifyPeer, type ReceivedActivity } from '../../support/fedify-peer';
