@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { HttpHandlerInput, PermissionReader } from '@solid/community-server';
 import { AccessMode, AllStaticReader, IdentifierSetMultiMap } from '@solid/community-server';
 import { NOT_HANDLED } from './http/NotHandled';
-import type { SparqlClient } from '../storage/SparqlClient';
+import type { StoreQueries } from '../storage/StoreQueries';
 import type { TransportResponse } from '../storage/HttpTransport';
 import { badRequest, FedpodHttpError, forbidden, methodNotAllowed, unsupportedMediaType } from '../util/HttpErrors';
 import { mediaTypeOf, negotiate, readBody } from './http/HttpUtil';
@@ -78,7 +78,7 @@ export class SparqlEndpointHandler extends JsonHttpHandler {
    */
   public constructor(
     baseUrl: string,
-    private readonly client: SparqlClient,
+    private readonly client: StoreQueries,
     private readonly permissionReader: PermissionReader,
     private readonly maxBodyBytes = 1_048_576,
     private readonly maxConcurrentQueries = 8,

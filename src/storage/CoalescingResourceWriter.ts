@@ -1,4 +1,4 @@
-import type { ResourceGraphStore, ResourceWrite } from './ResourceGraphStore';
+import type { ResourceGraphs, ResourceWrite } from './ResourceGraphs';
 
 interface PendingWrite {
   write: ResourceWrite;
@@ -7,7 +7,7 @@ interface PendingWrite {
 }
 
 /**
- * Writes resources like ResourceGraphStore.write, but the writes asked for while another group is
+ * Writes resources like ResourceGraphs.write, but the writes asked for while another group is
  * being written (or in the same turn of the event loop) go to the store together, as one update
  * request: a group commit. Many small writers (webhook jobs running side by side) then cost one
  * request per group instead of one each, and the groups grow by themselves when the store is slow.
@@ -25,7 +25,7 @@ export class CoalescingResourceWriter {
    * @param maxGroup - Most writes in one update request.
    */
   public constructor(
-    private readonly store: ResourceGraphStore,
+    private readonly store: ResourceGraphs,
     private readonly maxGroup = 128,
   ) {}
 

@@ -3,46 +3,22 @@ import type { ReadWriteLocker } from '@solid/community-server';
 import type { SparqlClient } from './SparqlClient';
 import { sparqlIri, sparqlLiteral } from './SparqlTerms';
 import { DataFactory } from 'n3';
-import { XSD_DATETIME } from './Vocabulary';
+import { FEDPOD_NS, XSD_DATETIME } from './Vocabulary';
+import type { CollectionItem, CollectionQuery, Collections } from './Collections';
+import { InvalidCursorError } from './InvalidCursorError';
 
 const { literal, namedNode } = DataFactory;
 
-/** Fedpod's own vocabulary (a URN: stable, and claims no domain). */
-export const FEDPOD_NS = 'urn:fedpod:ns:';
 const ADDED_AT = `${FEDPOD_NS}addedAt`;
 const AS_ITEMS = 'https://www.w3.org/ns/activitystreams#items';
 const AS_OBJECT = 'https://www.w3.org/ns/activitystreams#object';
-
-/** A page cursor that this store did not make. */
-export class InvalidCursorError extends Error {
-  public constructor() {
-    super('Not a valid page cursor');
-    this.name = 'InvalidCursorError';
-  }
-}
-
-export interface CollectionItem {
-  iri: string;
-  /** Opaque position for paging: the time the item was added, then its IRI. */
-  cursor: string;
-}
-
-export interface CollectionQuery {
-  limit: number;
-  /** Items older than this cursor (the next page); newest first. */
-  before?: string;
-  /** Items newer than this cursor (the previous page); still returned newest first. */
-  after?: string;
-  /** Only items addressed (to, cc, bto, bcc, audience) to one of these IRIs. */
-  addressedTo?: string[];
-}
 
 /**
  * Ordered collections (inbox, outbox, followers, following, liked) in the graph named by the
  * collection: `<collection> as:items <item>` and `<item> fedpod:addedAt <time>`. A page is one
  * query whatever the collection's size: keyset paging on (addedAt, item), never OFFSET.
  */
-export class CollectionStore {
+export class CollectionStore implements Collections {
   /**
    * @param locker - Serialises adds of one item to one collection (CSS's resource locker, on Redis
    *   with several nodes): two concurrent "insert unless present" updates would both insert, leaving

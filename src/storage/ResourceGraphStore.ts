@@ -1,52 +1,13 @@
 import type { Quad } from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import type { ResourceChangeListener } from './ResourceChangeListener';
+import type { ContainerMember, ContainerPage, ResourceGraphs, ResourceWrite, StoredResource } from './ResourceGraphs';
 import type { Bindings, SparqlClient } from './SparqlClient';
 import { sparqlGraphBlock, sparqlIri, sparqlLiteral } from './SparqlTerms';
 import type { Skolemizer } from './Skolemizer';
-import { DC_MODIFIED, LDP_CONTAINS, LDP_RESOURCE, metadataGraphOf, RDF_TYPE, RESPONSE_METADATA_GRAPH, XSD_DATETIME } from './Vocabulary';
+import { DC_MODIFIED, LDP_CONTAINS, metadataGraphOf, RESPONSE_METADATA_GRAPH, XSD_DATETIME } from './Vocabulary';
 
 const { namedNode, literal, quad } = DataFactory;
-
-export interface StoredResource {
-  /** The resource's own triples (default graph). */
-  data: Quad[];
-  /** Its metadata triples (types, dc:modified...). */
-  metadata: Quad[];
-}
-
-/** The metadata of a document written at `modified`: an ldp:Resource with its dc:modified. */
-export function documentMetadata(iri: string, modified: Date | string): Quad[] {
-  const date = typeof modified === 'string' ? modified : modified.toISOString();
-  return [
-    quad(namedNode(iri), namedNode(RDF_TYPE), namedNode(LDP_RESOURCE)),
-    quad(namedNode(iri), namedNode(DC_MODIFIED), literal(date, namedNode(XSD_DATETIME))),
-  ];
-}
-
-/** One resource to replace: see ResourceGraphStore.write. */
-export interface ResourceWrite {
-  iri: string;
-  /** The container it is a member of (containment added; touched when `data` is given). */
-  parent: string | undefined;
-  metadata: readonly Quad[];
-  /** Its data triples; undefined to keep the data and replace the metadata only. */
-  data?: readonly Quad[];
-  /** The write makes a new member of `parent` (announced as its Create and the parent's Add, not as an Update). */
-  created?: boolean;
-}
-
-export interface ContainerMember {
-  iri: string;
-  data: Quad[];
-}
-
-export interface ContainerPage {
-  metadata: Quad[];
-  members: ContainerMember[];
-  /** The last member IRI of this page when there are more members after it. */
-  nextAfter?: string;
-}
 
 /**
  * The storage layout, in SPARQL: one named graph per resource (graph IRI = resource IRI), its metadata in
@@ -55,7 +16,7 @@ export interface ContainerPage {
  *
  * Every read is one query and every write is one update request (atomic in Fuseki, Oxigraph and Virtuoso).
  */
-export class ResourceGraphStore {
+export class ResourceGraphStore implements ResourceGraphs {
   /**
    * @param changes - Told of each write once it is stored (Solid notifications). CSS's own pipeline
    *   writes through an instance without it: CSS's store monitor announces those writes itself.
@@ -162,6 +123,23 @@ export class ResourceGraphStore {
       `SELECT ?m WHERE { GRAPH ${graph} { ${graph} ${sparqlIri(LDP_CONTAINS)} ?m } }`,
     );
     return rows.map((row): string => row.m.value);
+  }
+
+  public async readMembers(container: string, predicate?: string, object?: string): Promise<ContainerMember[]> {
+    const graph = sparqlIri(container);
+    const filter = predicate && object ? `?m ${sparqlIri(predicate)} ${sparqlIri(object)} .` : '';
+    const rows = await this.client.select(`SELECT ?m ?s ?p ?o WHERE {
+  GRAPH ${graph} { ${graph} ${sparqlIri(LDP_CONTAINS)} ?m }
+  GRAPH ?m { ${filter} ?s ?p ?o }
+}`);
+    const byIri = new Map<string, Quad[]>();
+    for (const row of rows) {
+      const member = row.m.value;
+      const data = byIri.get(member) ?? [];
+      byIri.set(member, data);
+      data.push(quad(row.s as Quad['subject'], row.p as Quad['predicate'], row.o as Quad['object']));
+    }
+    return [ ...byIri ].map(([ iri, data ]): ContainerMember => ({ iri, data }));
   }
 
   /**

@@ -6,6 +6,7 @@ import type { StoreRequestObserver } from './StoreRequestObserver';
 import { NO_STORE_OBSERVER } from './StoreRequestObserver';
 import { HttpTransport } from './HttpTransport';
 import type { TransportRequest, TransportResponse } from './HttpTransport';
+import type { StoreQueries } from './StoreQueries';
 import { StoreUnavailableHttpError } from './StoreUnavailableHttpError';
 
 const { namedNode, literal, blankNode } = DataFactory;
@@ -44,7 +45,7 @@ export class SparqlEndpointError extends Error {
  * - JSON results may carry Virtuoso's `typed-literal` and `"0"`/`"1"` booleans.
  * Query text must be built with SparqlTerms; this class never inserts values into queries.
  */
-export class SparqlClient {
+export class SparqlClient implements StoreQueries {
   private readonly transport = new HttpTransport();
   private readonly authorization?: string;
 
@@ -112,10 +113,14 @@ export class SparqlClient {
     this.assertOk(response, 'update');
   }
 
-  /** True when the store answers a trivial ASK; used by readiness checks. */
+  public async probe(): Promise<void> {
+    await this.ask('ASK {}');
+  }
+
+  /** True when the store answers a trivial ASK. */
   public async ping(): Promise<boolean> {
     try {
-      await this.ask('ASK {}');
+      await this.probe();
       return true;
     } catch {
       return false;

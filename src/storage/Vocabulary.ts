@@ -1,3 +1,6 @@
+/** Fedpod's own vocabulary (a URN: stable, and claims no domain). */
+export const FEDPOD_NS = 'urn:fedpod:ns:';
+
 /** IRIs the storage layer writes itself (containment and CSS-compatible metadata). */
 export const LDP_NS = 'http://www.w3.org/ns/ldp#';
 export const LDP_CONTAINS = `${LDP_NS}contains`;

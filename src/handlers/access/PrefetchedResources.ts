@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { StoredResource } from '../../storage/ResourceGraphStore';
+import type { StoredResource } from '../../storage/ResourceGraphs';
 
 const prefetched = new WeakMap<IncomingMessage, { iri: string; stored: StoredResource }>();
 

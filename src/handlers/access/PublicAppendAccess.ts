@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { getLoggerFor } from '@solid/community-server';
-import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
+import type { ResourceGraphs } from '../../storage/ResourceGraphs';
 import type { OwnerStore } from '../../storage/OwnerStore';
 import { agentIri } from '../http/Agent';
 import type { AccessPolicy, AccessRequest } from './AccessPolicy';
@@ -30,7 +30,7 @@ export class PublicAppendAccess implements AccessPolicy {
    */
   public constructor(
     baseUrl: string,
-    private readonly store: ResourceGraphStore,
+    private readonly store: ResourceGraphs,
     private readonly owners: OwnerStore,
     appendContainers: string[],
   ) {

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { AccessMode, WacPermissions, WebAclAuthorizer } from '../../plugins/ldp/WebAclAuthorizer';
-import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
+import type { ResourceGraphs } from '../../storage/ResourceGraphs';
 import { agentIri } from '../http/Agent';
 import type { AccessPolicy, AccessRequest } from './AccessPolicy';
 import { WRITE_METHODS } from './AccessPolicy';
@@ -31,7 +31,7 @@ export class WebAclAccess implements AccessPolicy {
    */
   public constructor(
     private readonly authorizer: WebAclAuthorizer,
-    private readonly store: ResourceGraphStore,
+    private readonly store: ResourceGraphs,
   ) {}
 
   public async authorize({ request, response, method, target, agent }: AccessRequest): Promise<void> {

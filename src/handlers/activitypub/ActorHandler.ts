@@ -1,7 +1,7 @@
 import type { HttpHandlerInput } from '@solid/community-server';
 import type { ActivityStreamsSerializer } from '../../plugins/activitypub/ActivityStreamsSerializer';
 import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
-import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
+import type { ResourceGraphs } from '../../storage/ResourceGraphs';
 import { notFound } from '../../util/HttpErrors';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { NOT_HANDLED } from '../http/NotHandled';
@@ -18,7 +18,7 @@ export class ActorHandler extends JsonHttpHandler {
 
   public constructor(
     baseUrl: string,
-    private readonly store: ResourceGraphStore,
+    private readonly store: ResourceGraphs,
     private readonly serializer: ActivityStreamsSerializer,
   ) {
     super();

@@ -8,8 +8,8 @@ import type { Json } from '../../plugins/activitypub/ActivityJson';
 import { withoutBlindCopies } from '../../plugins/activitypub/ActivityJson';
 import { ACTIVITYPUB_CONTEXT } from '../../plugins/activitypub/ActivityStreamsSerializer';
 import { ACTIVITYSTREAMS_CONTEXT_URL } from '../../plugins/ldp/Contexts';
-import type { CollectionStore } from '../../storage/CollectionStore';
-import { InvalidCursorError } from '../../storage/CollectionStore';
+import type { Collections } from '../../storage/Collections';
+import { InvalidCursorError } from '../../storage/InvalidCursorError';
 import { badRequest, notFound } from '../../util/HttpErrors';
 import { sendJson } from '../http/HttpUtil';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
@@ -41,7 +41,7 @@ export class CollectionHandler extends JsonHttpHandler {
   public constructor(
     baseUrl: string,
     private readonly accounts: AccountStore,
-    private readonly collections: CollectionStore,
+    private readonly collections: Collections,
     private readonly audience: AudienceRules,
     private readonly activities: ActivityRepository,
     private readonly pageSize = 20,

@@ -5,7 +5,7 @@ import { idOf, isObject, typeOf } from '../../plugins/activitypub/ActivityJson';
 import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
 import type { OutboxService } from '../../plugins/activitypub/outbound/OutboxService';
 import { ADDRESS_FIELDS } from '../../plugins/activitypub/Vocabulary';
-import type { CollectionStore } from '../../storage/CollectionStore';
+import type { Collections } from '../../storage/Collections';
 import { badRequest, FedpodHttpError, forbidden, notFound } from '../../util/HttpErrors';
 import { readJsonBody, sendJson } from '../http/HttpUtil';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
@@ -36,7 +36,7 @@ export class ObjectWriteHandler extends JsonHttpHandler {
     baseUrl: string,
     private readonly outbox: OutboxService,
     private readonly activities: ActivityRepository,
-    private readonly collections: CollectionStore,
+    private readonly collections: Collections,
     private readonly maxBodyBytes = 1_048_576,
   ) {
     super();

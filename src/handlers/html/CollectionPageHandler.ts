@@ -5,7 +5,7 @@ import type { ActivityRepository } from '../../plugins/activitypub/ActivityRepos
 import type { ActorCollection } from '../../plugins/activitypub/ActorDocument';
 import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
 import type { AudienceRules } from '../../plugins/activitypub/AudienceRules';
-import type { CollectionStore } from '../../storage/CollectionStore';
+import type { Collections } from '../../storage/Collections';
 import { sendHtml } from '../http/HttpUtil';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { NOT_HANDLED } from '../http/NotHandled';
@@ -32,7 +32,7 @@ export class CollectionPageHandler extends JsonHttpHandler {
 
   public constructor(
     baseUrl: string,
-    private readonly collections: CollectionStore,
+    private readonly collections: Collections,
     private readonly audience: AudienceRules,
     private readonly activities: ActivityRepository,
   ) {

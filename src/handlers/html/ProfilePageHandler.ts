@@ -5,7 +5,7 @@ import type { ActivityRepository } from '../../plugins/activitypub/ActivityRepos
 import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
 import type { ActorProfiles } from '../../plugins/activitypub/ActorProfiles';
 import type { AudienceRules } from '../../plugins/activitypub/AudienceRules';
-import type { CollectionStore } from '../../storage/CollectionStore';
+import type { Collections } from '../../storage/Collections';
 import { notFound } from '../../util/HttpErrors';
 import { sendHtml } from '../http/HttpUtil';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
@@ -31,7 +31,7 @@ export class ProfilePageHandler extends JsonHttpHandler {
   public constructor(
     baseUrl: string,
     private readonly profiles: ActorProfiles,
-    private readonly collections: CollectionStore,
+    private readonly collections: Collections,
     private readonly audience: AudienceRules,
     private readonly activities: ActivityRepository,
   ) {

@@ -8,8 +8,7 @@ import arrayifyStream from 'arrayify-stream';
 import type { ResourceFiles } from '../../storage/ResourceFiles';
 import { fileMetadata } from '../../storage/ResourceFiles';
 import { defaultGraphOnly } from '../../storage/SparqlStoreAccessor';
-import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
-import { documentMetadata } from '../../storage/ResourceGraphStore';
+import { documentMetadata, type ResourceGraphs } from '../../storage/ResourceGraphs';
 import { badRequest, methodNotAllowed, notFound } from '../../util/HttpErrors';
 import { fileContentType } from '../../util/ContentTypes';
 import { mediaTypeOf, readBody } from '../http/HttpUtil';
@@ -56,7 +55,7 @@ const MAX_NESTING_DEPTH = 128;
  */
 export class LdpCreateHandler extends JsonHttpHandler {
   private readonly paths: LdpPaths;
-  private readonly store: ResourceGraphStore;
+  private readonly store: ResourceGraphs;
   private readonly converter: RepresentationConverter;
   private readonly locker: ReadWriteLocker;
   private readonly files: ResourceFiles;

@@ -4,8 +4,7 @@ import type { Quad } from '@rdfjs/types';
 import { isFileType } from '../../plugins/ldp/RdfOrFileConverter';
 import type { ResourceFiles } from '../../storage/ResourceFiles';
 import { fileMetadata, fileNameOf } from '../../storage/ResourceFiles';
-import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
-import { documentMetadata } from '../../storage/ResourceGraphStore';
+import { documentMetadata, type ResourceGraphs } from '../../storage/ResourceGraphs';
 import { isAuxiliary } from '../../storage/Vocabulary';
 import { fileContentType } from '../../util/ContentTypes';
 import { mediaTypeOf, readBody } from '../http/HttpUtil';
@@ -27,7 +26,7 @@ const CONDITIONS = [ 'if-match', 'if-none-match', 'if-unmodified-since', 'if-mod
  */
 export class LdpFilePutHandler extends JsonHttpHandler {
   private readonly paths: LdpPaths;
-  private readonly store: ResourceGraphStore;
+  private readonly store: ResourceGraphs;
   private readonly files: ResourceFiles;
   private readonly locker: ReadWriteLocker;
   private readonly fallback: HttpHandler;

@@ -8,7 +8,7 @@ import { ContainerPageCache } from '../../plugins/ldp/ContainerPageCache';
 import type { JsonObject } from '../../plugins/ldp/Contexts';
 import type { RdfSerializer } from '../../plugins/ldp/RdfSerializer';
 import { JSON_LD, N_TRIPLES, TURTLE } from '../../plugins/ldp/RdfSerializer';
-import type { ContainerPage, ResourceGraphStore, StoredResource } from '../../storage/ResourceGraphStore';
+import type { ContainerPage, ResourceGraphs, StoredResource } from '../../storage/ResourceGraphs';
 import type { ResourceFiles } from '../../storage/ResourceFiles';
 import { fileNameOf } from '../../storage/ResourceFiles';
 import { DC_MODIFIED, MA_FORMAT, PIM_STORAGE, POSIX_SIZE, LDP_CONTAINS, RDF_TYPE } from '../../storage/Vocabulary';
@@ -51,7 +51,7 @@ export interface LdpReadHandlerOptions {
   /** Where users have storages of their own (the storage description each resource names). */
   storages?: UserStorageLocationStrategy;
   /** The resource graphs. */
-  store: ResourceGraphStore;
+  store: ResourceGraphs;
   /** RDF serialiser. */
   serializer: RdfSerializer;
   /** The bytes of non-RDF resources. */
@@ -92,7 +92,7 @@ interface Body {
 export class LdpReadHandler extends JsonHttpHandler {
   private readonly paths: LdpPaths;
   private readonly pages: ContainerPageCache<Body>;
-  private readonly store: ResourceGraphStore;
+  private readonly store: ResourceGraphs;
   private readonly serializer: RdfSerializer;
   private readonly files: ResourceFiles;
   private readonly pageSize: number;

@@ -1,7 +1,7 @@
 import type { UserStorageLocationStrategy } from '../../plugins/ldp/UserStorageLocationStrategy';
 import type { HttpHandler, ReadWriteLocker, RepresentationConverter } from '@solid/community-server';
 import type { ResourceFiles } from '../../storage/ResourceFiles';
-import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
+import type { ResourceGraphs } from '../../storage/ResourceGraphs';
 
 /** What Fedpod's LDP write handlers write with (an options object: more than six parts). */
 export interface LdpWriteHandlerOptions {
@@ -10,7 +10,7 @@ export interface LdpWriteHandlerOptions {
   /** Where users have storages of their own (the storage description each resource names). */
   storages?: UserStorageLocationStrategy;
   /** The resource graphs. */
-  store: ResourceGraphStore;
+  store: ResourceGraphs;
   /** What is stored of a body: triples or a file (the data accessor's own, RdfOrFileConverter). */
   converter: RepresentationConverter;
   /** CSS's resource locker, so these writes never race CSS's own. */

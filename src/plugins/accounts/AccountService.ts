@@ -1,8 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { getLoggerFor } from '@solid/community-server';
-import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
-import { documentMetadata } from '../../storage/ResourceGraphStore';
+import { documentMetadata, type ResourceGraphs } from '../../storage/ResourceGraphs';
 import { badRequest, conflict, unauthorized } from '../../util/HttpErrors';
 import { actorDocument, ActorUrls } from '../activitypub/ActorDocument';
 import type { ActorKeyStore } from '../activitypub/ActorKeyStore';
@@ -29,7 +28,7 @@ export interface AccountServiceOptions {
   hasher: PasswordHasher;
   tokens: TokenService;
   keys: ActorKeyStore;
-  store: ResourceGraphStore;
+  store: ResourceGraphs;
   parser: JsonLdParser;
   /** A storage container per user, made at signup (the WebACL setup). */
   storage?: UserStorage;
@@ -59,7 +58,7 @@ export class AccountService {
   private readonly hasher: PasswordHasher;
   private readonly tokens: TokenService;
   private readonly keys: ActorKeyStore;
-  private readonly store: ResourceGraphStore;
+  private readonly store: ResourceGraphs;
   private readonly parser: JsonLdParser;
   private readonly storage?: UserStorage;
   private readonly oidcIssuer?: string;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Quad } from '@rdfjs/types';
 import { getLoggerFor, Initializer } from '@solid/community-server';
 import { DataFactory } from 'n3';
-import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
+import type { ResourceGraphs } from '../../storage/ResourceGraphs';
 import { writeFileDurably } from '../../util/DurableFiles';
 import { ActorUrls } from '../activitypub/ActorDocument';
 import type { UserStorage } from '../ldp/UserStorage';
@@ -29,7 +29,7 @@ export class SolidProfileInitializer extends Initializer {
     baseUrl: string,
     dataDir: string,
     private readonly accounts: AccountStore,
-    private readonly store: ResourceGraphStore,
+    private readonly store: ResourceGraphs,
     private readonly oidcIssuer: string,
     private readonly storage?: UserStorage,
   ) {

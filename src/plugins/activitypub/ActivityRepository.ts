@@ -1,7 +1,6 @@
 import type { Quad } from '@rdfjs/types';
 import { DataFactory } from 'n3';
-import type { ResourceGraphStore, ResourceWrite, StoredResource } from '../../storage/ResourceGraphStore';
-import { documentMetadata } from '../../storage/ResourceGraphStore';
+import { documentMetadata, type ResourceGraphs, type ResourceWrite, type StoredResource } from '../../storage/ResourceGraphs';
 import { RDF_TYPE } from '../../storage/Vocabulary';
 import type { JsonLdParser } from '../ldp/JsonLdParser';
 import type { Json } from './ActivityJson';
@@ -27,7 +26,7 @@ export type ReceivedState = 'absent' | 'pending' | 'done';
  */
 export class ActivityRepository {
   public constructor(
-    private readonly store: ResourceGraphStore,
+    private readonly store: ResourceGraphs,
     private readonly parser: JsonLdParser,
     private readonly serializer: ActivityStreamsSerializer,
   ) {}

@@ -1,7 +1,6 @@
 import type { Quad, Quad_Object, Quad_Subject } from '@rdfjs/types';
 import { DataFactory } from 'n3';
-import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
-import { documentMetadata } from '../../storage/ResourceGraphStore';
+import { documentMetadata, type ResourceGraphs } from '../../storage/ResourceGraphs';
 import type { JsonLdParser } from '../ldp/JsonLdParser';
 import type { Json } from './ActivityJson';
 import type { ActivityStreamsSerializer } from './ActivityStreamsSerializer';
@@ -18,7 +17,7 @@ export class ActorProfiles {
 
   public constructor(
     baseUrl: string,
-    private readonly store: ResourceGraphStore,
+    private readonly store: ResourceGraphs,
     private readonly parser: JsonLdParser,
     private readonly serializer: ActivityStreamsSerializer,
   ) {

@@ -1,6 +1,6 @@
 import type { Quad } from '@rdfjs/types';
-import type { CollectionStore } from '../../storage/CollectionStore';
-import type { ResourceGraphStore, StoredResource } from '../../storage/ResourceGraphStore';
+import type { Collections } from '../../storage/Collections';
+import type { ResourceGraphs, StoredResource } from '../../storage/ResourceGraphs';
 import { RDF_TYPE } from '../../storage/Vocabulary';
 import { ActorUrls } from './ActorDocument';
 import { ADDRESS_FIELDS, AS_NS, AS_PUBLIC, PRIVATE_ADDRESS_FIELDS, PUBLIC_FORMS } from './Vocabulary';
@@ -38,8 +38,8 @@ export class AudienceRules {
    * @param baseUrl - Public base URL: followers collections under it are checked.
    */
   public constructor(
-    private readonly store: ResourceGraphStore,
-    private readonly collections: CollectionStore,
+    private readonly store: ResourceGraphs,
+    private readonly collections: Collections,
     baseUrl: string,
   ) {
     this.urls = new ActorUrls(baseUrl);

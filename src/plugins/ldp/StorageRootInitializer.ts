@@ -1,7 +1,7 @@
 import type { ResourceStore } from '@solid/community-server';
 import { BasicRepresentation, getLoggerFor, Initializer, INTERNAL_QUADS } from '@solid/community-server';
 import { DataFactory } from 'n3';
-import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
+import type { ResourceGraphs } from '../../storage/ResourceGraphs';
 import { PIM_STORAGE, RDF_TYPE } from '../../storage/Vocabulary';
 
 const { namedNode, quad } = DataFactory;
@@ -23,7 +23,7 @@ export class StorageRootInitializer extends Initializer {
   public constructor(
     baseUrl: string,
     private readonly store: ResourceStore,
-    private readonly graphs: ResourceGraphStore,
+    private readonly graphs: ResourceGraphs,
   ) {
     super();
     this.root = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;

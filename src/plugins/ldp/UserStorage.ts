@@ -1,7 +1,7 @@
 import type { ResourceStore } from '@solid/community-server';
 import { BasicRepresentation, getLoggerFor } from '@solid/community-server';
 import { DataFactory } from 'n3';
-import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
+import type { ResourceGraphs } from '../../storage/ResourceGraphs';
 import { PIM_STORAGE, RDF_TYPE } from '../../storage/Vocabulary';
 import type { WebAclAuthorizer } from './WebAclAuthorizer';
 
@@ -29,7 +29,7 @@ export class UserStorage {
     private readonly store: ResourceStore,
     storagePath = 'pods/',
     private readonly acl?: WebAclAuthorizer,
-    private readonly graphs?: ResourceGraphStore,
+    private readonly graphs?: ResourceGraphs,
   ) {
     const base = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
     this.root = new URL(storagePath.endsWith('/') ? storagePath : `${storagePath}/`, base).href;

@@ -1,5 +1,5 @@
 import type { Quad } from '@rdfjs/types';
-import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
+import type { ResourceGraphs } from '../../storage/ResourceGraphs';
 import type { ChangeCounter } from '../cluster/ChangeCounter';
 
 const ACL = 'http://www.w3.org/ns/auth/acl#';
@@ -61,7 +61,7 @@ export class WebAclAuthorizer {
    */
   public constructor(
     baseUrl: string,
-    private readonly store: ResourceGraphStore,
+    private readonly store: ResourceGraphs,
     private readonly changes?: ChangeCounter,
     private readonly cacheSize = 10_000,
   ) {

@@ -1,7 +1,6 @@
 import { getLoggerFor } from '@solid/community-server';
 import { v7 as uuidv7 } from 'uuid';
-import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
-import type { SparqlClient } from '../../storage/SparqlClient';
+import type { ResourceGraphs } from '../../storage/ResourceGraphs';
 import { forbidden, notFound } from '../../util/HttpErrors';
 import type { AccountStore } from '../accounts/AccountStore';
 import type { ChangeCounter } from '../cluster/ChangeCounter';
@@ -87,7 +86,6 @@ export class WebhookService {
   /**
    * @param baseUrl - Public base URL.
    * @param resources - The resource graphs (records are resources of the webhooks container).
-   * @param client - SPARQL client (listing in one query).
    * @param accounts - Accounts, to resolve users named by the CLI.
    * @param queues - The server's queue factory (queue `webhooks`).
    * @param registry - The configured actions.
@@ -101,8 +99,7 @@ export class WebhookService {
    */
   public constructor(
     baseUrl: string,
-    resources: ResourceGraphStore,
-    client: SparqlClient,
+    resources: ResourceGraphs,
     private readonly accounts: AccountStore,
     private readonly queues: JobQueueFactory,
     private readonly registry: WebhookActionRegistry,
@@ -123,7 +120,7 @@ export class WebhookService {
         registry.names.join(', ') || 'none'})`);
     }
     this.allowedActions = [ ...new Set(allowedActions) ];
-    this.store = new WebhookStore(resources, client, this.containerUri);
+    this.store = new WebhookStore(resources, this.containerUri);
   }
 
   /** POSTs accepted (made durable) by this process so far. */

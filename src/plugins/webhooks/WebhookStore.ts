@@ -1,10 +1,7 @@
 import type { Quad } from '@rdfjs/types';
 import { DataFactory } from 'n3';
-import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
-import { documentMetadata } from '../../storage/ResourceGraphStore';
-import type { SparqlClient } from '../../storage/SparqlClient';
-import { sparqlIri } from '../../storage/SparqlTerms';
-import { LDP_CONTAINS, RDF_TYPE, XSD_DATETIME } from '../../storage/Vocabulary';
+import { documentMetadata, type ResourceGraphs } from '../../storage/ResourceGraphs';
+import { RDF_TYPE, XSD_DATETIME } from '../../storage/Vocabulary';
 import { WEBHOOK_TERMS } from './WebhookVocabulary';
 
 const { namedNode, literal, quad } = DataFactory;
@@ -29,8 +26,7 @@ export interface WebhookRecord {
  */
 export class WebhookStore {
   public constructor(
-    private readonly store: ResourceGraphStore,
-    private readonly client: SparqlClient,
+    private readonly store: ResourceGraphs,
     public readonly containerUri: string,
   ) {}
 
@@ -67,25 +63,12 @@ export class WebhookStore {
 
   /** Every webhook of a user (or of everyone, for operators), oldest first. One query. */
   public async list(user?: string): Promise<WebhookRecord[]> {
-    const container = sparqlIri(this.containerUri);
-    const userFilter = user ? `?m ${sparqlIri(WEBHOOK_TERMS.user)} ${sparqlIri(user)} .` : '';
-    const rows = await this.client.select(`SELECT ?m ?p ?o WHERE {
-  GRAPH ${container} { ${container} ${sparqlIri(LDP_CONTAINS)} ?m }
-  GRAPH ?m { ${userFilter} ?m ?p ?o }
-}`);
-    const byIri = new Map<string, Quad[]>();
-    for (const row of rows) {
-      const iri = row.m.value;
-      let quads = byIri.get(iri);
-      if (!quads) {
-        quads = [];
-        byIri.set(iri, quads);
-      }
-      quads.push(quad(namedNode(iri), row.p as Quad['predicate'], row.o as Quad['object']));
-    }
+    const members = user ?
+      await this.store.readMembers(this.containerUri, WEBHOOK_TERMS.user, user) :
+      await this.store.readMembers(this.containerUri);
     const records: WebhookRecord[] = [];
-    for (const [ iri, quads ] of byIri) {
-      const record = this.toRecord(iri, iri.slice(this.containerUri.length), quads);
+    for (const { iri, data } of members) {
+      const record = this.toRecord(iri, iri.slice(this.containerUri.length), data);
       if (record) {
         records.push(record);
       }

@@ -6,7 +6,7 @@ import { DataFactory } from 'n3';
 import { CoalescingResourceWriter } from '../../../src/storage/CoalescingResourceWriter';
 import type { EmbeddedStoreHandle } from '../../../src/storage/embedded';
 import { runEmbeddedStore } from '../../../src/storage/embedded';
-import type { ResourceWrite } from '../../../src/storage/ResourceGraphStore';
+import type { ResourceWrite } from '../../../src/storage/ResourceGraphs';
 import { ResourceGraphStore } from '../../../src/storage/ResourceGraphStore';
 import { Skolemizer } from '../../../src/storage/Skolemizer';
 import { SparqlClient } from '../../../src/storage/SparqlClient';

@@ -1,7 +1,8 @@
 import { getLoggerFor } from '@solid/community-server';
 import type { Json } from '../ActivityJson';
 import { idOf, isObject } from '../ActivityJson';
-import type { ActorEndpoints, ActorEndpointStore } from '../fetch/ActorEndpointStore';
+import type { ActorEndpoints } from '../../../storage/ActorEndpointRecords';
+import type { ActorEndpointStore } from '../fetch/ActorEndpointStore';
 import type { RemoteActorCache } from '../fetch/RemoteActorCache';
 
 /** The inboxes a fan-out delivers to, and the recipients that could not be resolved now. */

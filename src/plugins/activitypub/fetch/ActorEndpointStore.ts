@@ -1,24 +1,7 @@
 import { getLoggerFor } from '@solid/community-server';
-import { DataFactory } from 'n3';
-import { FEDPOD_NS } from '../../../storage/CollectionStore';
-import type { SparqlClient } from '../../../storage/SparqlClient';
-import { isValidIri, sparqlIri, sparqlLiteral } from '../../../storage/SparqlTerms';
-import { XSD_DATETIME } from '../../../storage/Vocabulary';
+import type { ActorEndpointRecords, ActorEndpoints } from '../../../storage/ActorEndpointRecords';
+import { isValidIri } from '../../../storage/SparqlTerms';
 
-const { literal, namedNode } = DataFactory;
-
-/** Where a remote actor takes deliveries, as its document said when it was last fetched. */
-export interface ActorEndpoints {
-  inbox: string;
-  sharedInbox?: string;
-  /** Epoch ms of the fetch the endpoints come from. */
-  checkedAt: number;
-}
-
-const GRAPH = 'urn:fedpod:graph:remote-actors';
-const INBOX = `${FEDPOD_NS}inbox`;
-const SHARED_INBOX = `${FEDPOD_NS}sharedInbox`;
-const CHECKED_AT = `${FEDPOD_NS}checkedAt`;
 /** Actors per query or update: keeps each request a few hundred kilobytes at most. */
 const CHUNK = 500;
 
@@ -40,11 +23,11 @@ export class ActorEndpointStore {
   private flushing: Promise<void> = Promise.resolve();
 
   /**
-   * @param client - The store.
+   * @param records - The stored endpoints.
    * @param flushDelayMs - How long noted endpoints wait to be written with others.
    */
   public constructor(
-    private readonly client: SparqlClient,
+    private readonly records: ActorEndpointRecords,
     private readonly flushDelayMs = 50,
   ) {}
 
@@ -88,17 +71,8 @@ export class ActorEndpointStore {
       }
     }
     for (let start = 0; start < wanted.length; start += CHUNK) {
-      const values = wanted.slice(start, start + CHUNK).map(sparqlIri).join(' ');
-      const rows = await this.client.select(`SELECT ?a ?inbox ?shared ?at WHERE { VALUES ?a { ${values} }
-  GRAPH ${sparqlIri(GRAPH)} { ?a ${sparqlIri(INBOX)} ?inbox ; ${sparqlIri(CHECKED_AT)} ?at .
-    OPTIONAL { ?a ${sparqlIri(SHARED_INBOX)} ?shared } } }`);
-      for (const row of rows) {
-        const checkedAt = Date.parse(row.at.value);
-        const previous = found.get(row.a.value);
-        // Duplicates (a write racing another node's) resolve to the newest.
-        if (!Number.isNaN(checkedAt) && (!previous || previous.checkedAt < checkedAt)) {
-          found.set(row.a.value, { inbox: row.inbox.value, sharedInbox: row.shared?.value, checkedAt });
-        }
+      for (const [ id, endpoints ] of await this.records.lookup(wanted.slice(start, start + CHUNK))) {
+        found.set(id, endpoints);
       }
     }
     return found;
@@ -107,19 +81,8 @@ export class ActorEndpointStore {
   private async write(batch: [string, ActorEndpoints][]): Promise<void> {
     for (let start = 0; start < batch.length; start += CHUNK) {
       const chunk = batch.slice(start, start + CHUNK);
-      const graph = sparqlIri(GRAPH);
-      const values = chunk.map(([ id ]): string => sparqlIri(id)).join(' ');
-      const triples = chunk.map(([ id, endpoints ]): string => {
-        const subject = sparqlIri(id);
-        const at = sparqlLiteral(literal(new Date(endpoints.checkedAt).toISOString(), namedNode(XSD_DATETIME)));
-        return `${subject} ${sparqlIri(INBOX)} ${sparqlIri(endpoints.inbox)} ; ${sparqlIri(CHECKED_AT)} ${at}${
-          endpoints.sharedInbox ? ` ; ${sparqlIri(SHARED_INBOX)} ${sparqlIri(endpoints.sharedInbox)}` : ''} .`;
-      });
       try {
-        await this.client.update(`DELETE { GRAPH ${graph} { ?a ?p ?o } } WHERE { VALUES ?a { ${values} } GRAPH ${graph} { ?a ?p ?o } } ;
-INSERT DATA { GRAPH ${graph} {
-${triples.join('\n')}
-} }`);
+        await this.records.replace(chunk);
       } catch (error: unknown) {
         this.logger.warn(`Could not keep the endpoints of ${chunk.length} remote actor(s): ${(error as Error).message}`);
       }

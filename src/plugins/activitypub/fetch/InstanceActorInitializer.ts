@@ -1,8 +1,7 @@
 import { createPrivateKey } from 'node:crypto';
 import type { ReadWriteLocker } from '@solid/community-server';
 import { getLoggerFor, Initializer } from '@solid/community-server';
-import type { ResourceGraphStore } from '../../../storage/ResourceGraphStore';
-import { documentMetadata } from '../../../storage/ResourceGraphStore';
+import { documentMetadata, type ResourceGraphs } from '../../../storage/ResourceGraphs';
 import type { JsonLdParser } from '../../ldp/JsonLdParser';
 import { actorDocument, ActorUrls } from '../ActorDocument';
 import type { ActorKeyStore } from '../ActorKeyStore';
@@ -26,7 +25,7 @@ export class InstanceActorInitializer extends Initializer {
   public constructor(
     baseUrl: string,
     private readonly keys: ActorKeyStore,
-    private readonly store: ResourceGraphStore,
+    private readonly store: ResourceGraphs,
     private readonly parser: JsonLdParser,
     private readonly actors: RemoteActorCache,
     private readonly locker?: ReadWriteLocker,

@@ -1,4 +1,4 @@
-import type { CollectionStore } from '../../../storage/CollectionStore';
+import type { Collections } from '../../../storage/Collections';
 import { idOf } from '../ActivityJson';
 import { ActorUrls } from '../ActorDocument';
 import type { ReceivedActivity } from './InboundActivityEffect';
@@ -13,7 +13,7 @@ export class BlockEffect extends InboundActivityEffect {
   public readonly types = [ 'Block' ];
   private readonly urls: ActorUrls;
 
-  public constructor(baseUrl: string, private readonly collections: CollectionStore) {
+  public constructor(baseUrl: string, private readonly collections: Collections) {
     super();
     this.urls = new ActorUrls(baseUrl);
   }

@@ -1,4 +1,4 @@
-import type { CollectionStore } from '../../../storage/CollectionStore';
+import type { Collections } from '../../../storage/Collections';
 import { idOf } from '../ActivityJson';
 import type { ActivityRepository } from '../ActivityRepository';
 import type { RemoteActorCache } from '../fetch/RemoteActorCache';
@@ -15,7 +15,7 @@ export class DeleteEffect extends InboundActivityEffect {
 
   public constructor(
     private readonly activities: ActivityRepository,
-    private readonly collections: CollectionStore,
+    private readonly collections: Collections,
     private readonly actors: RemoteActorCache,
   ) {
     super();

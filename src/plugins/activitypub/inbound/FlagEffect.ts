@@ -1,5 +1,5 @@
 import { getLoggerFor } from '@solid/community-server';
-import type { CollectionStore } from '../../../storage/CollectionStore';
+import type { Collections } from '../../../storage/Collections';
 import { idsOf } from '../ActivityJson';
 import { ActorUrls } from '../ActorDocument';
 import { INSTANCE_ACTOR } from '../fetch/InstanceActorInitializer';
@@ -17,7 +17,7 @@ export class FlagEffect extends InboundActivityEffect {
   public readonly types = [ 'Flag' ];
   private readonly urls: ActorUrls;
 
-  public constructor(baseUrl: string, private readonly collections: CollectionStore) {
+  public constructor(baseUrl: string, private readonly collections: Collections) {
     super();
     this.urls = new ActorUrls(baseUrl);
   }

@@ -1,4 +1,4 @@
-import type { CollectionStore } from '../../../storage/CollectionStore';
+import type { Collections } from '../../../storage/Collections';
 import { idOf, isObject, typeOf } from '../ActivityJson';
 import type { ActivityRepository } from '../ActivityRepository';
 import { ActorUrls } from '../ActorDocument';
@@ -13,7 +13,7 @@ export class FollowAnswerEffect extends InboundActivityEffect {
   public readonly types = [ 'Accept', 'Reject' ];
   private readonly urls: ActorUrls;
 
-  public constructor(baseUrl: string, private readonly activities: ActivityRepository, private readonly collections: CollectionStore) {
+  public constructor(baseUrl: string, private readonly activities: ActivityRepository, private readonly collections: Collections) {
     super();
     this.urls = new ActorUrls(baseUrl);
   }

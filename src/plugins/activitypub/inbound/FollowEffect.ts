@@ -1,4 +1,4 @@
-import type { CollectionStore } from '../../../storage/CollectionStore';
+import type { Collections } from '../../../storage/Collections';
 import { idOf } from '../ActivityJson';
 import { ActorUrls } from '../ActorDocument';
 import type { ActorProfiles } from '../ActorProfiles';
@@ -21,7 +21,7 @@ export class FollowEffect extends InboundActivityEffect {
   public constructor(
     baseUrl: string,
     private readonly outbox: OutboxService,
-    private readonly collections: CollectionStore,
+    private readonly collections: Collections,
     private readonly profiles: ActorProfiles,
   ) {
     super();

@@ -1,4 +1,4 @@
-import type { ResourceGraphStore } from '../../../storage/ResourceGraphStore';
+import type { ResourceGraphs } from '../../../storage/ResourceGraphs';
 import { sameOrigin } from '../../../util/Iris';
 import type { Json } from '../ActivityJson';
 import { idOf, idsOf, isObject, typeOf } from '../ActivityJson';
@@ -19,7 +19,7 @@ export class InboundPermissions {
 
   public constructor(
     baseUrl: string,
-    private readonly store: ResourceGraphStore,
+    private readonly store: ResourceGraphs,
     private readonly moderators?: GroupModerators,
   ) {
     this.urls = new ActorUrls(baseUrl);

@@ -1,6 +1,6 @@
 import type { ReadWriteLocker } from '@solid/community-server';
 import { getLoggerFor } from '@solid/community-server';
-import type { CollectionStore } from '../../../storage/CollectionStore';
+import type { Collections } from '../../../storage/Collections';
 import { sameOrigin } from '../../../util/Iris';
 import { PermanentJobError } from '../../queue/PermanentJobError';
 import type { Json } from '../ActivityJson';
@@ -37,7 +37,7 @@ export class InboxService {
   public constructor(
     baseUrl: string,
     private readonly activities: ActivityRepository,
-    private readonly collections: CollectionStore,
+    private readonly collections: Collections,
     private readonly permissions: InboundPermissions,
     effects: InboundActivityEffect[],
     private readonly locker?: ReadWriteLocker,

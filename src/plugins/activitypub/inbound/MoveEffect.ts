@@ -1,4 +1,4 @@
-import type { CollectionStore } from '../../../storage/CollectionStore';
+import type { Collections } from '../../../storage/Collections';
 import { PermanentJobError } from '../../queue/PermanentJobError';
 import { idOf, idsOf } from '../ActivityJson';
 import { ActorUrls } from '../ActorDocument';
@@ -21,7 +21,7 @@ export class MoveEffect extends InboundActivityEffect {
   public constructor(
     baseUrl: string,
     private readonly actors: RemoteActorCache,
-    private readonly collections: CollectionStore,
+    private readonly collections: Collections,
     private readonly outbox: OutboxService,
   ) {
     super();

@@ -1,7 +1,6 @@
 import type { ReadWriteLocker } from '@solid/community-server';
-import type { CollectionStore } from '../../../storage/CollectionStore';
-import type { ResourceGraphStore } from '../../../storage/ResourceGraphStore';
-import { documentMetadata } from '../../../storage/ResourceGraphStore';
+import type { Collections } from '../../../storage/Collections';
+import { documentMetadata, type ResourceGraphs } from '../../../storage/ResourceGraphs';
 import type { JsonLdParser } from '../../ldp/JsonLdParser';
 import { PermanentJobError } from '../../queue/PermanentJobError';
 import type { Json } from '../ActivityJson';
@@ -34,9 +33,9 @@ export class QuestionVoteEffect extends InboundActivityEffect {
   public constructor(
     baseUrl: string,
     private readonly activities: ActivityRepository,
-    private readonly store: ResourceGraphStore,
+    private readonly store: ResourceGraphs,
     private readonly parser: JsonLdParser,
-    private readonly collections: CollectionStore,
+    private readonly collections: Collections,
     private readonly locker?: ReadWriteLocker,
   ) {
     super();

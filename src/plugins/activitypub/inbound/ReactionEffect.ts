@@ -1,4 +1,4 @@
-import type { CollectionStore } from '../../../storage/CollectionStore';
+import type { Collections } from '../../../storage/Collections';
 import { idOf, typeOf } from '../ActivityJson';
 import { ActorUrls } from '../ActorDocument';
 import type { ReceivedActivity } from './InboundActivityEffect';
@@ -22,7 +22,7 @@ export class ReactionEffect extends InboundActivityEffect {
   public readonly types = Object.keys(REACTION_COLLECTIONS);
   private readonly base: string;
 
-  public constructor(baseUrl: string, private readonly collections: CollectionStore) {
+  public constructor(baseUrl: string, private readonly collections: Collections) {
     super();
     this.base = new ActorUrls(baseUrl).base;
   }

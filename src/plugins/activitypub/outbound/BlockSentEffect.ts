@@ -1,4 +1,4 @@
-import type { CollectionStore } from '../../../storage/CollectionStore';
+import type { Collections } from '../../../storage/Collections';
 import { badRequest } from '../../../util/HttpErrors';
 import { idOf } from '../ActivityJson';
 import { ActorUrls } from '../ActorDocument';
@@ -22,7 +22,7 @@ export class BlockSentEffect extends OutboundActivityEffect {
   public readonly types = [ 'Block' ];
   private readonly urls: ActorUrls;
 
-  public constructor(baseUrl: string, private readonly collections: CollectionStore) {
+  public constructor(baseUrl: string, private readonly collections: Collections) {
     super();
     this.urls = new ActorUrls(baseUrl);
   }

@@ -1,6 +1,5 @@
-import type { CollectionStore } from '../../../storage/CollectionStore';
-import type { ResourceGraphStore } from '../../../storage/ResourceGraphStore';
-import { documentMetadata } from '../../../storage/ResourceGraphStore';
+import type { Collections } from '../../../storage/Collections';
+import { documentMetadata, type ResourceGraphs } from '../../../storage/ResourceGraphs';
 import { RDF_TYPE } from '../../../storage/Vocabulary';
 import { ACTIVITYSTREAMS_CONTEXT_URL } from '../../ldp/Contexts';
 import type { JsonLdParser } from '../../ldp/JsonLdParser';
@@ -22,9 +21,9 @@ export class DeleteSentEffect extends OutboundActivityEffect {
 
   public constructor(
     baseUrl: string,
-    private readonly store: ResourceGraphStore,
+    private readonly store: ResourceGraphs,
     private readonly parser: JsonLdParser,
-    private readonly collections: CollectionStore,
+    private readonly collections: Collections,
   ) {
     super();
     this.urls = new ActorUrls(baseUrl);

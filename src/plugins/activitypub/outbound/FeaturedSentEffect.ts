@@ -1,5 +1,5 @@
-import type { CollectionStore } from '../../../storage/CollectionStore';
-import type { ResourceGraphStore } from '../../../storage/ResourceGraphStore';
+import type { Collections } from '../../../storage/Collections';
+import type { ResourceGraphs } from '../../../storage/ResourceGraphs';
 import { badRequest } from '../../../util/HttpErrors';
 import { idOf, idsOf } from '../ActivityJson';
 import { ActorUrls } from '../ActorDocument';
@@ -21,8 +21,8 @@ export class FeaturedSentEffect extends OutboundActivityEffect {
 
   public constructor(
     baseUrl: string,
-    private readonly store: ResourceGraphStore,
-    private readonly collections: CollectionStore,
+    private readonly store: ResourceGraphs,
+    private readonly collections: Collections,
     private readonly profiles: ActorProfiles,
   ) {
     super();

@@ -1,4 +1,4 @@
-import type { CollectionStore } from '../../../storage/CollectionStore';
+import type { Collections } from '../../../storage/Collections';
 import { idOf } from '../ActivityJson';
 import { ActorUrls } from '../ActorDocument';
 import type { OutgoingActivity } from './OutboundActivityEffect';
@@ -9,7 +9,7 @@ export class LikeSentEffect extends OutboundActivityEffect {
   public readonly types = [ 'Like' ];
   private readonly urls: ActorUrls;
 
-  public constructor(baseUrl: string, private readonly collections: CollectionStore) {
+  public constructor(baseUrl: string, private readonly collections: Collections) {
     super();
     this.urls = new ActorUrls(baseUrl);
   }

@@ -1,7 +1,6 @@
 import { getLoggerFor } from '@solid/community-server';
-import type { CollectionStore } from '../../../storage/CollectionStore';
-import type { ResourceGraphStore } from '../../../storage/ResourceGraphStore';
-import { documentMetadata } from '../../../storage/ResourceGraphStore';
+import type { Collections } from '../../../storage/Collections';
+import { documentMetadata, type ResourceGraphs } from '../../../storage/ResourceGraphs';
 import { badRequest, forbidden, notFound } from '../../../util/HttpErrors';
 import { ACTIVITYSTREAMS_CONTEXT_URL } from '../../ldp/Contexts';
 import type { JsonLdParser } from '../../ldp/JsonLdParser';
@@ -33,9 +32,9 @@ export class OutboxService {
 
   public constructor(
     baseUrl: string,
-    private readonly store: ResourceGraphStore,
+    private readonly store: ResourceGraphs,
     private readonly parser: JsonLdParser,
-    private readonly collections: CollectionStore,
+    private readonly collections: Collections,
     private readonly delivery: DeliveryScheduler,
     effects: OutboundActivityEffect[],
   ) {

@@ -1,10 +1,9 @@
-import type { StoredResource } from '../../../storage/ResourceGraphStore';
-import type { ResourceGraphStore } from '../../../storage/ResourceGraphStore';
+import type { ResourceGraphs, StoredResource } from '../../../storage/ResourceGraphs';
 import { forbidden, notFound } from '../../../util/HttpErrors';
 import { AS_NS } from '../Vocabulary';
 
 /** The stored object `objectId` when `actor` is its author (`attributedTo`); a 404 or 403 otherwise. */
-export async function ownedObject(store: ResourceGraphStore, objectId: string, actor: string, verb: string):
+export async function ownedObject(store: ResourceGraphs, objectId: string, actor: string, verb: string):
 Promise<StoredResource> {
   const stored = await store.read(objectId);
   if (!stored) {

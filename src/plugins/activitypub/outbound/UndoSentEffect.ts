@@ -1,4 +1,4 @@
-import type { CollectionStore } from '../../../storage/CollectionStore';
+import type { Collections } from '../../../storage/Collections';
 import { forbidden } from '../../../util/HttpErrors';
 import { idOf, typeOf } from '../ActivityJson';
 import type { ActivityRepository } from '../ActivityRepository';
@@ -17,7 +17,7 @@ export class UndoSentEffect extends OutboundActivityEffect {
   private readonly urls: ActorUrls;
 
   public constructor(baseUrl: string, private readonly activities: ActivityRepository,
-    private readonly collections: CollectionStore) {
+    private readonly collections: Collections) {
     super();
     this.urls = new ActorUrls(baseUrl);
   }

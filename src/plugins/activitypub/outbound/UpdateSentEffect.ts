@@ -1,5 +1,4 @@
-import type { ResourceGraphStore } from '../../../storage/ResourceGraphStore';
-import { documentMetadata } from '../../../storage/ResourceGraphStore';
+import { documentMetadata, type ResourceGraphs } from '../../../storage/ResourceGraphs';
 import { badRequest } from '../../../util/HttpErrors';
 import type { JsonLdParser } from '../../ldp/JsonLdParser';
 import type { Json } from '../ActivityJson';
@@ -43,7 +42,7 @@ export class UpdateSentEffect extends OutboundActivityEffect {
 
   public constructor(
     baseUrl: string,
-    private readonly store: ResourceGraphStore,
+    private readonly store: ResourceGraphs,
     private readonly parser: JsonLdParser,
     private readonly profiles: ActorProfiles,
   ) {

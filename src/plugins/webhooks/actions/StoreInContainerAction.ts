@@ -3,8 +3,7 @@ import type { ResourceStore } from '@solid/community-server';
 import { BasicRepresentation, getLoggerFor, INTERNAL_QUADS } from '@solid/community-server';
 import { DataFactory } from 'n3';
 import { CoalescingResourceWriter } from '../../../storage/CoalescingResourceWriter';
-import type { ResourceGraphStore } from '../../../storage/ResourceGraphStore';
-import { documentMetadata } from '../../../storage/ResourceGraphStore';
+import { documentMetadata, type ResourceGraphs } from '../../../storage/ResourceGraphs';
 import { RDF_TYPE, XSD_DATETIME } from '../../../storage/Vocabulary';
 import type { WebhookAction, WebhookActionInput } from '../WebhookAction';
 import { RDF_JSON, WEBHOOK_TERMS } from '../WebhookVocabulary';
@@ -38,7 +37,7 @@ export class StoreInContainerAction implements WebhookAction {
    */
   public constructor(
     baseUrl: string,
-    store: ResourceGraphStore,
+    store: ResourceGraphs,
     private readonly resourceStore: ResourceStore,
     containerPath = 'webhook-data/',
     public readonly name = 'store-in-container',

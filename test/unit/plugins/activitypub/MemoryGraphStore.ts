@@ -1,5 +1,6 @@
 import type { Quad } from '@rdfjs/types';
-import type { ResourceGraphStore, StoredResource } from '../../../../src/storage/ResourceGraphStore';
+import type { ResourceGraphStore } from '../../../../src/storage/ResourceGraphStore';
+import type { StoredResource } from '../../../../src/storage/ResourceGraphs';
 import { RDF_TYPE } from '../../../../src/storage/Vocabulary';
 
 /**

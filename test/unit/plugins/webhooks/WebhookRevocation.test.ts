@@ -11,7 +11,6 @@ import type { WebhookJob } from '../../../../src/plugins/webhooks/WebhookService
 import { WebhookService } from '../../../../src/plugins/webhooks/WebhookService';
 import { DEFAULT_WEBHOOK_CONTEXT, webhookKeyOf } from '../../../../src/plugins/webhooks/WebhookVocabulary';
 import type { ResourceGraphStore } from '../../../../src/storage/ResourceGraphStore';
-import type { SparqlClient } from '../../../../src/storage/SparqlClient';
 
 const BASE = 'https://pod.example/';
 
@@ -52,7 +51,7 @@ function node(graphs: SharedGraphs, revocations?: ChangeCounter, gated = false):
   const queues = { create: (): JobQueue<WebhookJob> => queue } as unknown as JobQueueFactory;
   const registry = new WebhookActionRegistry([ { name: 'store-in-container', run: async(): Promise<void> => undefined } ]);
   // A cache time of an hour: only the shared counter can make a revocation visible within the test.
-  return new WebhookService(BASE, graphs.view(gated), {} as SparqlClient, accounts, queues, registry, [ 'store-in-container' ],
+  return new WebhookService(BASE, graphs.view(gated), accounts, queues, registry, [ 'store-in-container' ],
     DEFAULT_WEBHOOK_CONTEXT, 'webhooks/', 3_600_000, 10_000, revocations);
 }
 

@@ -11,7 +11,6 @@ import type { WebhookJob } from '../../../../src/plugins/webhooks/WebhookService
 import { WebhookService } from '../../../../src/plugins/webhooks/WebhookService';
 import { DEFAULT_WEBHOOK_CONTEXT, webhookKeyOf } from '../../../../src/plugins/webhooks/WebhookVocabulary';
 import type { ResourceGraphStore } from '../../../../src/storage/ResourceGraphStore';
-import type { SparqlClient } from '../../../../src/storage/SparqlClient';
 import { badRequest } from '../../../../src/util/HttpErrors';
 
 const BASE = 'https://pod.example/';
@@ -43,7 +42,7 @@ function setup(ttl = 2000): { service: WebhookService; store: { readData: jest.M
   }) } as unknown as JobQueue<Batch<WebhookJob>>;
   const queues = { create: (): JobQueue<Batch<WebhookJob>> => queue } as unknown as JobQueueFactory;
   const registry = new WebhookActionRegistry([ action('store-in-container'), action('post-to-outbox') ]);
-  const service = new WebhookService(BASE, store as unknown as ResourceGraphStore, {} as SparqlClient, accounts, queues,
+  const service = new WebhookService(BASE, store as unknown as ResourceGraphStore, accounts, queues,
     registry, [ 'store-in-container' ], DEFAULT_WEBHOOK_CONTEXT, 'webhooks/', ttl);
   return { service, store, added };
 }
@@ -71,7 +70,7 @@ describe('WebhookService', () => {
   });
 
   it('refuses a configuration allowing an action that is not registered', () => {
-    expect(() => new WebhookService(BASE, {} as ResourceGraphStore, {} as SparqlClient, {} as AccountStore,
+    expect(() => new WebhookService(BASE, {} as ResourceGraphStore, {} as AccountStore,
       {} as JobQueueFactory, new WebhookActionRegistry([]), [ 'nope' ], {})).toThrow('nope');
   });
 

@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { InboxResolver } from '../../../../../src/plugins/activitypub/delivery/InboxResolver';
 import { ActorEndpointStore } from '../../../../../src/plugins/activitypub/fetch/ActorEndpointStore';
+import { SparqlActorEndpointRecords } from '../../../../../src/storage/SparqlActorEndpointRecords';
 import { RemoteActorCache } from '../../../../../src/plugins/activitypub/fetch/RemoteActorCache';
 import { RemoteFetcher } from '../../../../../src/plugins/activitypub/fetch/RemoteFetcher';
 import type { EmbeddedStoreHandle } from '../../../../../src/storage/embedded';
@@ -56,7 +57,7 @@ describe('InboxResolver', () => {
 
   /** A resolver as a freshly started process has it: empty memory, the same store. */
   function freshResolver(maxAgeMs?: number): InboxResolver {
-    const endpoints = new ActorEndpointStore(client, 5);
+    const endpoints = new ActorEndpointStore(new SparqlActorEndpointRecords(client), 5);
     return new InboxResolver(new RemoteActorCache(fetcher, 3_600_000, 10_000, 30_000, 10_000, endpoints), endpoints, maxAgeMs);
   }
 
@@ -85,7 +86,7 @@ describe('InboxResolver', () => {
     const id = actorId('follower');
     server.json('/users/follower', { id, type: 'Person', inbox: `${id}/inbox`,
       publicKey: { id: `${id}#main-key`, owner: id, publicKeyPem: 'unused here' } });
-    const endpoints = new ActorEndpointStore(client, 5);
+    const endpoints = new ActorEndpointStore(new SparqlActorEndpointRecords(client), 5);
     const cache = new RemoteActorCache(fetcher, 3_600_000, 10_000, 30_000, 10_000, endpoints);
     await cache.getKey(`${id}#main-key`).catch((): undefined => undefined);
     await endpoints.flush();

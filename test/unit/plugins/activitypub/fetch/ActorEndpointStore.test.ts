@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ActorEndpointStore } from '../../../../../src/plugins/activitypub/fetch/ActorEndpointStore';
+import { SparqlActorEndpointRecords } from '../../../../../src/storage/SparqlActorEndpointRecords';
 import type { EmbeddedStoreHandle } from '../../../../../src/storage/embedded';
 import { runEmbeddedStore } from '../../../../../src/storage/embedded';
 import { SparqlClient } from '../../../../../src/storage/SparqlClient';
@@ -27,12 +28,12 @@ describe('ActorEndpointStore (on the embedded store)', () => {
   });
 
   it('keeps noted endpoints and finds them with one lookup, shared inbox included', async() => {
-    const endpoints = new ActorEndpointStore(client, 10);
+    const endpoints = new ActorEndpointStore(new SparqlActorEndpointRecords(client), 10);
     endpoints.note(`${HOST}/users/a`, `${HOST}/users/a/inbox`, `${HOST}/inbox`, Date.parse('2026-01-01T00:00:00Z'));
     endpoints.note(`${HOST}/users/b`, `${HOST}/users/b/inbox`);
     await endpoints.flush();
     // A second instance (a restarted process) sees what the first wrote.
-    const found = await new ActorEndpointStore(client).lookup([ `${HOST}/users/a`, `${HOST}/users/b`, `${HOST}/users/unknown` ]);
+    const found = await new ActorEndpointStore(new SparqlActorEndpointRecords(client)).lookup([ `${HOST}/users/a`, `${HOST}/users/b`, `${HOST}/users/unknown` ]);
     expect(found.size).toBe(2);
     expect(found.get(`${HOST}/users/a`)).toEqual({ inbox: `${HOST}/users/a/inbox`, sharedInbox: `${HOST}/inbox`,
       checkedAt: Date.parse('2026-01-01T00:00:00Z') });
@@ -40,7 +41,7 @@ describe('ActorEndpointStore (on the embedded store)', () => {
   });
 
   it('replaces what an actor had before', async() => {
-    const endpoints = new ActorEndpointStore(client, 10);
+    const endpoints = new ActorEndpointStore(new SparqlActorEndpointRecords(client), 10);
     endpoints.note(`${HOST}/users/c`, `${HOST}/users/c/inbox`, `${HOST}/inbox`);
     await endpoints.flush();
     endpoints.note(`${HOST}/users/c`, `${HOST}/users/c/new-inbox`);
@@ -50,28 +51,28 @@ describe('ActorEndpointStore (on the embedded store)', () => {
   });
 
   it('answers noted endpoints before they are written', async() => {
-    const endpoints = new ActorEndpointStore(client, 60_000);
+    const endpoints = new ActorEndpointStore(new SparqlActorEndpointRecords(client), 60_000);
     endpoints.note(`${HOST}/users/d`, `${HOST}/users/d/inbox`);
     expect((await endpoints.lookup([ `${HOST}/users/d` ])).get(`${HOST}/users/d`)?.inbox).toBe(`${HOST}/users/d/inbox`);
-    expect((await new ActorEndpointStore(client).lookup([ `${HOST}/users/d` ])).size).toBe(0);
+    expect((await new ActorEndpointStore(new SparqlActorEndpointRecords(client)).lookup([ `${HOST}/users/d` ])).size).toBe(0);
     await endpoints.flush();
-    expect((await new ActorEndpointStore(client).lookup([ `${HOST}/users/d` ])).size).toBe(1);
+    expect((await new ActorEndpointStore(new SparqlActorEndpointRecords(client)).lookup([ `${HOST}/users/d` ])).size).toBe(1);
   });
 
   it('writes many actors in chunks', async() => {
-    const endpoints = new ActorEndpointStore(client, 10);
+    const endpoints = new ActorEndpointStore(new SparqlActorEndpointRecords(client), 10);
     const ids = Array.from({ length: 1_200 }, (_, index): string => `${HOST}/many/${index}`);
     for (const id of ids) {
       endpoints.note(id, `${id}/inbox`, `${HOST}/inbox`);
     }
     await endpoints.flush();
-    const found = await new ActorEndpointStore(client).lookup(ids);
+    const found = await new ActorEndpointStore(new SparqlActorEndpointRecords(client)).lookup(ids);
     expect(found.size).toBe(1_200);
     expect(found.get(`${HOST}/many/1199`)?.inbox).toBe(`${HOST}/many/1199/inbox`);
   });
 
   it('ignores IRIs that could break out of a query, and never queries them', async() => {
-    const endpoints = new ActorEndpointStore(client, 10);
+    const endpoints = new ActorEndpointStore(new SparqlActorEndpointRecords(client), 10);
     const evil = `${HOST}/x> } ; DROP ALL ; { <a`;
     endpoints.note(evil, `${HOST}/inbox`);
     endpoints.note(`${HOST}/users/e`, `${HOST}/in box`);
@@ -83,7 +84,7 @@ describe('ActorEndpointStore (on the embedded store)', () => {
 
   it('drops a write the store refuses, without throwing', async() => {
     const down = new SparqlClient('http://127.0.0.1:9/ds/query', 'http://127.0.0.1:9/ds/update', '', '', 2_000);
-    const endpoints = new ActorEndpointStore(down, 10);
+    const endpoints = new ActorEndpointStore(new SparqlActorEndpointRecords(down), 10);
     endpoints.note(`${HOST}/users/f`, `${HOST}/users/f/inbox`);
     await expect(endpoints.flush()).resolves.toBeUndefined();
     await expect(endpoints.lookup([ `${HOST}/users/f` ])).rejects.toThrow();
