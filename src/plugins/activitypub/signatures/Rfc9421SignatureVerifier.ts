@@ -79,7 +79,8 @@ export class Rfc9421SignatureVerifier {
       return refusal(`signature ${label} has no keyid`);
     }
     const signature = signatures.get(label);
-    if (signature === undefined || isInnerList(signature) || !isArrayBuffer(signature[0])) {
+    const signatureBytes = signature === undefined || isInnerList(signature) ? undefined : signature[0];
+    if (!isArrayBuffer(signatureBytes)) {
       return refusal(`no signature value for ${label}`, keyId);
     }
     const algParam = params.get('alg');
@@ -135,7 +136,7 @@ export class Rfc9421SignatureVerifier {
       keyId,
       alg,
       messages: [ Buffer.from(base, 'utf8') ],
-      signature: Buffer.from(signature[0] as ArrayBuffer),
+      signature: Buffer.from(signatureBytes),
       ecdsaDer: false,
       scheme: 'rfc9421',
     };
