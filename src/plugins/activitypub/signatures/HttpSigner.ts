@@ -1,3 +1,4 @@
+import { serializeDictionary, serializeInnerList, serializeItem, type InnerList, type Item } from 'structured-headers';
 import {
   algorithmForKey,
   findHeader,
@@ -11,7 +12,6 @@ import {
   type SigningKey,
 } from './SignatureCommon';
 import type { ByteSigner } from './ByteSigner';
-import { serializeString } from './StructuredFields';
 
 export interface SignableRequest {
   method: string;
@@ -138,18 +138,26 @@ export class HttpSigner {
     now: number,
   ): PreparedSignature {
     const added: Record<string, string> = {};
-    let components = '"@method" "@target-uri"';
-    let base = `"@method": ${method}\n"@target-uri": ${targetUri(url)}\n`;
+    const lines: [string, string][] = [ [ '@method', method ], [ '@target-uri', targetUri(url) ] ];
     if (body !== undefined) {
-      const digest = `sha-256=:${sha256(body).toString('base64')}:`;
+      // Node's Buffer may sit on a SharedArrayBuffer, which a byte sequence's type excludes: copy it.
+      const digest = serializeDictionary({ 'sha-256': new Uint8Array(sha256(body)) });
       added['Content-Digest'] = digest;
-      components += ' "content-digest"';
-      base += `"content-digest": ${digest}\n`;
+      lines.push([ 'content-digest', digest ]);
     }
-    const created = Math.floor(now / 1000);
-    const params = `(${components});created=${created};keyid=${serializeString(key.keyId)};alg="${alg}"`;
-    base += `"@signature-params": ${params}`;
+    const components = lines.map(([ name ]): Item => [ name, new Map() ]);
+    const signatureParams: InnerList = [ components, new Map<string, string | number>([
+      [ 'created', Math.floor(now / 1000) ],
+      [ 'keyid', key.keyId ],
+      [ 'alg', alg ],
+    ]) ];
+    const params = serializeInnerList(signatureParams);
+    const base = [
+      ...lines.map(([ name, value ]) => `${serializeItem(name)}: ${value}`),
+      `"@signature-params": ${params}`,
+    ].join('\n');
     return { alg, text: base, headers: (signature: Buffer): Record<string, string> => ({ ...added,
-      'Signature-Input': `sig1=${params}`, Signature: `sig1=:${signature.toString('base64')}:` }) };
+      'Signature-Input': serializeDictionary({ sig1: signatureParams }),
+      Signature: serializeDictionary({ sig1: new Uint8Array(signature) }) }) };
   }
 }
