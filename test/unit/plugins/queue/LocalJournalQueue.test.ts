@@ -304,6 +304,18 @@ describe('LocalJournalQueue', (): void => {
     expect((await reopened.deadLetters(1))[0].error).toBe('dead 290');
   });
 
+  it('keeps in the journal a job whose add set off a compaction', async(): Promise<void> => {
+    // Every add outgrows the live records, so each one compacts while the journal is idle.
+    const queue = makeQueue({ compactMinBytes: 1, compactRatio: 1 });
+    for (let n = 0; n < 5; n += 1) {
+      await queue.add({ n }, { jobId: `job-${n}`, delayMs: 60_000 });
+    }
+    expect(queue.journalStats().compactions).toBeGreaterThanOrEqual(1);
+    await queue.close();
+    const reopened = makeQueue();
+    expect(await reopened.counts()).toEqual({ waiting: 0, active: 0, delayed: 5, dead: 0 });
+  });
+
   it('recovers from a crash in the middle of a compaction', async(): Promise<void> => {
     const queue = makeQueue();
     await queue.add({ n: 1 }, { jobId: 'a' });
