@@ -1,8 +1,5 @@
-import { crc32 } from 'node:zlib';
+import { WalFrameCodec } from '../../storage/wal/WalFrameCodec';
 import type { JournalRecord } from './JournalRecord';
-
-const HEADER_BYTES = 8;
-const MAX_PAYLOAD_BYTES = 512 * 1024 * 1024;
 
 /** Outcome of scanning a journal file. */
 export interface DecodedJournal {
@@ -12,76 +9,56 @@ export interface DecodedJournal {
   readonly consumed: number;
 }
 
+const FRAMES = new WalFrameCodec();
+
 /**
- * Frames journal records as [u32 length][u32 crc32(length bytes + payload)][JSON payload].
- * The checksum covers the length too, so a zero-filled or torn tail (what a crash in
- * the middle of an append leaves) is recognised and cut off rather than replayed.
+ * Journal records as log payloads: one JSON object each (the log frames and checksums them,
+ * see WalFrameCodec).
  *
  * Job data is carried as JSON text and spliced into the payload as is, so a job's
  * data is serialized once, when it is added.
  */
 export class JournalCodec {
-  public static frame(record: JournalRecord): Buffer {
-    return JournalCodec.framePayload(JSON.stringify(record));
+  public static encode(record: JournalRecord): string {
+    return JSON.stringify(record);
   }
 
   /** A pending job (`a`) whose data is already JSON text. */
-  public static frameAdded(id: string, dataJson: string, due: number, failures: number, interruptions: number): Buffer {
-    return JournalCodec.framePayload(
-      `{"t":"a","id":${JSON.stringify(id)},"due":${due},"f":${failures},"i":${interruptions},"d":${dataJson}}`,
-    );
+  public static encodeAdded(id: string, dataJson: string, due: number, failures: number, interruptions: number): string {
+    return `{"t":"a","id":${JSON.stringify(id)},"due":${due},"f":${failures},"i":${interruptions},"d":${dataJson}}`;
   }
 
   /** A dead letter (`D`) whose data is already JSON text. */
-  public static frameDead(id: string, dataJson: string, failures: number, error: string, at: number): Buffer {
-    return JournalCodec.framePayload(
-      `{"t":"D","id":${JSON.stringify(id)},"f":${failures},"e":${JSON.stringify(error)},"at":${at},"d":${dataJson}}`,
-    );
+  public static encodeDead(id: string, dataJson: string, failures: number, error: string, at: number): string {
+    return `{"t":"D","id":${JSON.stringify(id)},"f":${failures},"e":${JSON.stringify(error)},"at":${at},"d":${dataJson}}`;
   }
 
-  public static framePayload(json: string): Buffer {
-    const length = Buffer.byteLength(json, 'utf8');
-    const framed = Buffer.allocUnsafe(HEADER_BYTES + length);
-    framed.writeUInt32LE(length, 0);
-    framed.write(json, HEADER_BYTES, 'utf8');
-    framed.writeUInt32LE(JournalCodec.checksum(framed, length), 4);
-    return framed;
+  /** The record a payload holds, or undefined if it holds none (the journal ends before it). */
+  public static parse(payload: Buffer): JournalRecord | undefined {
+    let record: JournalRecord;
+    try {
+      record = JSON.parse(payload.toString('utf8')) as JournalRecord;
+    } catch {
+      return undefined;
+    }
+    if (typeof record !== 'object' || record === null || typeof record.t !== 'string') {
+      return undefined;
+    }
+    return record;
   }
 
-  /** Decodes records from the start of `buffer` up to the first incomplete or invalid one. */
+  /** Decodes a journal file's bytes up to the first incomplete or invalid record. */
   public static decode(buffer: Buffer): DecodedJournal {
     const records: JournalRecord[] = [];
-    let offset = 0;
-    while (buffer.length - offset >= HEADER_BYTES) {
-      const length = buffer.readUInt32LE(offset);
-      // A payload is never empty, so a zero length is never-written (zeroed) space.
-      if (length === 0 || length > MAX_PAYLOAD_BYTES) {
-        break;
-      }
-      const end = offset + HEADER_BYTES + length;
-      if (end > buffer.length) {
-        break;
-      }
-      const frame = buffer.subarray(offset, end);
-      if (frame.readUInt32LE(4) !== JournalCodec.checksum(frame, length)) {
-        break;
-      }
-      let record: JournalRecord;
-      try {
-        record = JSON.parse(frame.toString('utf8', HEADER_BYTES)) as JournalRecord;
-      } catch {
-        break;
-      }
-      if (typeof record !== 'object' || record === null || typeof record.t !== 'string') {
+    let consumed = 0;
+    for (const payload of FRAMES.decode(buffer).payloads) {
+      const record = JournalCodec.parse(payload);
+      if (!record) {
         break;
       }
       records.push(record);
-      offset = end;
+      consumed += WalFrameCodec.frameBytes(payload.length);
     }
-    return { records, consumed: offset };
-  }
-
-  private static checksum(frame: Buffer, payloadLength: number): number {
-    return crc32(frame.subarray(HEADER_BYTES, HEADER_BYTES + payloadLength), crc32(frame.subarray(0, 4)));
+    return { records, consumed };
   }
 }

@@ -5,9 +5,10 @@ import { NO_METRICS } from '../observability/NoopMetrics';
 import { RequestContext } from '../observability/RequestContext';
 import { DueTimeHeap } from './DueTimeHeap';
 import type { DeadLetter, JobHandler, JobOptions, JobQueue, JobQueueCounts } from './JobQueue';
+import { WalFrameCodec } from '../../storage/wal/WalFrameCodec';
 import { JournalCodec } from './JournalCodec';
 import type { JournalRecord } from './JournalRecord';
-import { JournalWriter } from './JournalWriter';
+import { QueueJournal } from './QueueJournal';
 import { PermanentJobError } from './PermanentJobError';
 import { DirectoryLock } from '../../util/DirectoryLock';
 import { RetryPolicy } from './RetryPolicy';
@@ -83,7 +84,7 @@ interface StoredDeadLetter {
  * loses no acknowledged job.
  *
  * - add() resolves only once the job's record is fsynced; concurrent adds share one
- *   fsync (group commit, see JournalWriter).
+ *   fsync (group commit, see QueueJournal).
  * - On open, the journal is replayed: every job added and neither completed nor dead
  *   runs again (at least once), a run that a crash cut short included; a torn tail
  *   (a record half written when the process died) is cut off.
@@ -106,7 +107,7 @@ export class LocalJournalQueue<T> implements JobQueue<T> {
   private readonly metrics: Metrics;
   private isOpen = false;
   private lock: DirectoryLock | undefined;
-  private writer: JournalWriter | undefined;
+  private journal: QueueJournal | undefined;
 
   private readonly pending = new Map<string, PendingJob>();
   private dead: StoredDeadLetter[] = [];
@@ -167,13 +168,13 @@ export class LocalJournalQueue<T> implements JobQueue<T> {
 
   /** Bytes in the current journal file and compactions done (for tests and metrics). */
   public journalStats(): { bytes: number; compactions: number } {
-    return { bytes: this.writer?.size ?? 0, compactions: this.writer?.compactions ?? 0 };
+    return { bytes: this.journal?.size ?? 0, compactions: this.journal?.compactions ?? 0 };
   }
 
   /** Compacts the journal now. */
   public async compact(): Promise<void> {
     await this.opened;
-    await this.requireWriter().compact();
+    await this.requireJournal().compact();
   }
 
   public async add(data: T, options: JobOptions = {}): Promise<string> {
@@ -186,7 +187,7 @@ export class LocalJournalQueue<T> implements JobQueue<T> {
     }
     const dataJson = JSON.stringify(data) ?? 'null';
     await this.opened;
-    const writer = this.requireWriter();
+    const journal = this.requireJournal();
     const id = jobId ?? randomUUID();
     const existing = this.pending.get(id);
     if (existing) {
@@ -194,7 +195,7 @@ export class LocalJournalQueue<T> implements JobQueue<T> {
       return id;
     }
     const due = Date.now() + delayMs;
-    const record = JournalCodec.frameAdded(id, dataJson, due, 0, 0);
+    const record = JournalCodec.encodeAdded(id, dataJson, due, 0, 0);
     const job: PendingJob = {
       id,
       dataJson,
@@ -204,8 +205,8 @@ export class LocalJournalQueue<T> implements JobQueue<T> {
       running: false,
       started: false,
       queued: false,
-      durable: writer.append(record),
-      bytes: record.length,
+      durable: journal.append(record),
+      bytes: LocalJournalQueue.recordBytes(record),
     };
     this.addPending(job);
     this.enqueue(job);
@@ -289,7 +290,7 @@ export class LocalJournalQueue<T> implements JobQueue<T> {
         this.settings.closeTimeoutMs} ms; they run again after a restart`);
     }
     try {
-      await this.writer?.close();
+      await this.journal?.close();
     } finally {
       await this.lock?.release();
     }
@@ -298,25 +299,25 @@ export class LocalJournalQueue<T> implements JobQueue<T> {
   private async open(): Promise<void> {
     this.lock = await DirectoryLock.acquire(this.directory, { fileName: 'lock', label: 'Queue directory', exclusiveInProcess: true });
     try {
-      const { writer, records } = await JournalWriter.open(this.directory, this.name, {
+      const { journal, records } = await QueueJournal.open(this.directory, this.name, {
         compactMinBytes: this.settings.compactMinBytes,
         compactRatio: this.settings.compactRatio,
         lazyFlushMs: this.settings.lazyFlushMs,
       }, (message): void => {
         this.logger.warn(message);
       });
-      this.writer = writer;
+      this.journal = journal;
       this.replay(records);
-      this.recoverInterrupted(writer);
+      this.recoverInterrupted(journal);
       for (const job of this.pending.values()) {
         this.enqueue(job);
       }
-      writer.setCompactionSource({
+      journal.setCompactionSource({
         liveBytes: (): number => this.pendingBytes + this.deadBytes,
-        snapshot: (): Buffer[] => this.snapshot(),
+        snapshot: (): string[] => this.snapshot(),
       });
     } catch (error: unknown) {
-      await this.writer?.close().catch((): void => undefined);
+      await this.journal?.close().catch((): void => undefined);
       await this.lock.release();
       throw error;
     }
@@ -342,7 +343,7 @@ export class LocalJournalQueue<T> implements JobQueue<T> {
             started: false,
             queued: false,
             durable,
-            bytes: JournalCodec.frameAdded(record.id, dataJson, record.due, record.f, record.i).length,
+            bytes: LocalJournalQueue.recordBytes(JournalCodec.encodeAdded(record.id, dataJson, record.due, record.f, record.i)),
           });
           break;
         }
@@ -389,7 +390,7 @@ export class LocalJournalQueue<T> implements JobQueue<T> {
   }
 
   /** Jobs whose last run began and never ended: the process died under them. */
-  private recoverInterrupted(writer: JournalWriter): void {
+  private recoverInterrupted(journal: QueueJournal): void {
     for (const job of [ ...this.pending.values() ]) {
       if (!job.started) {
         continue;
@@ -401,32 +402,37 @@ export class LocalJournalQueue<T> implements JobQueue<T> {
         this.logger.warn(`Queue ${this.name}: job ${job.id} is dead: ${error}`);
         this.kill(job, job.failures + job.interruptions, error);
       } else {
-        writer.appendLazy(JournalCodec.frame({
+        journal.appendLazy(JournalCodec.encode({
           t: 'u', id: job.id, due: job.due, f: job.failures, i: job.interruptions,
         }));
       }
     }
   }
 
-  private snapshot(): Buffer[] {
-    const frames: Buffer[] = [];
+  private snapshot(): string[] {
+    const payloads: string[] = [];
     for (const letter of this.dead) {
-      frames.push(JournalCodec.frameDead(letter.id, letter.dataJson, letter.attempts, letter.error, letter.at));
+      payloads.push(JournalCodec.encodeDead(letter.id, letter.dataJson, letter.attempts, letter.error, letter.at));
     }
     for (const job of this.pending.values()) {
-      frames.push(JournalCodec.frameAdded(job.id, job.dataJson, job.due, job.failures, job.interruptions));
+      payloads.push(JournalCodec.encodeAdded(job.id, job.dataJson, job.due, job.failures, job.interruptions));
       if (job.running) {
-        frames.push(JournalCodec.frame({ t: 's', id: job.id }));
+        payloads.push(JournalCodec.encode({ t: 's', id: job.id }));
       }
     }
-    return frames;
+    return payloads;
   }
 
-  private requireWriter(): JournalWriter {
-    if (this.closing || !this.writer) {
+  /** Bytes a record takes in the journal. */
+  private static recordBytes(payload: string): number {
+    return WalFrameCodec.frameBytes(Buffer.byteLength(payload));
+  }
+
+  private requireJournal(): QueueJournal {
+    if (this.closing || !this.journal) {
       throw new Error(`Queue ${this.name} is closed`);
     }
-    return this.writer;
+    return this.journal;
   }
 
   private addPending(job: PendingJob): void {
@@ -502,14 +508,14 @@ export class LocalJournalQueue<T> implements JobQueue<T> {
 
   /** Starts due jobs while there are free slots. */
   private pump(): void {
-    if (!this.handler || this.closing || !this.writer) {
+    if (!this.handler || this.closing || !this.journal) {
       return;
     }
     while (this.running.count < this.concurrency && this.readyHead < this.ready.length) {
       const job = this.ready[this.readyHead];
       this.readyHead += 1;
       if (this.pending.get(job.id) === job && job.queued && !job.running) {
-        void this.run(job, this.handler, this.writer);
+        void this.run(job, this.handler, this.journal);
       }
     }
     if (this.readyHead > 1024 && this.readyHead * 2 > this.ready.length) {
@@ -518,11 +524,11 @@ export class LocalJournalQueue<T> implements JobQueue<T> {
     }
   }
 
-  private async run(job: PendingJob, handler: JobHandler<T>, writer: JournalWriter): Promise<void> {
+  private async run(job: PendingJob, handler: JobHandler<T>, journal: QueueJournal): Promise<void> {
     job.queued = false;
     job.running = true;
     this.running.started();
-    writer.appendLazy(JournalCodec.frame({ t: 's', id: job.id }));
+    journal.appendLazy(JournalCodec.encode({ t: 's', id: job.id }));
     let failure: { error: unknown } | undefined;
     try {
       const data = JSON.parse(job.dataJson) as T;
@@ -533,18 +539,18 @@ export class LocalJournalQueue<T> implements JobQueue<T> {
     }
     job.running = false;
     this.running.finished();
-    // Outcomes reached after close() are not journalled (the writer is closed, or
+    // Outcomes reached after close() are not journalled (the journal is closed, or
     // closes before they are written): the job runs again after a restart.
     if (failure) {
-      this.fail(job, failure.error, writer);
+      this.fail(job, failure.error, journal);
     } else {
       this.removePending(job);
-      writer.appendLazy(JournalCodec.frame({ t: 'c', id: job.id }));
+      journal.appendLazy(JournalCodec.encode({ t: 'c', id: job.id }));
     }
     this.pump();
   }
 
-  private fail(job: PendingJob, error: unknown, writer: JournalWriter): void {
+  private fail(job: PendingJob, error: unknown, journal: QueueJournal): void {
     const attempt = job.failures + 1;
     const message = describeJobError(error);
     if (PermanentJobError.is(error) || !this.retry.shouldRetry(attempt)) {
@@ -557,7 +563,7 @@ export class LocalJournalQueue<T> implements JobQueue<T> {
     this.metrics.jobRetried(this.name);
     this.logger.debug(`Queue ${this.name}: job ${job.id} failed (attempt ${attempt}), retry at ${
       new Date(job.due).toISOString()}: ${message}`);
-    writer.appendLazy(JournalCodec.frame({
+    journal.appendLazy(JournalCodec.encode({
       t: 'u', id: job.id, due: job.due, f: job.failures, i: job.interruptions, e: message,
     }));
     if (!this.closing) {
@@ -570,6 +576,6 @@ export class LocalJournalQueue<T> implements JobQueue<T> {
     this.removePending(job);
     this.addDead(job.id, job.dataJson, attempts, message, at);
     this.metrics.jobDead(this.name);
-    this.writer?.appendLazy(JournalCodec.frame({ t: 'x', id: job.id, f: attempts, e: message, at }));
+    this.journal?.appendLazy(JournalCodec.encode({ t: 'x', id: job.id, f: attempts, e: message, at }));
   }
 }

@@ -1,6 +1,6 @@
 import type { Store } from 'oxigraph';
 import type { DatasetFiles } from './DatasetFiles';
-import type { UpdateLogWriter } from './UpdateLogWriter';
+import type { WalWriter } from '../wal/WalWriter';
 
 /**
  * Folds the update logs into a fresh snapshot so boot time and disk use stay
@@ -19,7 +19,7 @@ export class DatasetCompactor {
 
   public constructor(
     private readonly store: Store,
-    private readonly writer: UpdateLogWriter,
+    private readonly writer: WalWriter,
     private readonly files: DatasetFiles,
     private readonly thresholdBytes: number,
     private readonly warn: (message: string) => void,

@@ -1,8 +1,8 @@
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
+import { WalDirectory } from '../wal/WalDirectory';
 
 const SNAPSHOT = /^snapshot-(\d{12})\.nq$/u;
-const LOG = /^log-(\d{12})\.wal$/u;
 const TEMP = /\.tmp$/u;
 
 /** What a dataset directory holds, sorted ascending. */
@@ -22,14 +22,19 @@ export interface DatasetDirectoryListing {
  * replays a log twice even if a crash hits before the old logs are deleted.
  */
 export class DatasetFiles {
-  public constructor(public readonly directory: string) {}
+  /** The update logs, `log-n.wal`. */
+  public readonly logs: WalDirectory;
+
+  public constructor(public readonly directory: string) {
+    this.logs = new WalDirectory(directory, 'log-', '.wal');
+  }
 
   public snapshotPath(sequence: number): string {
     return join(this.directory, `snapshot-${this.pad(sequence)}.nq`);
   }
 
   public logPath(sequence: number): string {
-    return join(this.directory, `log-${this.pad(sequence)}.wal`);
+    return this.logs.path(sequence);
   }
 
   public async ensureDirectory(): Promise<void> {
@@ -42,11 +47,11 @@ export class DatasetFiles {
     const temps: string[] = [];
     for (const name of await fs.readdir(this.directory)) {
       const snapshot = SNAPSHOT.exec(name);
-      const log = LOG.exec(name);
+      const log = this.logs.sequenceOf(name);
       if (snapshot) {
         snapshots.push(Number(snapshot[1]));
-      } else if (log) {
-        logs.push(Number(log[1]));
+      } else if (log !== undefined) {
+        logs.push(log);
       } else if (TEMP.test(name)) {
         temps.push(join(this.directory, name));
       }
@@ -99,12 +104,7 @@ export class DatasetFiles {
 
   /** Makes creations, renames and deletions in the directory durable. */
   public async syncDirectory(): Promise<void> {
-    const handle = await fs.open(this.directory, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await this.logs.syncDirectory();
   }
 
   private pad(sequence: number): string {

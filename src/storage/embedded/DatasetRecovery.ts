@@ -1,19 +1,21 @@
-import { closeSync, openSync, promises as fs, readSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { Store } from 'oxigraph';
+import type { WalReader } from '../wal/WalReader';
+import { WalWriter } from '../wal/WalWriter';
 import type { DatasetFiles } from './DatasetFiles';
 import type { DatasetOperationApplier } from './DatasetOperationApplier';
 import type { DatasetOperationCodec } from './DatasetOperationCodec';
-import type { UpdateLogReader } from './UpdateLogReader';
-import { UpdateLogWriter } from './UpdateLogWriter';
 
 export interface RecoveredDataset {
   readonly store: Store;
-  readonly writer: UpdateLogWriter;
+  readonly writer: WalWriter;
   readonly replayedRecords: number;
 }
 
 const SNAPSHOT_READ_CHUNK = 4 * 1024 * 1024;
 const MAX_REPLAY_WARNINGS = 10;
+/** Log files grow by this much at a time, written as zeros (see WalWriterOptions). */
+const PREALLOCATION_BYTES = 8 * 1024 * 1024;
 
 /**
  * Rebuilds a dataset from its directory: newest complete snapshot, then every
@@ -25,7 +27,7 @@ const MAX_REPLAY_WARNINGS = 10;
 export class DatasetRecovery {
   public constructor(
     private readonly files: DatasetFiles,
-    private readonly reader: UpdateLogReader,
+    private readonly reader: WalReader,
     private readonly codec: DatasetOperationCodec,
     private readonly applier: DatasetOperationApplier,
     private readonly warn: (message: string) => void,
@@ -78,7 +80,7 @@ export class DatasetRecovery {
           this.warn(`Truncating torn tail of ${path}: ${result.fileLength - result.validLength} bytes ` +
             `after byte ${result.validLength} (an unacknowledged append interrupted by a crash)`);
         }
-        await this.truncate(path, result.validLength);
+        await this.files.logs.truncate(sequence, result.validLength);
       }
       lastLogLength = result.validLength;
     }
@@ -88,9 +90,10 @@ export class DatasetRecovery {
 
     // Leftovers of a compaction interrupted after its snapshot was published.
     await this.files.removeCoveredBy(snapshotSequence);
+    const writerOptions = { label: 'Update log', preallocateBytes: PREALLOCATION_BYTES };
     const writer = logs.length > 0 ?
-      await UpdateLogWriter.open(this.files, logs[logs.length - 1], lastLogLength) :
-      await UpdateLogWriter.open(this.files, snapshotSequence + 1, 0);
+      await WalWriter.open(this.files.logs, logs[logs.length - 1], lastLogLength, writerOptions) :
+      await WalWriter.open(this.files.logs, snapshotSequence + 1, 0, writerOptions);
     return { store, writer, replayedRecords };
   }
 
@@ -114,16 +117,6 @@ export class DatasetRecovery {
       }
     } finally {
       closeSync(fd);
-    }
-  }
-
-  private async truncate(path: string, length: number): Promise<void> {
-    const handle = await fs.open(path, 'r+');
-    try {
-      await handle.truncate(length);
-      await handle.sync();
-    } finally {
-      await handle.close();
     }
   }
 }

@@ -1,13 +1,12 @@
 import { defaultGraph, namedNode, Store } from 'oxigraph';
+import type { WalWriter } from '../wal/WalWriter';
 import type { DatasetCompactor } from './DatasetCompactor';
 import type { DatasetOperation, GraphTarget } from './DatasetOperation';
 import { DatasetOperationApplier } from './DatasetOperationApplier';
 import type { DatasetOperationCodec } from './DatasetOperationCodec';
 import { EngineHealth } from './EngineHealth';
 import { InvalidOperationError } from './InvalidOperationError';
-import type { LogRecordCodec } from './LogRecordCodec';
 import { StoreUnavailableError } from './StoreUnavailableError';
-import type { UpdateLogWriter } from './UpdateLogWriter';
 
 /** Explicit RDF dataset of a query (SPARQL protocol default-graph-uri / named-graph-uri). */
 export interface QueryDatasetOverride {
@@ -17,10 +16,9 @@ export interface QueryDatasetOverride {
 
 /** The durability side of a dataset; absent for in-memory (`mem`) datasets. */
 export interface DatasetDurability {
-  readonly writer: UpdateLogWriter;
+  readonly writer: WalWriter;
   readonly compactor: DatasetCompactor;
   readonly operationCodec: DatasetOperationCodec;
-  readonly recordCodec: LogRecordCodec;
 }
 
 type QueryOptions = NonNullable<Parameters<Store['query']>[1]>;
@@ -121,8 +119,7 @@ export class EmbeddedDataset {
     if (!durability) {
       return;
     }
-    const record = durability.recordCodec.frame(durability.operationCodec.encode(operation));
-    const durable = durability.writer.append(record);
+    const durable = durability.writer.append(durability.operationCodec.encode(operation));
     durability.compactor.maybeStart();
     try {
       await durable;

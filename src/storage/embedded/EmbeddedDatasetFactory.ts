@@ -1,4 +1,6 @@
 import { Store } from 'oxigraph';
+import { WalFrameCodec } from '../wal/WalFrameCodec';
+import { WalReader } from '../wal/WalReader';
 import { DatasetCompactor } from './DatasetCompactor';
 import { DatasetFiles } from './DatasetFiles';
 import { DatasetOperationApplier } from './DatasetOperationApplier';
@@ -6,8 +8,6 @@ import { DatasetOperationCodec } from './DatasetOperationCodec';
 import { DatasetRecovery } from './DatasetRecovery';
 import { EmbeddedDataset } from './EmbeddedDataset';
 import { EngineHealth } from './EngineHealth';
-import { LogRecordCodec } from './LogRecordCodec';
-import { UpdateLogReader } from './UpdateLogReader';
 
 export interface EmbeddedDatasetFactoryOptions {
   /** Compact once the current update log exceeds this many bytes. */
@@ -21,7 +21,7 @@ export interface EmbeddedDatasetFactoryOptions {
 export class EmbeddedDatasetFactory {
   private readonly applier = new DatasetOperationApplier();
   private readonly operationCodec = new DatasetOperationCodec();
-  private readonly recordCodec = new LogRecordCodec();
+  private readonly reader = new WalReader(new WalFrameCodec());
   private readonly health: EngineHealth;
 
   public constructor(private readonly options: EmbeddedDatasetFactoryOptions) {
@@ -33,7 +33,7 @@ export class EmbeddedDatasetFactory {
     const files = new DatasetFiles(directory);
     const recovery = new DatasetRecovery(
       files,
-      new UpdateLogReader(this.recordCodec),
+      this.reader,
       this.operationCodec,
       this.applier,
       this.options.warn,
@@ -44,7 +44,6 @@ export class EmbeddedDatasetFactory {
       writer,
       compactor,
       operationCodec: this.operationCodec,
-      recordCodec: this.recordCodec,
     }, this.health);
   }
 

@@ -1,12 +1,14 @@
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { open as openFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { QueuedJob } from '../../../../src/plugins/queue/JobQueue';
 import { JournalCodec } from '../../../../src/plugins/queue/JournalCodec';
+import type { JournalRecord } from '../../../../src/plugins/queue/JournalRecord';
 import { LocalJournalQueue, type LocalJournalQueueOptions } from '../../../../src/plugins/queue/LocalJournalQueue';
 import { PermanentJobError } from '../../../../src/plugins/queue/PermanentJobError';
 import { RetryPolicy } from '../../../../src/plugins/queue/RetryPolicy';
+import { WalFrameCodec } from '../../../../src/storage/wal/WalFrameCodec';
 import { describeJobQueueContract } from '../../../support/jobQueueContract';
 import { sleep, waitFor } from '../../../support/waitFor';
 
@@ -16,6 +18,9 @@ interface Payload {
 
 /** Retries quickly: 3 runs, waits of 30 ms then 60 ms, no jitter. */
 const FAST_RETRY = new RetryPolicy(3, 30, 1000, 0);
+
+const frames = new WalFrameCodec();
+const frameRecord = (record: JournalRecord): Buffer => frames.frame(JournalCodec.encode(record));
 
 describe('LocalJournalQueue', (): void => {
   let root: string;
@@ -157,7 +162,7 @@ describe('LocalJournalQueue', (): void => {
     const queue = makeQueue();
     await queue.add({ n: 1 }, { jobId: 'crashy' });
     await queue.close();
-    const started = JournalCodec.frame({ t: 's', id: 'crashy' });
+    const started = frameRecord({ t: 's', id: 'crashy' });
     for (let crash = 1; crash <= 2; crash += 1) {
       appendFileSync(journalFile(), started);
       const reopened = makeQueue({ maxInterruptions: 1 });
@@ -185,7 +190,7 @@ describe('LocalJournalQueue', (): void => {
     await queue.close();
     const whole = statSync(journalFile()).size;
     // Half of a third add, as a crash mid-write leaves it.
-    const frame = JournalCodec.frameAdded('three', '{"n":3}', Date.now(), 0, 0);
+    const frame = frames.frame(JournalCodec.encodeAdded('three', '{"n":3}', Date.now(), 0, 0));
     appendFileSync(journalFile(), frame.subarray(0, frame.length - 5));
 
     const reopened = makeQueue();
@@ -237,11 +242,24 @@ describe('LocalJournalQueue', (): void => {
     expect((await reopened.counts()).waiting).toBe(1);
   });
 
+  it('opens a journal written before the queue shared its log code with the store', async(): Promise<void> => {
+    // Two jobs delayed by decades, one completed, one dead ('no way'), as an earlier version wrote them.
+    mkdirSync(dir, { recursive: true });
+    copyFileSync(join(__dirname, '..', '..', '..', 'fixtures', 'wal', 'journal-000000000001.log'), join(dir, 'journal-000000000001.log'));
+    const queue = makeQueue();
+    expect(await queue.counts()).toEqual({ waiting: 0, active: 0, delayed: 2, dead: 1 });
+    expect(await queue.deadLetters()).toEqual([ expect.objectContaining({ id: 'dead', data: { n: 4 }, error: 'no way' }) ]);
+    await queue.add({ n: 5 }, { jobId: 'five', delayMs: 60_000 });
+    await queue.close();
+    const reopened = makeQueue();
+    expect(await reopened.counts()).toEqual({ waiting: 0, active: 0, delayed: 3, dead: 1 });
+  });
+
   it('refuses a journal of another format', async(): Promise<void> => {
     const queue = makeQueue();
     await queue.add({ n: 1 });
     await queue.close();
-    writeFileSync(journalFile(), JournalCodec.frame({ t: 'h', v: 99, queue: 'test' }));
+    writeFileSync(journalFile(), frameRecord({ t: 'h', v: 99, queue: 'test' }));
     const reopened = makeQueue();
     await expect(reopened.counts()).rejects.toThrow('not a version 1 queue journal');
     // The failed open released the lock.
@@ -286,6 +304,18 @@ describe('LocalJournalQueue', (): void => {
     expect((await reopened.deadLetters(1))[0].error).toBe('dead 290');
   });
 
+  it('keeps in the journal a job whose add set off a compaction', async(): Promise<void> => {
+    // Every add outgrows the live records, so each one compacts while the journal is idle.
+    const queue = makeQueue({ compactMinBytes: 1, compactRatio: 1 });
+    for (let n = 0; n < 5; n += 1) {
+      await queue.add({ n }, { jobId: `job-${n}`, delayMs: 60_000 });
+    }
+    expect(queue.journalStats().compactions).toBeGreaterThanOrEqual(1);
+    await queue.close();
+    const reopened = makeQueue();
+    expect(await reopened.counts()).toEqual({ waiting: 0, active: 0, delayed: 5, dead: 0 });
+  });
+
   it('recovers from a crash in the middle of a compaction', async(): Promise<void> => {
     const queue = makeQueue();
     await queue.add({ n: 1 }, { jobId: 'a' });
@@ -300,7 +330,7 @@ describe('LocalJournalQueue', (): void => {
     expect(readdirSync(dir).sort()).toEqual([ 'journal-000000000002.log' ]);
     // A crash after the rename but before the old journal was deleted: the newer wins.
     writeFileSync(current, readFileSync(join(dir, 'journal-000000000002.log')));
-    appendFileSync(current, JournalCodec.frame({ t: 'c', id: 'a' }));
+    appendFileSync(current, frameRecord({ t: 'c', id: 'a' }));
     const again = makeQueue();
     expect((await again.counts()).waiting).toBe(1);
     expect(readdirSync(dir).filter((name): boolean => name.endsWith('.log'))).toEqual([ 'journal-000000000002.log' ]);

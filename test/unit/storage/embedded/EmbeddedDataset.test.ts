@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EmbeddedDataset } from '../../../../src/storage/embedded/EmbeddedDataset';
@@ -91,6 +91,21 @@ describe('EmbeddedDataset durability', (): void => {
     const again = await open();
     expect(countQuads(again)).toBe(11);
     await again.close();
+  });
+
+  it('replays an update log written before the store shared its log code with the queue', async(): Promise<void> => {
+    // Two INSERT DATA, a Graph Store POST of Turtle to <g2> and a DELETE DATA of the first insert.
+    copyFileSync(join(__dirname, '..', '..', '..', 'fixtures', 'wal', 'log-000000000001.wal'), join(directory, 'log-000000000001.wal'));
+    const dataset = await open();
+    expect(countQuads(dataset)).toBe(2);
+    expect(dataset.query(`ASK { GRAPH <${EX}g2> { <${EX}s3> <${EX}p> 3 } }`, 'application/sparql-results+json')).toContain('true');
+    expect(dataset.query(`ASK { <${EX}s1> ?p ?o }`, 'application/sparql-results+json')).toContain('false');
+    await dataset.update(`INSERT DATA { <${EX}s4> <${EX}p> 4 }`);
+    await dataset.close();
+    const reopened = await open();
+    expect(countQuads(reopened)).toBe(3);
+    expect(warnings).toEqual([]);
+    await reopened.close();
   });
 
   it('truncates a zero-filled tail (what a crash can leave after a size update)', async(): Promise<void> => {

@@ -1,27 +1,32 @@
 import { promises as fs } from 'node:fs';
-import type { LogRecordCodec } from './LogRecordCodec';
+import type { WalFrameCodec } from './WalFrameCodec';
 
-export interface LogReadResult {
-  /** Length of the prefix made of whole, valid records. */
+export interface WalReadResult {
+  /** Length of the prefix made of whole, valid (and accepted) records: where valid data ends. */
   readonly validLength: number;
   readonly fileLength: number;
   readonly recordCount: number;
-  /** True when everything after `validLength` is zero bytes: preallocated space, not a torn write. */
+  /** True when everything after `validLength` is zero bytes: preallocated or never-written space, not a torn write. */
   readonly tailIsZero: boolean;
 }
 
 /**
- * Streams the records of one log file in bounded chunks, stopping at the first
- * incomplete or corrupt record (or the zeros of preallocated space). Deciding what to do with the tail (truncate it
- * or refuse to boot) is left to the caller, who knows whether it is the last log.
+ * Streams the records of one log file in bounded chunks, stopping at the first incomplete
+ * or corrupt frame (or the zeros of preallocated space), or at the first payload the caller
+ * rejects. What to do with the tail (cut it off, keep it aside, refuse to start) is left to
+ * the caller, who knows whether the file is the last one written.
  */
-export class UpdateLogReader {
+export class WalReader {
   public constructor(
-    private readonly codec: LogRecordCodec,
+    private readonly codec: WalFrameCodec,
     private readonly chunkBytes = 8 * 1024 * 1024,
   ) {}
 
-  public async read(path: string, onRecord: (payload: Buffer) => void): Promise<LogReadResult> {
+  /**
+   * Calls `onRecord` with each payload in order (a view that is only valid during the call).
+   * `onRecord` returning false ends the valid data before that record.
+   */
+  public async read(path: string, onRecord: (payload: Buffer) => boolean | void): Promise<WalReadResult> {
     const handle = await fs.open(path, 'r');
     try {
       const fileLength = (await handle.stat()).size;
@@ -29,7 +34,8 @@ export class UpdateLogReader {
       let validLength = 0;
       let recordCount = 0;
       let filePosition = 0;
-      while (filePosition < fileLength) {
+      let stopped = false;
+      while (filePosition < fileLength && !stopped) {
         const chunk = Buffer.allocUnsafe(Math.min(this.chunkBytes, fileLength - filePosition));
         const { bytesRead } = await handle.read(chunk, 0, chunk.length, filePosition);
         if (bytesRead === 0) {
@@ -38,15 +44,18 @@ export class UpdateLogReader {
         filePosition += bytesRead;
         const buffer = carry.length === 0 ? chunk.subarray(0, bytesRead) : Buffer.concat([ carry, chunk.subarray(0, bytesRead) ]);
         const decoded = this.codec.decode(buffer);
+        let consumed = 0;
         for (const payload of decoded.payloads) {
-          onRecord(payload);
+          if (onRecord(payload) === false) {
+            stopped = true;
+            break;
+          }
+          consumed = payload.byteOffset + payload.length - buffer.byteOffset;
+          recordCount += 1;
         }
-        recordCount += decoded.payloads.length;
-        validLength += decoded.consumed;
-        if (decoded.corrupt) {
-          break;
-        }
-        carry = buffer.subarray(decoded.consumed);
+        validLength += consumed;
+        stopped ||= decoded.corrupt;
+        carry = buffer.subarray(consumed);
       }
       const tailIsZero = validLength === fileLength || await this.isZeroFrom(handle, validLength, fileLength);
       return { validLength, fileLength, recordCount, tailIsZero };
