@@ -154,6 +154,7 @@ export * from './storage/StoreQueries';
 export * from './storage/ActorEndpointRecords';
 export * from './storage/SparqlActorEndpointRecords';
 export * from './storage/OwnerStore';
+export * from './storage/ResourceOwners';
 export * from './storage/Skolemizer';
 export * from './storage/SparqlClient';
 export * from './storage/SparqlStoreAccessor';

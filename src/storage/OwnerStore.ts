@@ -1,3 +1,4 @@
+import type { ResourceOwners } from './ResourceOwners';
 import type { SparqlClient } from './SparqlClient';
 import { sparqlIri } from './SparqlTerms';
 
@@ -10,7 +11,7 @@ const OWNER = 'urn:fedpod:ns:owner';
  * resource (a PUT through CSS replaces its metadata) never loses it. A record outlives a DELETE of its
  * resource on purpose: the name stays its owner's, and nobody else can take it over.
  */
-export class OwnerStore {
+export class OwnerStore implements ResourceOwners {
   public constructor(private readonly client: SparqlClient) {}
 
   public async ownerOf(iri: string): Promise<string | undefined> {

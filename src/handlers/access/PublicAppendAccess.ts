@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { getLoggerFor } from '@solid/community-server';
 import type { ResourceGraphs } from '../../storage/ResourceGraphs';
-import type { OwnerStore } from '../../storage/OwnerStore';
+import type { ResourceOwners } from '../../storage/ResourceOwners';
 import { agentIri } from '../http/Agent';
 import type { AccessPolicy, AccessRequest } from './AccessPolicy';
 import { WRITE_METHODS } from './AccessPolicy';
@@ -31,7 +31,7 @@ export class PublicAppendAccess implements AccessPolicy {
   public constructor(
     baseUrl: string,
     private readonly store: ResourceGraphs,
-    private readonly owners: OwnerStore,
+    private readonly owners: ResourceOwners,
     appendContainers: string[],
   ) {
     const base = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
