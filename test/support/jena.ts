@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { ManagedProcess, type ManagedServer } from './managed-process';
 import { freePort } from './ports';
 import {
-  makeTempDir,
+  makeTmpfsDir,
   REPO_ROOT,
   spawnLogged,
   tailFile,
@@ -36,7 +36,10 @@ export interface JenaTestServer extends ManagedServer {
 }
 
 export interface StartJenaOptions {
-  /** Default: a new directory under the run directory. */
+  /**
+   * Default: a new directory on tmpfs, linked from the run directory (makeTmpfsDir): TDB2 syncs
+   * every commit to disk, and on a busy disk that wait made Jena the slowest of the stores by far.
+   */
   dir?: string;
   startTimeoutMs?: number;
 }
@@ -97,7 +100,7 @@ class Jena extends ManagedProcess implements JenaTestServer {
 /** Compiles (when needed) and starts the Jena test server on a free loopback port; resolves once it answers /$/ping. */
 export async function startJenaTestServer(options: StartJenaOptions = {}): Promise<JenaTestServer> {
   const classPath = await buildJenaTestServer();
-  const dir = options.dir ?? makeTempDir('jena');
+  const dir = options.dir ?? makeTmpfsDir('jena');
   fs.mkdirSync(dir, { recursive: true });
   const server = new Jena(dir, await freePort(), classPath, options.startTimeoutMs ?? 60_000);
   await server.launch();
