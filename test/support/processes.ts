@@ -363,7 +363,10 @@ export async function cleanupStaleRuns(keep = 3): Promise<void> {
   // Names start with an ISO timestamp, so lexical order is age order.
   dead.sort();
   const cut = Math.max(0, dead.length - keep);
-  for (const dir of dead.slice(0, cut)) fs.rmSync(dir, { recursive: true, force: true });
+  for (const dir of dead.slice(0, cut)) {
+    removeRunData(dir); // first: removing the directory alone would leave what its tmpfs links point to
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
   for (const dir of dead.slice(cut)) removeRunData(dir);
 }
 
