@@ -232,6 +232,32 @@ describe('cleanup of crashed runs', () => {
       await killHard(spared);
     }
   });
+
+  (fs.existsSync('/dev/shm') ? it : it.skip)('removes the tmpfs directories that dead runs linked to', async () => {
+    const root = fs.mkdtempSync(path.join(sharedServers().runDir, 'tmp-root-'));
+    process.env.FEDPOD_TEST_TMP = root;
+    const deadOwner = spawn('sleep', ['0.2']);
+    const deadIdentity = { pid: deadOwner.pid ?? 0, start: processStartTime(deadOwner.pid ?? 0) ?? 0 };
+    await new Promise((r) => deadOwner.once('exit', r));
+    const targets: string[] = [];
+    const runs = ['run-1-dead', 'run-2-dead'].map((name) => {
+      const run = fakeRun(root, name, deadIdentity, []);
+      const target = fs.mkdtempSync('/dev/shm/fedpod-infra-');
+      fs.writeFileSync(path.join(target, 'data'), 'x');
+      fs.symlinkSync(target, path.join(run, `tmpfs-${path.basename(target)}`));
+      targets.push(target);
+      return run;
+    });
+    try {
+      // The older run goes whole, the newer keeps its logs: both lose their tmpfs data.
+      await cleanupStaleRuns(1);
+      expect(fs.existsSync(runs[0])).toBe(false);
+      expect(fs.existsSync(runs[1])).toBe(true);
+      expect(targets.filter((target) => fs.existsSync(target))).toEqual([]);
+    } finally {
+      for (const target of targets) fs.rmSync(target, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('private servers survive a crash', () => {

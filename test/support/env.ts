@@ -18,6 +18,9 @@ export const ENV = {
   /** Virtuoso SQL (isql) port, for virtuosoSql() */
   virtuosoIsqlPort: 'FEDPOD_TEST_VIRTUOSO_ISQL_PORT',
   virtuosoPid: 'FEDPOD_TEST_VIRTUOSO_PID',
+  /** Jena test server base URL (Fuseki-style: datasets at /NAME/query, /NAME/update), http://127.0.0.1:PORT */
+  jenaUrl: 'FEDPOD_TEST_JENA_URL',
+  jenaPid: 'FEDPOD_TEST_JENA_PID',
   /** redis://127.0.0.1:PORT (database 0; prefer claimRedisDb()) */
   redisUrl: 'FEDPOD_TEST_REDIS_URL',
   redisPid: 'FEDPOD_TEST_REDIS_PID',
@@ -40,6 +43,8 @@ export interface SharedServers {
   sparqlEndpoint: string;
   virtuosoIsqlPort: number;
   virtuosoPid: number;
+  jenaUrl: string;
+  jenaPid: number;
   redisUrl: string;
   redisPid: number;
 }
@@ -51,6 +56,8 @@ export function sharedServers(): SharedServers {
     sparqlEndpoint: required(ENV.sparqlEndpoint),
     virtuosoIsqlPort: Number(required(ENV.virtuosoIsqlPort)),
     virtuosoPid: Number(required(ENV.virtuosoPid)),
+    jenaUrl: required(ENV.jenaUrl),
+    jenaPid: Number(required(ENV.jenaPid)),
     redisUrl: required(ENV.redisUrl),
     redisPid: Number(required(ENV.redisPid)),
   };

@@ -3,11 +3,13 @@
  * jest's main process but are loaded as separate modules, so the state lives
  * on globalThis (as jest's documentation suggests).
  */
+import type { JenaTestServer } from './jena';
 import type { RedisServer } from './redis';
 import type { VirtuosoServer } from './virtuoso';
 
 export interface GlobalServers {
   virtuoso?: VirtuosoServer;
+  jena?: JenaTestServer;
   redis?: RedisServer;
   runDir: string;
 }

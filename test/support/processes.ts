@@ -105,6 +105,26 @@ export function makeTempDir(prefix: string): string {
   return fs.mkdtempSync(path.join(runDir(), `${prefix}-`));
 }
 
+const TMPFS = '/dev/shm';
+/** Run-dir entries that link to a directory on tmpfs: removeRunData removes what they link to as well. */
+const TMPFS_LINK = 'tmpfs-';
+
+/**
+ * A fresh directory on tmpfs when the machine has one (else as makeTempDir), linked from the run
+ * directory so that its data goes with the run's: for a store that syncs every commit to disk,
+ * where the tests want its files and transactions but not the wait for the disk.
+ */
+export function makeTmpfsDir(prefix: string): string {
+  try {
+    fs.accessSync(TMPFS, fs.constants.W_OK);
+  } catch {
+    return makeTempDir(prefix);
+  }
+  const dir = fs.mkdtempSync(path.join(TMPFS, `fedpod-${prefix}-`));
+  fs.symlinkSync(dir, path.join(runDir(), `${TMPFS_LINK}${path.basename(dir)}`));
+  return dir;
+}
+
 let logCounter = 0;
 function newLogFile(name: string): string {
   logCounter += 1;
@@ -343,15 +363,23 @@ export async function cleanupStaleRuns(keep = 3): Promise<void> {
   // Names start with an ISO timestamp, so lexical order is age order.
   dead.sort();
   const cut = Math.max(0, dead.length - keep);
-  for (const dir of dead.slice(0, cut)) fs.rmSync(dir, { recursive: true, force: true });
+  for (const dir of dead.slice(0, cut)) {
+    removeRunData(dir); // first: removing the directory alone would leave what its tmpfs links point to
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
   for (const dir of dead.slice(cut)) removeRunData(dir);
 }
 
-/** Deletes a run's data directories, keeping its logs. */
+/** Deletes a run's data directories (those on tmpfs too), keeping its logs. */
 export function removeRunData(dir: string): void {
   for (const entry of fs.readdirSync(dir)) {
     if (entry === 'logs' || entry === 'owner.json') continue;
-    fs.rmSync(path.join(dir, entry), { recursive: true, force: true });
+    const file = path.join(dir, entry);
+    if (entry.startsWith(TMPFS_LINK) && fs.lstatSync(file).isSymbolicLink()) {
+      const target = fs.readlinkSync(file);
+      if (path.dirname(target) === TMPFS) fs.rmSync(target, { recursive: true, force: true });
+    }
+    fs.rmSync(file, { recursive: true, force: true });
   }
 }
 

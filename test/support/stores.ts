@@ -1,10 +1,16 @@
 /**
- * The SPARQL stores the integration tests run the server on: the embedded store and the shared
- * Virtuoso (the external SPARQL server CI can run), with how to read what the server stored.
+ * The SPARQL stores the integration tests run the server on: the embedded store, the shared
+ * Virtuoso (a plain /sparql endpoint) and the shared Jena test server (ARQ and TDB2 behind
+ * Fuseki's URL layout, the dataset made by Fedpod at start-up), with how to read what the server
+ * stored.
  */
 import { sharedServers } from './env';
 import type { FedpodServer } from './fedpod';
+import { JENA_PASSWORD, JENA_USER } from './jena';
 import { httpRequest } from './sparql';
+
+/** The dataset Fedpod uses (its --dataset default) and creates on a Fuseki-style store. */
+const DATASET = 'localData';
 
 export interface TestStore {
   name: string;
@@ -26,6 +32,12 @@ export const TEST_STORES: TestStore[] = [
     name: 'Virtuoso',
     extraArgs: () => ({ sparqlEndpoint: sharedServers().sparqlEndpoint }),
     queryUrl: () => sharedServers().sparqlEndpoint,
+  },
+  {
+    name: 'Jena test server',
+    extraArgs: () => ({ sparqlEndpoint: sharedServers().jenaUrl }),
+    queryUrl: () => `${sharedServers().jenaUrl}/${DATASET}/query`,
+    auth: `Basic ${Buffer.from(`${JENA_USER}:${JENA_PASSWORD}`).toString('base64')}`,
   },
 ];
 
