@@ -47,10 +47,6 @@ export async function startServer(argv: Argv): Promise<void> {
   useLogFormat(argv['log-format']);
   await preflight(argv);
   const baseUrl = String(argv['base-url'] || `http://localhost:${String(argv.port)}/`);
-  if (argv['retry-base-delay'] !== undefined) {
-    // Read by the queue factory (RetryPolicy.baseDelayFromEnvironment); no config variable needed.
-    process.env.FEDPOD_RETRY_BASE_DELAY = String(argv['retry-base-delay']);
-  }
   const dataDir = resolve(String(argv['data-dir']));
   let embedded: { url: string; stop: () => Promise<void> } | undefined;
   let endpoint = String(argv['sparql-endpoint'] ?? '');
