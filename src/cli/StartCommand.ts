@@ -102,7 +102,7 @@ export async function startServer(argv: Argv): Promise<void> {
 }
 
 /**
- * Graceful stop (config/parts/util/shutdown.json): the HTTP server drains, queue workers stop
+ * Graceful stop (config/parts/app/shutdown.json): the HTTP server drains, queue workers stop
  * (unfinished jobs stay queued), connections close, then the embedded store flushes and closes.
  * Exit 0 when all that is done, 1 when it fails or takes longer than `seconds`. A second signal
  * while stopping is left to Node's default: the process ends at once.
