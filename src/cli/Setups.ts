@@ -14,12 +14,17 @@ export function configFileOf(name: string): string {
   return NAMED_SETUPS.includes(name) ? join(ROOT, 'config', `${name}.json`) : resolve(name);
 }
 
-/** The newest modification time (ms) of the files under `directory`. */
-function newestChange(directory: string): number {
+/** The newest modification time (ms) of the config files (`*.json`) under `directory`, at any depth. */
+export function newestChange(directory: string): number {
   let newest = 0;
   for (const entry of readdirSync(directory, { withFileTypes: true })) {
     const file = join(directory, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestChange(file) : statSync(file).mtimeMs);
+    if (entry.isDirectory()) {
+      newest = Math.max(newest, newestChange(file));
+    } else if (entry.name.endsWith('.json')) {
+      // Only config files: the READMEs beside the parts change nothing a setup builds.
+      newest = Math.max(newest, statSync(file).mtimeMs);
+    }
   }
   return newest;
 }

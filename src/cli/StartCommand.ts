@@ -47,10 +47,6 @@ export async function startServer(argv: Argv): Promise<void> {
   useLogFormat(argv['log-format']);
   await preflight(argv);
   const baseUrl = String(argv['base-url'] || `http://localhost:${String(argv.port)}/`);
-  if (argv['retry-base-delay'] !== undefined) {
-    // Read by the queue factory (RetryPolicy.baseDelayFromEnvironment); no config variable needed.
-    process.env.FEDPOD_RETRY_BASE_DELAY = String(argv['retry-base-delay']);
-  }
   const dataDir = resolve(String(argv['data-dir']));
   let embedded: { url: string; stop: () => Promise<void> } | undefined;
   let endpoint = String(argv['sparql-endpoint'] ?? '');
@@ -106,7 +102,7 @@ export async function startServer(argv: Argv): Promise<void> {
 }
 
 /**
- * Graceful stop (config/parts/util/shutdown.json): the HTTP server drains, queue workers stop
+ * Graceful stop (config/parts/app/shutdown.json): the HTTP server drains, queue workers stop
  * (unfinished jobs stay queued), connections close, then the embedded store flushes and closes.
  * Exit 0 when all that is done, 1 when it fails or takes longer than `seconds`. A second signal
  * while stopping is left to Node's default: the process ends at once.

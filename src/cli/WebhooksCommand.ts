@@ -113,5 +113,6 @@ export async function runWebhooks(command: WebhooksCommandName, argv: Argv): Pro
     sparqlPassword: String(argv['sparql-password']),
     redisUrl: String(argv['redis-url'] ?? ''),
     tokenLifetime: argv['token-lifetime'] as number | undefined,
+    retryBaseDelay: argv['retry-base-delay'] as number | undefined,
   });
 }

@@ -4,7 +4,7 @@
  * tokens for the owner and for a stranger can be made.
  *
  * Default rules under test (src/plugins/ldp/RootAclInitializer.ts): everyone reads, the owner
- * WebID (FEDPOD_OWNER_WEBID) reads, writes and controls, nobody else writes.
+ * WebID (--owner-webid, here FEDPOD_OWNER_WEBID) reads, writes and controls, nobody else writes.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -127,11 +127,11 @@ describe('the sparql-endpoint part with WebACL', () => {
     // An operator's config that (wrongly) adds /sparql to the WebACL setup.
     const dir = makeTempDir('fedpod-wac-sparql-config');
     const config = path.join(dir, 'ldp-wac-sparql.json');
-    const ldpWac = JSON.parse(fs.readFileSync(CONFIG, 'utf8')) as { '@context': unknown };
-    fs.writeFileSync(config, JSON.stringify({
-      '@context': ldpWac['@context'],
-      import: ['fedpod:config/ldp-wac.json', 'fedpod:config/parts/ldp/sparql-endpoint.json'],
-    }));
+    const ldpWac = JSON.parse(fs.readFileSync(CONFIG, 'utf8')) as { '@context': unknown; import: string[] };
+    // The setup's parts with the other file of the sparql-endpoint folder.
+    const parts = ldpWac.import.map((part) => part.replace('/sparql-endpoint/none.json', '/sparql-endpoint/public.json'));
+    expect(parts).toContain('fedpod:config/parts/sparql-endpoint/public.json');
+    fs.writeFileSync(config, JSON.stringify({ '@context': ldpWac['@context'], import: parts }));
     server = await startFedpod({ config, sparqlEndpoint: sharedServers().sparqlEndpoint });
   });
 

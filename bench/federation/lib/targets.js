@@ -30,7 +30,7 @@ const FALLBACK_CONCURRENCY = 32;
 const DELIVERY_CONCURRENCY = (() => {
   try {
     const root = path.resolve(path.dirname(FEDPOD_BIN), '..');
-    const text = fs.readFileSync(path.join(root, 'config', 'parts', 'activitypub', 'federation.json'), 'utf8');
+    const text = fs.readFileSync(path.join(root, 'config', 'parts', 'activitypub', 'components', 'federation.json'), 'utf8');
     const match = /"deliveryConcurrency"\s*:\s*(\d+)/.exec(text);
     return match ? Number(match[1]) : FALLBACK_CONCURRENCY;
   } catch {

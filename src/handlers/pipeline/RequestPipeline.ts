@@ -18,6 +18,7 @@ import { Cors } from './Cors';
 import { SentTarget } from '../http/SentTarget';
 import { checkMediaType } from './MediaTypes';
 import { Route } from './Route';
+import type { RouteGroup } from './RouteGroup';
 import type { RouteMatch } from './RouteTable';
 import { RouteTable } from './RouteTable';
 
@@ -25,8 +26,8 @@ import { RouteTable } from './RouteTable';
 export interface RequestPipelineOptions {
   /** Public base URL. */
   baseUrl: string;
-  /** The route table's entries. */
-  routes: Route[];
+  /** The route table's entries, one group per part of the setup. */
+  routes: RouteGroup[];
   /** Access policy of paths no route names (the LDP resources: read-only, public append or WebACL per setup). */
   defaultAccess: AccessPolicy;
   /** Handler of the LDP paths (routes that name none): Fedpod's LDP handlers, then CSS's. */
@@ -56,7 +57,7 @@ export class RequestPipeline extends ServerConfigurator implements ReadDecider {
 
   public constructor(private readonly options: RequestPipelineOptions) {
     super();
-    this.table = new RouteTable(options.baseUrl, options.routes);
+    this.table = new RouteTable(options.baseUrl, options.routes.flatMap((group): Route[] => group.routes));
     // LDP resources are of any media type: RDF is stored as triples, anything else as a file.
     this.fallback = new Route({ name: 'ldp', paths: [], access: options.defaultAccess });
     this.origin = new URL(options.baseUrl).origin;

@@ -11,7 +11,7 @@ import { settleWithin } from '../../util/Deadline';
  * connections still open are cut, so shutdown stays bounded.
  *
  * It runs before the queues and lockers are closed (the App's finalizer sequence in
- * config/parts/util/shutdown.json), so a request in flight still finds them open: a webhook POST
+ * config/parts/app/shutdown.json), so a request in flight still finds them open: a webhook POST
  * answered 202 has its job queued. CSS's ServerInitializer closes the server again afterwards; this
  * makes that second close() wait for the first instead of failing with ERR_SERVER_NOT_RUNNING.
  */

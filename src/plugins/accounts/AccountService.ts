@@ -9,6 +9,7 @@ import type { UserStorage } from '../ldp/UserStorage';
 import type { JsonLdParser } from '../ldp/JsonLdParser';
 import type { Account } from './Account';
 import type { AccountStore } from './AccountStore';
+import type { OidcIssuer } from './OidcIssuer';
 import type { PasswordHasher } from './PasswordHasher';
 import { validateSignup } from './SignupValidator';
 import type { TokenService } from './TokenService';
@@ -33,7 +34,7 @@ export interface AccountServiceOptions {
   /** A storage container per user, made at signup (the WebACL setup). */
   storage?: UserStorage;
   /** The Solid-OIDC issuer named in each WebID (`solid:oidcIssuer`), when the setup has the OpenID provider. */
-  oidcIssuer?: string;
+  oidcIssuer?: OidcIssuer;
 }
 
 /** A well-formed hash no password matches, checked when the account does not exist. */
@@ -73,7 +74,7 @@ export class AccountService {
     this.store = options.store;
     this.parser = options.parser;
     this.storage = options.storage;
-    this.oidcIssuer = options.oidcIssuer;
+    this.oidcIssuer = options.oidcIssuer?.url;
   }
 
   public async signup(body: unknown): Promise<Session> {

@@ -1,9 +1,6 @@
 import type { ResourceStore } from '@solid/community-server';
 import { BasicRepresentation, getLoggerFor, Initializer } from '@solid/community-server';
 
-/** Environment variable read when the config gives no owner. */
-export const OWNER_WEBID_ENV = 'FEDPOD_OWNER_WEBID';
-
 /**
  * The default rules of the WebACL setup, written to `{base}.acl` at start-up when that document is missing:
  *
@@ -45,7 +42,7 @@ export function rootAclTurtle(owners: readonly string[]): string {
     );
   } else {
     lines.push(
-      `# No owner was configured (${OWNER_WEBID_ENV}): nobody may write. Add an authorization such as`,
+      '# No owner was configured (--owner-webid): nobody may write. Add an authorization such as',
       '# <#owner> a acl:Authorization; acl:agent <https://you.example/profile/card#me>;',
       '#     acl:mode acl:Read, acl:Write, acl:Control; acl:accessTo <./>; acl:default <./>.',
       '',
@@ -83,20 +80,20 @@ export class RootAclInitializer extends Initializer {
   /**
    * @param baseUrl - Public base URL.
    * @param store - CSS's resource store.
-   * @param owners - WebIDs given full control (space or comma separated); empty = the FEDPOD_OWNER_WEBID
-   * environment variable; empty too = no owner (read-only server).
+   * @param owners - WebIDs given full control (space or comma separated; `fedpod start --owner-webid`);
+   * empty = no owner (read-only server).
    */
   public constructor(
     baseUrl: string,
     private readonly store: ResourceStore,
-    private readonly owners = '',
+    private readonly owners: string,
   ) {
     super();
     this.aclPath = `${baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`}.acl`;
   }
 
   public async handle(): Promise<void> {
-    const owners = parseOwners(this.owners === '' ? process.env[OWNER_WEBID_ENV] ?? '' : this.owners);
+    const owners = parseOwners(this.owners);
     if (await this.store.hasResource({ path: this.aclPath })) {
       this.logger.info(`Root ACL ${this.aclPath} exists; left as it is`);
       return;
@@ -106,7 +103,7 @@ export class RootAclInitializer extends Initializer {
     if (owners.length > 0) {
       this.logger.info(`Created root ACL ${this.aclPath}: public read, full control for ${owners.join(', ')}`);
     } else {
-      this.logger.warn(`Created root ACL ${this.aclPath}: public read, and no owner (${OWNER_WEBID_ENV} is not set), ` +
+      this.logger.warn(`Created root ACL ${this.aclPath}: public read, and no owner (--owner-webid is not set), ` +
         'so nobody can write until the ACL is edited in the store');
     }
   }

@@ -29,7 +29,7 @@ export class JobQueueFactory {
    * @param dataDir - data directory; local queues live in its `queues/` folder
    * @param redisUrl - redis://host:port[/db] for BullMQ, or '' for local queues
    * @param attempts - runs per job, the first included
-   * @param baseDelayMs - wait after the first failed run
+   * @param baseDelayMs - wait after the first failed run (`fedpod start --retry-base-delay`)
    * @param maxDelayMs - longest wait between two runs
    * @param metrics - where the queues count retries and dead letters, and where their depths are read
    * @param processJobs - false: this node only adds jobs and nodes with workers run them (needs Redis)
@@ -47,8 +47,7 @@ export class JobQueueFactory {
       // A local queue is run by the one process that owns its journal; without workers nothing would.
       throw new Error('A node without queue workers needs Redis (--redis-url): its jobs must reach the nodes that run them');
     }
-    // FEDPOD_RETRY_BASE_DELAY (--retry-base-delay) wins: drills shorten retries without a config of their own.
-    this.retry = new RetryPolicy(attempts, RetryPolicy.baseDelayFromEnvironment(baseDelayMs), maxDelayMs);
+    this.retry = new RetryPolicy(attempts, baseDelayMs, maxDelayMs);
     metrics.watchQueues(async(): Promise<QueueDepth[]> => this.depths());
   }
 

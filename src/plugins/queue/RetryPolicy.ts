@@ -34,25 +34,6 @@ export class RetryPolicy {
     }
   }
 
-  /** Environment variable that overrides the base delay (ms); `fedpod start --retry-base-delay` sets it. */
-  public static readonly baseDelayEnvironmentVariable = 'FEDPOD_RETRY_BASE_DELAY';
-
-  /**
-   * The base delay in ms from FEDPOD_RETRY_BASE_DELAY when set, else `fallback`. For tests and
-   * drills that need retries in seconds rather than over two days; not a production setting.
-   */
-  public static baseDelayFromEnvironment(fallback: number, environment: NodeJS.ProcessEnv = process.env): number {
-    const text = (environment[RetryPolicy.baseDelayEnvironmentVariable] ?? '').trim();
-    if (text === '') {
-      return fallback;
-    }
-    const value = Number(text);
-    if (!Number.isInteger(value) || value < 0) {
-      throw new Error(`${RetryPolicy.baseDelayEnvironmentVariable} must be a whole number of milliseconds >= 0, not ${text}`);
-    }
-    return value;
-  }
-
   /** Whether a job whose run number `attempt` (1-based) failed gets another run. */
   public shouldRetry(attempt: number): boolean {
     return attempt < this.attempts;

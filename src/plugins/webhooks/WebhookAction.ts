@@ -17,7 +17,7 @@ export interface WebhookActionInput {
 
 /**
  * An action a webhook can be bound to. Actions are components contributed through config (see
- * config/parts/webhooks/webhooks.json) and collected by WebhookActionRegistry.
+ * config/parts/webhooks/default.json) and collected by WebhookActionRegistry.
  *
  * run() is retried with backoff when it throws; a PermanentJobError is not retried (the job becomes a
  * dead letter at once).

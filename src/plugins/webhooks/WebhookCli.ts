@@ -32,6 +32,8 @@ export interface WebhookCliOptions {
   sparqlPassword: string;
   redisUrl: string;
   tokenLifetime?: number;
+  /** Wait in ms after a queued job's first failed run (--retry-base-delay). */
+  retryBaseDelay?: number;
   /** Most dead letters listed. */
   limit?: number;
   stdout?: (line: string) => void;
@@ -130,6 +132,7 @@ async function instantiateService(options: WebhookCliOptions, store: StoreUrls):
     'urn:fedpod:default:variable:queueWorkers': true,
     'urn:fedpod:default:variable:allowPrivateNetwork': false,
     'urn:fedpod:default:variable:host': '',
+    'urn:fedpod:default:variable:retryBaseDelay': options.retryBaseDelay ?? 30_000,
   };
   return manager.instantiate<WebhookService>('urn:fedpod:default:WebhookService', { variables });
 }

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FlagSpec } from '../../../src/cli/FlagSpec';
 import { defaultOf, flagProblem, yargsOption } from '../../../src/cli/FlagSpec';
 import { SERVER_FLAGS, STORE_FLAGS } from '../../../src/cli/Flags';
@@ -40,5 +42,26 @@ describe('FlagSpec', (): void => {
     expect(new Set(names).size).toBe(names.length);
     const variables = SERVER_FLAGS.map((flag) => flag.variable).filter(Boolean);
     expect(new Set(variables).size).toBe(variables.length);
+  });
+
+  it('sets only config variables that Fedpod declares or CSS owns', (): void => {
+    const declared = new Set((JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'config', 'parts', 'variables.json'), 'utf8')) as
+      { '@graph': { '@id': string }[] })['@graph'].map((variable): string => variable['@id']));
+    for (const variable of SERVER_FLAGS.map((flag) => flag.variable).filter((name): name is string => name !== undefined)) {
+      expect(declared.has(variable) || variable.startsWith('urn:solid-server:default:variable:')).toBe(true);
+    }
+  });
+
+  it('reads the owner WebIDs and the retry delay from their flags or the environment variables that set them', (): void => {
+    const owner = SERVER_FLAGS.find((flag) => flag.name === 'owner-webid')!;
+    const retry = SERVER_FLAGS.find((flag) => flag.name === 'retry-base-delay')!;
+    expect(defaultOf(owner, { FEDPOD_OWNER_WEBID: 'https://a.example/#me' })).toBe('https://a.example/#me');
+    expect(defaultOf(owner, {})).toBe('');
+    expect(defaultOf(retry, { FEDPOD_RETRY_BASE_DELAY: '500' })).toBe(500);
+    expect(defaultOf(retry, {})).toBe(30000);
+    expect(flagProblem(retry, -1)).toBe('--retry-base-delay must be a whole number from 0 to 86400000 (got -1)');
+    expect(yargsOption(owner, {}).describe).toContain('[env FEDPOD_OWNER_WEBID]');
+    expect(owner.variable).toBe('urn:fedpod:default:variable:ownerWebIds');
+    expect(retry.variable).toBe('urn:fedpod:default:variable:retryBaseDelay');
   });
 });

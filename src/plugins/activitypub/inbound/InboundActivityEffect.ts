@@ -11,7 +11,7 @@ export interface ReceivedActivity {
 
 /**
  * What an activity type received in an inbox does to this server's data, one class per kind of
- * activity, registered in config (config/parts/activitypub/federation.json) and chosen by type by
+ * activity, registered in config (config/parts/activitypub/components/federation.json) and chosen by type by
  * InboxService, the way webhook actions are. Every activity is stored and listed in its recipients'
  * inboxes whatever its type; an effect adds only what the type means. Effects run at least once:
  * each must be idempotent (InboxService runs one again when a run was cut short).

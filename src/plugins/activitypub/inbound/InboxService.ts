@@ -21,7 +21,7 @@ import { ACTIVITY_TYPES, ADDRESS_FIELDS } from '../Vocabulary';
  * recipient, the recipient's inbox holding the activity being the mark.
  *
  * Who may change what is InboundPermissions' to say. What each type then does is an InboundActivityEffect listed in
- * config (`effects` in config/parts/activitypub/federation.json); types without one are kept and
+ * config (`effects` in config/parts/activitypub/components/federation.json); types without one are kept and
  * listed only. A Group's Announce of its own server's activity delivers that activity too.
  * The activity joins the inbox of every local recipient.
  */

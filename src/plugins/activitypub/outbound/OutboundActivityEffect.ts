@@ -14,7 +14,7 @@ export interface OutgoingActivity {
 
 /**
  * What an activity type posted to an outbox does to this server's data, one class per kind of
- * activity, registered in config (`effects` of OutboxService in config/parts/activitypub/federation.json)
+ * activity, registered in config (`effects` of OutboxService in config/parts/activitypub/components/federation.json)
  * and chosen by type, as InboundActivityEffect is for the inbox. It runs before the activity is
  * stored or delivered: it refuses (an HttpError, nothing changed) what the actor may not do, may
  * complete the activity (embed the Follow it answers, address it), and makes its changes.

@@ -21,7 +21,7 @@ export interface PostedActivity {
  * What happens when an actor posts to its outbox (ActivityPub §6): the activity is checked, a bare
  * object is wrapped in a Create, ids are minted in /activities/ and /objects/, `published` is set,
  * the side effects of its type run (an OutboundActivityEffect listed in config: `effects` in
- * config/parts/activitypub/federation.json), the activity and any new object are stored, it joins the outbox,
+ * config/parts/activitypub/components/federation.json), the activity and any new object are stored, it joins the outbox,
  * and it is handed to the delivery queue for its addressees, local and remote (bto/bcc are removed
  * from what is delivered).
  */

@@ -583,7 +583,7 @@ describe('HostMetaHandler', (): void => {
   });
 });
 
-describe('the discovery handlers in a FirstMatchHandler (as config/parts/activitypub/discovery.json)', (): void => {
+describe('the discovery handlers in a FirstMatchHandler (as config/parts/activitypub/components/discovery.json)', (): void => {
   const BASE = 'http://localhost:3000/';
   const store = new InMemoryAccountStoreFake(BASE, [ 'alice' ]);
   const discovery = new FirstMatchHandler([

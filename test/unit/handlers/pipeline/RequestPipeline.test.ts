@@ -10,6 +10,7 @@ import { agentOf } from '../../../../src/handlers/http/Agent';
 import { Authenticator } from '../../../../src/handlers/pipeline/Authenticator';
 import { RequestPipeline } from '../../../../src/handlers/pipeline/RequestPipeline';
 import { Route } from '../../../../src/handlers/pipeline/Route';
+import { RouteGroup } from '../../../../src/handlers/pipeline/RouteGroup';
 import { readBody } from '../../../../src/handlers/http/HttpUtil';
 
 /** Answers 200 with the agent it saw and the body it read; records each call. */
@@ -58,10 +59,16 @@ describe('RequestPipeline', () => {
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
     const pipeline = new RequestPipeline({
       baseUrl: base,
+      // Groups as the setups' parts give them, one of them empty (a part the setup leaves out).
       routes: [
-        new Route({ name: 'object', paths: [ '/objects/:id' ], access: policy, handler: objects, mediaTypes: [ 'application/json' ]}),
-        new Route({ name: 'small', paths: [ '/small' ], access: new PublicAccess(), maxBodyBytes: 10 }),
-        new Route({ name: 'typed', paths: [ '/typed' ], access: new PublicAccess(), handler: typed, mediaTypes: [ 'application/json' ]}),
+        new RouteGroup([
+          new Route({ name: 'object', paths: [ '/objects/:id' ], access: policy, handler: objects, mediaTypes: [ 'application/json' ]}),
+        ]),
+        new RouteGroup([]),
+        new RouteGroup([
+          new Route({ name: 'small', paths: [ '/small' ], access: new PublicAccess(), maxBodyBytes: 10 }),
+          new Route({ name: 'typed', paths: [ '/typed' ], access: new PublicAccess(), handler: typed, mediaTypes: [ 'application/json' ]}),
+        ]),
       ],
       defaultAccess: new ReadOnlyAccess(),
       defaultHandler: fallback,

@@ -1,7 +1,7 @@
 import type { Representation, ResourceIdentifier, ResourceStore } from '@solid/community-server';
 import { readableToString } from '@solid/community-server';
 import { Parser, Store } from 'n3';
-import { OWNER_WEBID_ENV, parseOwners, RootAclInitializer, rootAclTurtle } from '../../../../src/plugins/ldp/RootAclInitializer';
+import { parseOwners, RootAclInitializer, rootAclTurtle } from '../../../../src/plugins/ldp/RootAclInitializer';
 
 const ACL = 'http://www.w3.org/ns/auth/acl#';
 const BASE = 'http://pod.example/';
@@ -58,7 +58,6 @@ describe('RootAclInitializer', (): void => {
   let existing: Set<string>;
   let written: Map<string, Representation>;
   let store: ResourceStore;
-  const savedEnv = process.env[OWNER_WEBID_ENV];
 
   beforeEach((): void => {
     existing = new Set();
@@ -70,15 +69,6 @@ describe('RootAclInitializer', (): void => {
         return new Map();
       }),
     } as unknown as ResourceStore;
-    delete process.env[OWNER_WEBID_ENV];
-  });
-
-  afterAll((): void => {
-    if (savedEnv === undefined) {
-      delete process.env[OWNER_WEBID_ENV];
-    } else {
-      process.env[OWNER_WEBID_ENV] = savedEnv;
-    }
   });
 
   it('writes {base}.acl as Turtle when it is missing', async(): Promise<void> => {
@@ -89,11 +79,15 @@ describe('RootAclInitializer', (): void => {
     expect(acl.getObjects(`${BASE}.acl#owner`, `${ACL}agent`, null)[0].value).toBe('https://alice.example/#me');
   });
 
-  it('takes the owner from FEDPOD_OWNER_WEBID when the config gives none', async(): Promise<void> => {
-    process.env[OWNER_WEBID_ENV] = 'https://env.example/#me';
-    await new RootAclInitializer(BASE, store).handle();
-    const acl = parseAcl(await readableToString(written.get(`${BASE}.acl`)!.data));
-    expect(acl.getObjects(`${BASE}.acl#owner`, `${ACL}agent`, null)[0].value).toBe('https://env.example/#me');
+  it('gives every listed owner control, and with none configured writes an ACL without an owner', async(): Promise<void> => {
+    await new RootAclInitializer(BASE, store, 'https://a.example/#me, https://b.example/#me').handle();
+    const both = parseAcl(await readableToString(written.get(`${BASE}.acl`)!.data));
+    expect(both.getObjects(`${BASE}.acl#owner`, `${ACL}agent`, null).map((term): string => term.value).sort())
+      .toEqual([ 'https://a.example/#me', 'https://b.example/#me' ]);
+    await new RootAclInitializer(BASE, store, '').handle();
+    const none = parseAcl(await readableToString(written.get(`${BASE}.acl`)!.data));
+    expect(none.getObjects(`${BASE}.acl#owner`, `${ACL}agent`, null)).toEqual([]);
+    expect(none.getObjects(`${BASE}.acl#public`, `${ACL}mode`, null).map((term): string => term.value)).toEqual([ `${ACL}Read` ]);
   });
 
   it('never touches an existing root ACL', async(): Promise<void> => {

@@ -43,15 +43,4 @@ describe('RetryPolicy', (): void => {
     expect((): RetryPolicy => new RetryPolicy(3, 100, 50)).toThrow('max delay');
     expect((): RetryPolicy => new RetryPolicy(3, 100, 100, 2)).toThrow('jitter');
   });
-
-  it('takes the base delay from FEDPOD_RETRY_BASE_DELAY when set (--retry-base-delay), else the fallback', (): void => {
-    expect(RetryPolicy.baseDelayFromEnvironment(30_000, {})).toBe(30_000);
-    expect(RetryPolicy.baseDelayFromEnvironment(30_000, { FEDPOD_RETRY_BASE_DELAY: ' ' })).toBe(30_000);
-    expect(RetryPolicy.baseDelayFromEnvironment(30_000, { FEDPOD_RETRY_BASE_DELAY: '500' })).toBe(500);
-    expect(RetryPolicy.baseDelayFromEnvironment(30_000, { FEDPOD_RETRY_BASE_DELAY: '0' })).toBe(0);
-    for (const bad of [ '-1', '1.5', 'soon' ]) {
-      expect((): number => RetryPolicy.baseDelayFromEnvironment(30_000, { FEDPOD_RETRY_BASE_DELAY: bad }))
-        .toThrow('FEDPOD_RETRY_BASE_DELAY');
-    }
-  });
 });

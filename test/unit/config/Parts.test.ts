@@ -1,0 +1,95 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
+
+type Json = Record<string, unknown>;
+const ROOT = join(__dirname, '../../..');
+const PARTS = join(ROOT, 'config', 'parts');
+
+/** Every setup: the named ones and the test fixtures. */
+const SETUPS = [
+  ...readdirSync(join(ROOT, 'config')).filter((name): boolean => name.endsWith('.json')).map((name): string => join('config', name)),
+  ...readdirSync(join(ROOT, 'test', 'fixtures', 'config')).filter((name): boolean => name.endsWith('.json'))
+    .map((name): string => join('test', 'fixtures', 'config', name)),
+];
+
+/** The Fedpod files a setup loads: itself and what it imports, directly or not. */
+function filesOf(setup: string, seen = new Set<string>()): Set<string> {
+  if (!seen.has(setup)) {
+    seen.add(setup);
+    const config = JSON.parse(readFileSync(join(ROOT, setup), 'utf8')) as Json;
+    for (const imported of (config.import ?? []) as string[]) {
+      if (imported.startsWith('fedpod:')) {
+        filesOf(imported.slice('fedpod:'.length), seen);
+      }
+    }
+  }
+  return seen;
+}
+
+/** The ids a file gives parameters to (a type or any value): a mere reference, `{ "@id" }`, gives none. */
+function definedIds(file: string): Set<string> {
+  const ids = new Set<string>();
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) {
+      value.forEach(walk);
+    } else if (value && typeof value === 'object') {
+      const object = value as Json;
+      if (typeof object['@id'] === 'string' && Object.keys(object).some((key): boolean => key !== '@id' && key !== 'comment')) {
+        ids.add(object['@id']);
+      }
+      Object.values(object).forEach(walk);
+    }
+  };
+  walk((JSON.parse(readFileSync(join(ROOT, file), 'utf8')) as Json)['@graph']);
+  return ids;
+}
+
+function partFiles(dir = PARTS): string[] {
+  return readdirSync(dir).flatMap((name): string[] => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) {
+      return partFiles(path);
+    }
+    return name.endsWith('.json') ? [ path ] : [];
+  });
+}
+
+describe('the config parts', (): void => {
+  it.each(SETUPS)('%s: each component is defined in one file, so no list is assembled across files', (setup): void => {
+    const owners = new Map<string, string[]>();
+    for (const file of filesOf(setup)) {
+      for (const id of definedIds(file)) {
+        owners.set(id, [ ...owners.get(id) ?? [], file ]);
+      }
+    }
+    const shared = [ ...owners ].filter(([ , files ]): boolean => files.length > 1);
+    expect(shared).toEqual([]);
+    // A sanity check of the walk itself: the request pipeline is found, in its one file.
+    expect(owners.get('urn:fedpod:default:RequestPipeline')).toEqual([ join('config', 'parts', 'http', 'server.json') ]);
+  });
+
+  it.each(SETUPS)('%s: imports one file of each folder that holds a choice', (setup): void => {
+    const folders = [ 'accounts', 'activitypub', 'authorization', 'containers', 'identity', 'ldp-handlers', 'notifications',
+      'sparql-endpoint', 'user-storage', 'webhooks' ];
+    const imported = ((JSON.parse(readFileSync(join(ROOT, setup), 'utf8')) as Json).import as string[])
+      .filter((part): boolean => part.startsWith('fedpod:config/parts/'))
+      .map((part): string => dirname(part.slice('fedpod:config/parts/'.length)));
+    for (const folder of folders) {
+      expect([ folder, imported.filter((dir): boolean => dir === folder).length ]).toEqual([ folder, 1 ]);
+    }
+  });
+
+  it('describes every part file in the README of its folder', (): void => {
+    const undescribed = partFiles().filter((file): boolean => {
+      const readme = join(dirname(file), 'README.md');
+      let text = '';
+      try {
+        text = readFileSync(readme, 'utf8');
+      } catch {
+        return true;
+      }
+      return !text.includes(`\`${basename(file)}\``);
+    }).map((file): string => relative(ROOT, file));
+    expect(undescribed).toEqual([]);
+  });
+});
