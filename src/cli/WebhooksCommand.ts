@@ -4,6 +4,7 @@ import type { OperatorFile } from '../plugins/operator/OperatorFile';
 import { OPERATOR_FILE } from '../plugins/operator/OperatorFile';
 import { UsageError } from './Console';
 import { configFileOf, ROOT } from './Setups';
+import { messageOf } from '../util/Errors';
 
 export type WebhooksCommandName = 'generate' | 'list' | 'revoke' | 'dead-letters';
 type Argv = Record<string, unknown>;
@@ -51,7 +52,7 @@ async function askRunningServer(operator: OperatorFile, command: WebhooksCommand
     if (code === 'ECONNREFUSED' || code === 'ECONNRESET') {
       return undefined;
     }
-    throw new UsageError(`the server at ${operator.localUrl} (pid ${operator.pid}) did not answer: ${code ?? (error as Error).message}`);
+    throw new UsageError(`the server at ${operator.localUrl} (pid ${operator.pid}) did not answer: ${code ?? messageOf(error)}`);
   }
   const body = await answer.json().catch((): OperatorAnswer => ({})) as OperatorAnswer | OperatorAnswer[];
   if (answer.status === 404 && !Array.isArray(body) && body.error === 'not_found') {

@@ -4,6 +4,7 @@ import { sendJson } from './http/HttpUtil';
 import { JsonHttpHandler } from './http/JsonHttpHandler';
 import { NOT_HANDLED } from './http/NotHandled';
 import { settleWithin } from '../util/Deadline';
+import { messageOf } from '../util/Errors';
 
 interface CheckResult {
   status: 'ok' | 'failed';
@@ -57,7 +58,7 @@ export class ReadinessHandler extends JsonHttpHandler {
       }
       return { status: 'ok' };
     } catch (error: unknown) {
-      this.logger.warn(`Readiness: ${check.name} failed: ${(error as Error).message}`);
+      this.logger.warn(`Readiness: ${check.name} failed: ${messageOf(error)}`);
       return { status: 'failed', message: 'error (see the server log)' };
     }
   }

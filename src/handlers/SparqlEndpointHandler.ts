@@ -11,6 +11,7 @@ import { convertGraph, N_QUADS, N_TRIPLES, TURTLE } from './sparql/GraphResults'
 import type { QueryForm } from './sparql/SparqlQueryGuard';
 import { checkQuery } from './sparql/SparqlQueryGuard';
 import { CSV, parseJsonResults, SPARQL_JSON, SPARQL_XML, TSV, writeResults } from './sparql/SparqlResults';
+import { messageOf } from '../util/Errors';
 
 const FORM = 'application/x-www-form-urlencoded';
 const SPARQL_QUERY = 'application/sparql-query';
@@ -147,7 +148,7 @@ export class SparqlEndpointHandler extends JsonHttpHandler {
         body = writeResults(parseJsonResults(answer.body), mediaType);
       }
     } catch (error: unknown) {
-      this.logger.warn(`The store's answer to a ${checked.form} could not be read: ${(error as Error).message}`);
+      this.logger.warn(`The store's answer to a ${checked.form} could not be read: ${messageOf(error)}`);
       throw new FedpodHttpError(502, 'store_error', 'The triple store answered something unreadable.');
     }
     this.send(response, method, 200, mediaType, body);
@@ -194,7 +195,7 @@ export class SparqlEndpointHandler extends JsonHttpHandler {
     try {
       answer = await this.client.rawQuery(text, accept);
     } catch (error: unknown) {
-      const message = (error as Error).message;
+      const message = messageOf(error);
       this.logger.warn(`The store did not answer a ${form}: ${message}`);
       if (/timed out/iu.test(message)) {
         throw new FedpodHttpError(503, 'store_timeout', 'The query took too long.', { 'retry-after': '5' });

@@ -1,4 +1,5 @@
 import type { ResourceGraphs, ResourceWrite } from './ResourceGraphs';
+import { statusOf } from '../util/Errors';
 
 interface PendingWrite {
   write: ResourceWrite;
@@ -60,7 +61,7 @@ export class CoalescingResourceWriter {
         pending.resolve();
       }
     } catch (error: unknown) {
-      if (group.length === 1 || (error as { statusCode?: number }).statusCode === 503) {
+      if (group.length === 1 || statusOf(error) === 503) {
         for (const pending of group) {
           pending.reject(error);
         }

@@ -3,6 +3,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { KeyValueStorage } from '@solid/community-server';
 import { writeFileDurably } from '../util/DurableFiles';
+import { errnoOf } from '../util/Errors';
 
 /** Cached answers at most (keys known absent included): past it the cache starts again. */
 const MAX_CACHED = 10_000;
@@ -72,7 +73,7 @@ export class FileKeyValueStorage<TValue = unknown> implements KeyValueStorage<st
       await fs.unlink(this.fileOf(key));
       return true;
     } catch (error: unknown) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      if (errnoOf(error) === 'ENOENT') {
         return false;
       }
       throw error;
@@ -113,7 +114,7 @@ export class FileKeyValueStorage<TValue = unknown> implements KeyValueStorage<st
     try {
       changed = (await fs.stat(this.directory, { bigint: true })).mtimeNs;
     } catch (error: unknown) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+      if (errnoOf(error) !== 'ENOENT') {
         throw error;
       }
     }
@@ -141,7 +142,7 @@ export class FileKeyValueStorage<TValue = unknown> implements KeyValueStorage<st
     try {
       names = await fs.readdir(this.directory);
     } catch (error: unknown) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      if (errnoOf(error) === 'ENOENT') {
         return;
       }
       throw error;
@@ -163,7 +164,7 @@ export class FileKeyValueStorage<TValue = unknown> implements KeyValueStorage<st
     try {
       return JSON.parse(await fs.readFile(file, 'utf8')) as StoredEntry;
     } catch (error: unknown) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      if (errnoOf(error) === 'ENOENT') {
         return undefined;
       }
       throw error;

@@ -7,6 +7,7 @@ import type { Quad } from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import { syncDirectory } from '../util/DurableFiles';
 import { FEDPOD_FILE, LDP_NON_RDF_SOURCE, MA_FORMAT, POSIX_SIZE, RDF_TYPE } from './Vocabulary';
+import { errnoOf } from '../util/Errors';
 
 const { literal, namedNode, quad } = DataFactory;
 
@@ -122,7 +123,7 @@ export class ResourceFiles {
     try {
       await unlink(this.pathOf(name));
     } catch (error: unknown) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+      if (errnoOf(error) !== 'ENOENT') {
         throw error;
       }
     }

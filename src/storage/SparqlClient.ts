@@ -8,6 +8,7 @@ import { HttpTransport } from './HttpTransport';
 import type { TransportRequest, TransportResponse } from './HttpTransport';
 import type { StoreQueries } from './StoreQueries';
 import { StoreUnavailableHttpError } from './StoreUnavailableHttpError';
+import { errnoOf } from '../util/Errors';
 
 const { namedNode, literal, blankNode } = DataFactory;
 
@@ -174,7 +175,7 @@ export class SparqlClient implements StoreQueries {
       try {
         response = await this.transport.send(request);
       } catch (error: unknown) {
-        const code = (error as NodeJS.ErrnoException).code ?? '';
+        const code = errnoOf(error) ?? '';
         if (!UNREACHABLE.has(code)) {
           throw error;
         }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { errnoOf } from './Errors';
 
 export interface DirectoryLockOptions {
   /** Name of the lock file inside the directory. */
@@ -52,7 +53,7 @@ export class DirectoryLock {
         await fs.writeFile(path, content, { flag: 'wx' });
         return new DirectoryLock(directory, path, content);
       } catch (error: unknown) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+        if (errnoOf(error) !== 'EEXIST') {
           throw error;
         }
       }
@@ -72,7 +73,7 @@ export class DirectoryLock {
       return true;
     } catch (error: unknown) {
       // EPERM: it exists but belongs to someone else.
-      return (error as NodeJS.ErrnoException).code === 'EPERM';
+      return errnoOf(error) === 'EPERM';
     }
   }
 

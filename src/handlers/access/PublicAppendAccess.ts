@@ -8,6 +8,7 @@ import { WRITE_METHODS } from './AccessPolicy';
 import { refusal } from './AccessErrors';
 import { AUXILIARY_SUFFIX } from '../../storage/Vocabulary';
 import { AccessHeaders } from './AccessHeaders';
+import { messageOf } from '../../util/Errors';
 
 
 /**
@@ -86,7 +87,7 @@ export class PublicAppendAccess implements AccessPolicy {
       }
       this.owners.claim(new URL(location, target).href, creator)
         .catch((error: unknown): void => {
-          this.logger.error(`Could not record the owner of ${location}: ${(error as Error).message}`);
+          this.logger.error(`Could not record the owner of ${location}: ${messageOf(error)}`);
         })
         .finally((): void => {
           end(...args);

@@ -2,6 +2,7 @@ import type { Credentials, HttpRequest } from '@solid/community-server';
 import { CredentialsExtractor, NotImplementedHttpError, UnauthorizedHttpError } from '@solid/community-server';
 import type { TokenService } from '../../plugins/accounts/TokenService';
 import { bearerToken } from './BearerToken';
+import { messageOf } from '../../util/Errors';
 
 /**
  * Lets Fedpod's own tokens authenticate LDP requests through CSS's pipeline (so WebACL sees the
@@ -25,7 +26,7 @@ export class FedpodTokenExtractor extends CredentialsExtractor {
       const { webId } = await this.tokens.verify(bearerToken(request)!);
       return { agent: { webId }};
     } catch (error: unknown) {
-      throw new UnauthorizedHttpError((error as Error).message);
+      throw new UnauthorizedHttpError(messageOf(error));
     }
   }
 }

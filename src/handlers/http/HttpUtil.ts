@@ -4,6 +4,7 @@ import { badRequest, FedpodHttpError, payloadTooLarge } from '../../util/HttpErr
 import { prefersHtml } from './BrowserAccept';
 import { escapeHtml } from './Html';
 import { renderPage } from './PageLayout';
+import { messageOf, statusOf } from '../../util/Errors';
 
 /** Writes a JSON body with the right headers. */
 export function sendJson(response: ServerResponse, status: number, body: unknown,
@@ -58,16 +59,16 @@ export function errorAnswer(error: unknown): { status: number; body: ErrorBody; 
   if (error instanceof FedpodHttpError) {
     return { status: error.statusCode, body: { ...error.details, error: error.errorCode, message: error.message }, headers: error.headers };
   }
-  const status = (error as { statusCode?: unknown }).statusCode;
+  const status = statusOf(error);
   if (typeof status === 'number' && status >= 400 && status < 500) {
     const name = (error as Error).name.replace(/HttpError$/u, '').replace(/([a-z])([A-Z])/gu, '$1_$2').toLowerCase();
     // CSS leaves many messages empty (a 404, a 412): say at least what the status means.
-    return { status, body: { error: name || 'bad_request', message: (error as Error).message || `${STATUS_CODES[status] ?? 'Refused'}.` }};
+    return { status, body: { error: name || 'bad_request', message: messageOf(error) || `${STATUS_CODES[status] ?? 'Refused'}.` }};
   }
   if (status === 503) {
     // A dependency (the store, the queue's Redis) is away: worth retrying, unlike a 500.
     const code = (error as { errorCode?: unknown }).errorCode;
-    return { status, body: { error: typeof code === 'string' ? code : 'service_unavailable', message: (error as Error).message },
+    return { status, body: { error: typeof code === 'string' ? code : 'service_unavailable', message: messageOf(error) },
       headers: { 'retry-after': '5' }};
   }
   return { status: 500, body: { error: 'internal_error', message: 'The server could not complete the request.' }};

@@ -1,6 +1,7 @@
 import type { HttpHandlerInput } from '@solid/community-server';
 import { getLoggerFor, HttpHandler } from '@solid/community-server';
 import { discardBody, sendError } from './HttpUtil';
+import { errnoOf, messageOf, statusOf } from '../../util/Errors';
 
 const CLIENT_GONE = new Set([ 'ECONNRESET', 'EPIPE', 'ERR_STREAM_DESTROYED', 'ERR_STREAM_PREMATURE_CLOSE' ]);
 
@@ -15,8 +16,8 @@ export abstract class JsonHttpHandler extends HttpHandler {
     try {
       await this.serve(input);
     } catch (error: unknown) {
-      const status = (error as { statusCode?: number }).statusCode;
-      if (CLIENT_GONE.has((error as NodeJS.ErrnoException).code ?? '')) {
+      const status = statusOf(error);
+      if (CLIENT_GONE.has(errnoOf(error) ?? '')) {
         // The client went away mid-request: nothing to answer, nothing wrong here.
         this.logger.debug(`${input.request.method} ${input.request.url}: client gone`);
         input.response.destroy();
@@ -24,7 +25,7 @@ export abstract class JsonHttpHandler extends HttpHandler {
       }
       if (status === 503) {
         // A dependency is away (store, Redis): expected during an outage, no stack needed.
-        this.logger.warn(`${input.request.method} ${input.request.url}: 503 ${(error as Error).message}`);
+        this.logger.warn(`${input.request.method} ${input.request.url}: 503 ${messageOf(error)}`);
       } else if (typeof status !== 'number' || status >= 500) {
         this.logger.error(`${input.request.method} ${input.request.url} failed: ${(error as Error).stack ?? String(error)}`);
       }

@@ -8,6 +8,7 @@ import { SolidTokenCache } from '../auth/SolidTokenCache';
 import type { Agent } from '../http/Agent';
 import { ANONYMOUS, deferAgent, webIdAgent } from '../http/Agent';
 import { SentTarget } from '../http/SentTarget';
+import { messageOf } from '../../util/Errors';
 
 interface CachedToken {
   agent: Agent;
@@ -91,7 +92,7 @@ export class Authenticator {
         try {
           await this.solidTokens.checkProof(known, match[2], proof, request.method ?? 'GET', `${this.origin}${request.url ?? '/'}`);
         } catch (error: unknown) {
-          throw unauthorized(`The access token is not valid: ${(error as Error).message}`, 'invalid_token');
+          throw unauthorized(`The access token is not valid: ${messageOf(error)}`, 'invalid_token');
         }
       }
       return webIdAgent(this.actorUrls, known.webId);
@@ -106,7 +107,7 @@ export class Authenticator {
         return webIdAgent(this.actorUrls, webId);
       }
     } catch (error: unknown) {
-      throw unauthorized(`The access token is not valid: ${(error as Error).message}`, 'invalid_token');
+      throw unauthorized(`The access token is not valid: ${messageOf(error)}`, 'invalid_token');
     }
     throw unauthorized('The Authorization header holds no credentials this server accepts.', 'invalid_token');
   }

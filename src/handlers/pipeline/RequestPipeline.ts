@@ -21,6 +21,7 @@ import { Route } from './Route';
 import type { RouteGroup } from './RouteGroup';
 import type { RouteMatch } from './RouteTable';
 import { RouteTable } from './RouteTable';
+import { statusOf } from '../../util/Errors';
 
 /** What the pipeline is made of (an options object: more than six parts). */
 export interface RequestPipelineOptions {
@@ -101,7 +102,7 @@ export class RequestPipeline extends ServerConfigurator implements ReadDecider {
         agent, params });
       return true;
     } catch (error: unknown) {
-      if (error instanceof FedpodHttpError || typeof (error as { statusCode?: unknown }).statusCode === 'number') {
+      if (error instanceof FedpodHttpError || typeof statusOf(error) === 'number') {
         return false;
       }
       throw error;
@@ -179,7 +180,7 @@ export class RequestPipeline extends ServerConfigurator implements ReadDecider {
   }
 
   private refuse(request: IncomingMessage, response: ServerResponse, error: unknown): void {
-    const status = (error as { statusCode?: number }).statusCode;
+    const status = statusOf(error);
     if (typeof status !== 'number' || status >= 500 && status !== 503) {
       this.logger.error(`${request.method} ${request.url}: ${(error as Error).stack ?? String(error)}`);
     }

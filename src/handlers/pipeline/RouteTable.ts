@@ -1,6 +1,7 @@
 import Router from 'find-my-way';
 import type { HTTPMethod } from 'find-my-way';
 import type { Route } from './Route';
+import { messageOf } from '../../util/Errors';
 
 export interface RouteMatch {
   route: Route;
@@ -45,7 +46,7 @@ export class RouteTable {
         try {
           this.router.on(methods, `${this.basePath}${template}`, (): void => undefined, { route, template });
         } catch (error: unknown) {
-          throw new Error(`Route ${route.name}: ${template} cannot be added: ${(error as Error).message}`);
+          throw new Error(`Route ${route.name}: ${template} cannot be added: ${messageOf(error)}`);
         }
       }
     }

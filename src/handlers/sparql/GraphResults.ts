@@ -1,6 +1,7 @@
 import type { Quad } from '@rdfjs/types';
 import { DataFactory, Parser } from 'n3';
 import { quadsToText } from '../../util/RdfText';
+import { messageOf } from '../../util/Errors';
 
 /**
  * CONSTRUCT / DESCRIBE answers: passed through when the store answered the media type the client
@@ -50,7 +51,7 @@ export async function convertGraph(body: string, from: string, to: string): Prom
   try {
     quads = new Parser({ format }).parse(body);
   } catch (error: unknown) {
-    throw new GraphResultsFormatError(`The store's ${from} answer could not be read: ${(error as Error).message}`);
+    throw new GraphResultsFormatError(`The store's ${from} answer could not be read: ${messageOf(error)}`);
   }
   // Graph results are triples: the default graph whatever the store wrote.
   return quadsToText(quads.map(({ subject, predicate, object }): Quad => DataFactory.quad(subject, predicate, object)),

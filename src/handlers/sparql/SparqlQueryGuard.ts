@@ -4,6 +4,7 @@ import { Generator, Parser } from 'sparqljs';
 import { DataFactory } from 'n3';
 import { badRequest, forbidden } from '../../util/HttpErrors';
 import { refuseTooComplex } from './QueryComplexityLimit';
+import { messageOf } from '../../util/Errors';
 
 export type QueryForm = 'SELECT' | 'ASK' | 'CONSTRUCT' | 'DESCRIBE';
 
@@ -94,7 +95,7 @@ export function checkQuery(text: string, baseIri: string, dataset?: QueryDataset
     parsed = new Parser({ baseIRI: baseIri }).parse(text);
   } catch (error: unknown) {
     // sparqljs adds the list of every token it expected: keep the position and the start of that list.
-    const message = (error as Error).message.split('\n').slice(0, 4).join('\n').slice(0, 400);
+    const message = messageOf(error).split('\n').slice(0, 4).join('\n').slice(0, 400);
     throw badRequest(`The query is not valid SPARQL 1.1: ${message}`, 'invalid_query');
   }
   if (parsed.type !== 'query') {

@@ -13,6 +13,7 @@ import type { OidcIssuer } from './OidcIssuer';
 import type { PasswordHasher } from './PasswordHasher';
 import { validateSignup } from './SignupValidator';
 import type { TokenService } from './TokenService';
+import { errnoOf, messageOf } from '../../util/Errors';
 
 export interface Session {
   token: string;
@@ -154,7 +155,7 @@ export class AccountService {
       await this.store.delete(webId, this.urls.url('actors'));
       await this.storage?.remove(username);
     } catch (error: unknown) {
-      this.logger.error(`Could not undo the failed signup of ${username}: ${(error as Error).message}`);
+      this.logger.error(`Could not undo the failed signup of ${username}: ${messageOf(error)}`);
     }
   }
 
@@ -164,7 +165,7 @@ export class AccountService {
     try {
       await fs.writeFile(lock, String(process.pid), { flag: 'wx' });
     } catch (error: unknown) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+      if (errnoOf(error) !== 'EEXIST') {
         throw error;
       }
       const age = Date.now() - (await fs.stat(lock)).mtimeMs;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { syncDirectory } from '../../util/DurableFiles';
 import type { Account } from './Account';
 import type { AccountStore } from './AccountStore';
+import { errnoOf } from '../../util/Errors';
 
 const USERNAME_FILE = /^[a-z0-9_][a-z0-9._-]{0,63}$/u;
 const FOUND_MAX = 10_000;
@@ -89,7 +90,7 @@ export class FileAccountStore implements AccountStore {
       }
       return account;
     } catch (error: unknown) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      if (errnoOf(error) === 'ENOENT') {
         this.found.delete(username);
         return undefined;
       }
@@ -102,7 +103,7 @@ export class FileAccountStore implements AccountStore {
       const username = await fs.readFile(this.emailFile(email), 'utf8');
       return this.findByUsername(username);
     } catch (error: unknown) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      if (errnoOf(error) === 'ENOENT') {
         return undefined;
       }
       throw error;
@@ -164,7 +165,7 @@ export class FileAccountStore implements AccountStore {
       await syncDirectory(path.dirname(file));
       return true;
     } catch (error: unknown) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
+      if (errnoOf(error) === 'EEXIST') {
         return false;
       }
       throw error;

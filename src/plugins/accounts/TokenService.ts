@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { JWK, KeyLike } from 'jose';
 import { exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT } from 'jose';
 import { unauthorized } from '../../util/HttpErrors';
+import { errnoOf } from '../../util/Errors';
 
 const ALGORITHM = 'ES256';
 
@@ -96,7 +97,7 @@ export class TokenService {
     try {
       return await this.load(file);
     } catch (error: unknown) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+      if (errnoOf(error) !== 'ENOENT') {
         throw error;
       }
     }
@@ -109,7 +110,7 @@ export class TokenService {
       // link() fails if another process created the key first: then that key is the one.
       await fs.link(temporary, file);
     } catch (error: unknown) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+      if (errnoOf(error) !== 'EEXIST') {
         throw error;
       }
     } finally {

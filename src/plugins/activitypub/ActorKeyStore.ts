@@ -2,6 +2,7 @@ import { generateKeyPair as generateKeyPairCallback } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { errnoOf } from '../../util/Errors';
 
 const generateKeyPair = promisify(generateKeyPairCallback);
 const USERNAME = /^[a-z0-9_][a-z0-9._-]{0,63}$/u;
@@ -70,7 +71,7 @@ export class ActorKeyStore {
     try {
       return await fs.readFile(file, 'utf8');
     } catch (error: unknown) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      if (errnoOf(error) === 'ENOENT') {
         return undefined;
       }
       throw error;

@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ChangeCounter } from './ChangeCounter';
+import { errnoOf } from '../../util/Errors';
 
 const NAME = /^[a-z0-9][a-z0-9-]{0,63}$/u;
 
@@ -28,7 +29,7 @@ export class FileChangeCounter implements ChangeCounter {
     try {
       return String((await fs.stat(this.file)).size);
     } catch (error: unknown) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      if (errnoOf(error) === 'ENOENT') {
         return '0';
       }
       throw error;

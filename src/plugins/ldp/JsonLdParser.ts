@@ -5,6 +5,7 @@ import { badRequest } from '../../util/HttpErrors';
 import { repairIri } from '../../util/Iris';
 import { ACTIVITYSTREAMS_CONTEXT_URL, contextUrlFor, FEDIVERSE_TERMS, UNDEFINED_TERMS_VOCAB } from './Contexts';
 import type { DocumentLoader } from './DocumentLoader';
+import { messageOf } from '../../util/Errors';
 
 const { namedNode, blankNode, literal, quad, defaultGraph } = DataFactory;
 
@@ -78,7 +79,7 @@ export class JsonLdParser {
     try {
       return JSON.parse(body.toString('utf8')) as unknown;
     } catch (error: unknown) {
-      throw badRequest(`The body is not valid JSON: ${(error as Error).message}`, 'invalid_json');
+      throw badRequest(`The body is not valid JSON: ${messageOf(error)}`, 'invalid_json');
     }
   }
 
@@ -135,6 +136,6 @@ export class JsonLdParser {
   private describe(error: unknown): string {
     const details = (error as { details?: { cause?: { message?: string } } }).details;
     const cause = details?.cause?.message;
-    return cause ? `${(error as Error).message} (${cause})` : (error as Error).message;
+    return cause ? `${messageOf(error)} (${cause})` : messageOf(error);
   }
 }

@@ -1,6 +1,7 @@
 import type { NotificationEmitterInput } from '@solid/community-server';
 import { getLoggerFor, NotificationEmitter } from '@solid/community-server';
 import { SsrfGuard } from '../activitypub/fetch/SsrfGuard';
+import { messageOf } from '../../util/Errors';
 
 /**
  * CSS's WebhookChannel2023 emitter behind the server's outbound guard: a subscriber chooses the URL
@@ -32,7 +33,7 @@ export class GuardedWebhookEmitter extends NotificationEmitter {
     try {
       await this.guard.check(String(target));
     } catch (error: unknown) {
-      this.logger.warn(`Webhook notification of ${input.channel.id} not sent: ${(error as Error).message}`);
+      this.logger.warn(`Webhook notification of ${input.channel.id} not sent: ${messageOf(error)}`);
       return;
     }
     await this.source.handle(input);

@@ -9,6 +9,7 @@ import { PermanentJobError } from './PermanentJobError';
 import { RetryPolicy } from './RetryPolicy';
 import { describeJobError, RunningJobs } from './RunningJobs';
 import { settleWithin } from '../../util/Deadline';
+import { messageOf } from '../../util/Errors';
 
 export interface BullMqJobQueueOptions {
   /** redis://[user:password@]host:port[/db] */
@@ -138,9 +139,9 @@ export class BullMqJobQueue<T> implements JobQueue<T> {
     try {
       job = await this.answeredWithin(this.queue.add(this.name, envelope, jobOptions));
     } catch (error: unknown) {
-      if (REDIS_AWAY.test((error as Error).message)) {
+      if (REDIS_AWAY.test(messageOf(error))) {
         // Not accepted, so not acknowledged: the caller answers 503 and its client retries.
-        throw serviceUnavailable(`The job queue is not reachable: ${(error as Error).message}`, 'queue_unavailable');
+        throw serviceUnavailable(`The job queue is not reachable: ${messageOf(error)}`, 'queue_unavailable');
       }
       throw error;
     }

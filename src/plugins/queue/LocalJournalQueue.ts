@@ -13,6 +13,7 @@ import { PermanentJobError } from './PermanentJobError';
 import { DirectoryLock } from '../../util/DirectoryLock';
 import { RetryPolicy } from './RetryPolicy';
 import { describeJobError, RunningJobs } from './RunningJobs';
+import { messageOf } from '../../util/Errors';
 
 export interface LocalJournalQueueOptions {
   retry?: RetryPolicy;
@@ -148,7 +149,7 @@ export class LocalJournalQueue<T> implements JobQueue<T> {
     }, (): void => undefined);
     // Reported by add(), counts(), ... and the log; not an unhandled rejection.
     this.opened.catch((error: unknown): void => {
-      this.logger.error(`Queue ${name} could not open ${directory}: ${(error as Error).message}`);
+      this.logger.error(`Queue ${name} could not open ${directory}: ${messageOf(error)}`);
     });
   }
 

@@ -5,6 +5,7 @@ import { WalReader } from '../../storage/wal/WalReader';
 import { WalWriter } from '../../storage/wal/WalWriter';
 import { JournalCodec } from './JournalCodec';
 import { JOURNAL_FORMAT_VERSION, type JournalRecord } from './JournalRecord';
+import { messageOf } from '../../util/Errors';
 
 /** What compaction asks the queue for. */
 export interface CompactionSource {
@@ -225,7 +226,7 @@ export class QueueJournal {
       if (source && !this.compaction && !this.closed && !this.writer.failed && this.shouldCompact(source)) {
         this.startCompaction(source).catch((error: unknown): void => {
           this.compactionFloor = this.writer.bytesInCurrentLog + this.options.compactMinBytes;
-          this.warn(`Queue ${this.queueName}: compaction failed, journal kept (${(error as Error).message})`);
+          this.warn(`Queue ${this.queueName}: compaction failed, journal kept (${messageOf(error)})`);
         });
       }
     });

@@ -10,6 +10,7 @@ import type { DeadLetter } from '../queue/JobQueue';
 import { JournalCodec } from '../queue/JournalCodec';
 import type { WebhookJob, WebhookService } from './WebhookService';
 import { WEBHOOK_QUEUE } from './WebhookService';
+import { errnoOf, messageOf } from '../../util/Errors';
 
 export interface WebhookCliOptions {
   command: 'generate' | 'list' | 'revoke' | 'dead-letters';
@@ -59,7 +60,7 @@ export async function readLocalDeadLetters(directory: string, limit = 100): Prom
   try {
     names = await fs.readdir(directory);
   } catch (error: unknown) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+    if (errnoOf(error) === 'ENOENT') {
       return [];
     }
     throw error;
@@ -209,7 +210,7 @@ export async function runWebhookCommand(options: WebhookCliOptions): Promise<num
         throw new Error(`Unknown command ${String(options.command)}`);
     }
   } catch (error: unknown) {
-    err(`fedpod webhooks ${options.command}: ${(error as Error).message}`);
+    err(`fedpod webhooks ${options.command}: ${messageOf(error)}`);
     return 1;
   } finally {
     await stopEmbedded?.();

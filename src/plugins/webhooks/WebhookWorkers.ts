@@ -4,6 +4,7 @@ import type { QueuedJob } from '../queue/JobQueue';
 import { PermanentJobError } from '../queue/PermanentJobError';
 import type { WebhookActionRegistry } from './WebhookActionRegistry';
 import type { WebhookJob, WebhookService } from './WebhookService';
+import { messageOf } from '../../util/Errors';
 
 /**
  * Runs the `webhooks` queue (started at server start-up, closed at shutdown): each accepted POST runs
@@ -63,7 +64,7 @@ export class WebhookWorkers extends Initializer implements Finalizable {
       }
       await action.run({ user, username, data, jobId: job.data.id ?? job.id, receivedAt });
     } catch (error: unknown) {
-      const message = `webhook job ${job.data.id ?? job.id} (${name} for ${username}) failed (attempt ${job.attempt}): ${(error as Error).message}`;
+      const message = `webhook job ${job.data.id ?? job.id} (${name} for ${username}) failed (attempt ${job.attempt}): ${messageOf(error)}`;
       if (PermanentJobError.is(error)) {
         this.logger.warn(`${message}; not retried`);
       } else {

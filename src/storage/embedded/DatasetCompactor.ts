@@ -1,6 +1,7 @@
 import type { Store } from 'oxigraph';
 import type { DatasetFiles } from './DatasetFiles';
 import type { WalWriter } from '../wal/WalWriter';
+import { messageOf } from '../../util/Errors';
 
 /**
  * Folds the update logs into a fresh snapshot so boot time and disk use stay
@@ -35,7 +36,7 @@ export class DatasetCompactor {
     this.running = new Promise<void>((resolve): void => {
       setImmediate((): void => {
         this.compactNow().then(resolve, (error: unknown): void => {
-          this.warn(`Compaction of ${this.files.directory} failed: ${(error as Error).message}`);
+          this.warn(`Compaction of ${this.files.directory} failed: ${messageOf(error)}`);
           resolve();
         });
       });

@@ -5,6 +5,7 @@ import { WalWriter } from '../wal/WalWriter';
 import type { DatasetFiles } from './DatasetFiles';
 import type { DatasetOperationApplier } from './DatasetOperationApplier';
 import type { DatasetOperationCodec } from './DatasetOperationCodec';
+import { messageOf } from '../../util/Errors';
 
 export interface RecoveredDataset {
   readonly store: Store;
@@ -65,7 +66,7 @@ export class DatasetRecovery {
           // empty graph; the quads are right either way, so note it and go on.
           failedRecords += 1;
           if (failedRecords <= MAX_REPLAY_WARNINGS) {
-            this.warn(`Replay of a record in ${path} failed: ${(error as Error).message}`);
+            this.warn(`Replay of a record in ${path} failed: ${messageOf(error)}`);
           }
         }
       });

@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import type { EmbeddedDataset } from './EmbeddedDataset';
 import type { EmbeddedDatasetFactory } from './EmbeddedDatasetFactory';
+import { errnoOf, messageOf } from '../../util/Errors';
 
 /** `tdb2` datasets are durable on disk; `mem` ones come back empty after a restart (as in Fuseki). */
 export type DatasetType = 'tdb2' | 'mem';
@@ -48,8 +49,8 @@ export class DatasetRegistry {
     try {
       file = JSON.parse(await fs.readFile(join(this.dataDir, REGISTRY_FILE), 'utf8')) as RegistryFile;
     } catch (error: unknown) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-        throw new Error(`Cannot read ${join(this.dataDir, REGISTRY_FILE)}: ${(error as Error).message}`);
+      if (errnoOf(error) !== 'ENOENT') {
+        throw new Error(`Cannot read ${join(this.dataDir, REGISTRY_FILE)}: ${messageOf(error)}`);
       }
     }
     for (const descriptor of file?.datasets ?? []) {

@@ -7,6 +7,7 @@ import type { DatasetOperationCodec } from './DatasetOperationCodec';
 import { EngineHealth } from './EngineHealth';
 import { InvalidOperationError } from './InvalidOperationError';
 import { StoreUnavailableError } from './StoreUnavailableError';
+import { messageOf } from '../../util/Errors';
 
 /** Explicit RDF dataset of a query (SPARQL protocol default-graph-uri / named-graph-uri). */
 export interface QueryDatasetOverride {
@@ -124,7 +125,7 @@ export class EmbeddedDataset {
     try {
       await durable;
     } catch (error: unknown) {
-      throw new StoreUnavailableError((error as Error).message);
+      throw new StoreUnavailableError(messageOf(error));
     }
   }
 
@@ -151,7 +152,7 @@ export class EmbeddedDataset {
 
   /** The client's input was wrong (400), unless the engine failed (503). */
   private clientError(error: unknown): Error {
-    return error instanceof StoreUnavailableError ? error : new InvalidOperationError((error as Error).message);
+    return error instanceof StoreUnavailableError ? error : new InvalidOperationError(messageOf(error));
   }
 
   private explicitDatasetOptions(resultsFormat: string, override: QueryDatasetOverride): QueryOptions {

@@ -5,6 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import type { EmbeddedStoreWorkerData, ParentToWorkerMessage, WorkerToParentMessage } from './EmbeddedStoreWorkerMessages';
 import { runEmbeddedStore } from './runEmbeddedStore';
+import { messageOf } from '../../util/Errors';
 
 const port = parentPort;
 if (!port) {
@@ -24,7 +25,7 @@ runEmbeddedStore(
     }
     handle.stop().then(
       (): void => post({ type: 'stopped' }),
-      (error: unknown): void => post({ type: 'stopped', error: (error as Error).message }),
+      (error: unknown): void => post({ type: 'stopped', error: messageOf(error) }),
     ).finally((): void => {
       // Nothing else keeps the thread alive once the server and logs are closed.
       port.close();

@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads';
 import type { EmbeddedStoreHandle } from './runEmbeddedStore';
 import type { EmbeddedStoreOptions } from './EmbeddedStoreOptions';
 import type { EmbeddedStoreWorkerData, ParentToWorkerMessage, WorkerToParentMessage } from './EmbeddedStoreWorkerMessages';
+import { messageOf } from '../../util/Errors';
 
 /** A store running on its own worker thread. */
 export interface EmbeddedStoreWorkerHandle extends EmbeddedStoreHandle {
@@ -84,7 +85,7 @@ export async function startEmbeddedStoreWorker(
         warn('Embedded store restarted');
         return;
       } catch (error: unknown) {
-        warn(`Embedded store restart failed (attempt ${attempt}): ${(error as Error).message}`);
+        warn(`Embedded store restart failed (attempt ${attempt}): ${messageOf(error)}`);
         if (attempt >= RESTART_ATTEMPTS) {
           resolveExited(1);
           return;

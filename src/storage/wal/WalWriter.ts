@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import { WalDirectory } from './WalDirectory';
 import type { WalFile, WalFileOpener } from './WalFile';
 import { WalFrameCodec } from './WalFrameCodec';
+import { errnoOf } from '../../util/Errors';
 
 export interface WalWriterOptions {
   /** Names the log in errors, e.g. `Update log`. */
@@ -138,7 +139,7 @@ export class WalWriter {
     try {
       handle = await openFile(path, 'r+');
     } catch (error: unknown) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+      if (errnoOf(error) !== 'ENOENT') {
         throw error;
       }
       handle = await openFile(path, 'wx');

@@ -20,6 +20,7 @@ import { HttpSigner } from '../signatures/HttpSigner';
 import type { DeliveryJob, FanOutJob, InboxJob, LocalDeliveryJob } from './DeliveryJobs';
 import { QUEUES } from './DeliveryJobs';
 import { InboxResolver, inboxOf } from './InboxResolver';
+import { messageOf, statusOf } from '../../../util/Errors';
 
 const BODY_CACHE_ENTRIES = 256;
 
@@ -32,7 +33,7 @@ const DATA_REFUSALS = new Set([ 400, 413, 414, 415, 422 ]);
  * or overloaded (5xx, network errors) is retried.
  */
 export function refusedData(error: unknown): boolean {
-  const status = error instanceof SparqlEndpointError ? error.status : (error as { statusCode?: unknown } | undefined)?.statusCode;
+  const status = error instanceof SparqlEndpointError ? error.status : statusOf(error);
   return typeof status === 'number' && DATA_REFUSALS.has(status);
 }
 
@@ -94,7 +95,7 @@ export class FederationWorkers extends Initializer implements Finalizable {
         await this.inbox.receive(job.data.activity, job.data.inboxOwner);
       } catch (error: unknown) {
         throw refusedData(error) ?
-          new PermanentJobError(`${String(job.data.activity.id)} cannot be stored: ${(error as Error).message}`, { cause: error }) :
+          new PermanentJobError(`${String(job.data.activity.id)} cannot be stored: ${messageOf(error)}`, { cause: error }) :
           error;
       }
     }), this.inboxConcurrency);
@@ -106,7 +107,7 @@ export class FederationWorkers extends Initializer implements Finalizable {
       try {
         await handler(job);
       } catch (error: unknown) {
-        const message = `${job.queue} job ${job.id} failed (attempt ${job.attempt}): ${(error as Error).message}`;
+        const message = `${job.queue} job ${job.id} failed (attempt ${job.attempt}): ${messageOf(error)}`;
         if (PermanentJobError.is(error)) {
           this.logger.warn(`${message}; not retried`);
         } else {

@@ -4,6 +4,7 @@ import { idOf, isObject } from '../ActivityJson';
 import type { ActorEndpoints } from '../../../storage/ActorEndpointRecords';
 import type { ActorEndpointStore } from '../fetch/ActorEndpointStore';
 import type { RemoteActorCache } from '../fetch/RemoteActorCache';
+import { messageOf } from '../../../util/Errors';
 
 /** The inboxes a fan-out delivers to, and the recipients that could not be resolved now. */
 export interface ResolvedInboxes {
@@ -76,7 +77,7 @@ export class InboxResolver {
       try {
         stored = await this.endpoints.lookup(unknown);
       } catch (error: unknown) {
-        this.logger.warn(`Stored inboxes could not be read (${(error as Error).message}); fetching the actors`);
+        this.logger.warn(`Stored inboxes could not be read (${messageOf(error)}); fetching the actors`);
       }
     }
     const toFetch: string[] = [];
@@ -101,7 +102,7 @@ export class InboxResolver {
           inboxes.add(known.sharedInbox ?? known.inbox);
           return;
         }
-        this.logger.warn(`Could not resolve ${recipient} now (${(error as Error).message}); its delivery job will retry`);
+        this.logger.warn(`Could not resolve ${recipient} now (${messageOf(error)}); its delivery job will retry`);
         unresolved.push(recipient);
       }
     });

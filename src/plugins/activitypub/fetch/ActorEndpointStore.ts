@@ -1,6 +1,7 @@
 import { getLoggerFor } from '@solid/community-server';
 import type { ActorEndpointRecords, ActorEndpoints } from '../../../storage/ActorEndpointRecords';
 import { isValidIri } from '../../../storage/SparqlTerms';
+import { messageOf } from '../../../util/Errors';
 
 /** Actors per query or update: keeps each request a few hundred kilobytes at most. */
 const CHUNK = 500;
@@ -84,7 +85,7 @@ export class ActorEndpointStore {
       try {
         await this.records.replace(chunk);
       } catch (error: unknown) {
-        this.logger.warn(`Could not keep the endpoints of ${chunk.length} remote actor(s): ${(error as Error).message}`);
+        this.logger.warn(`Could not keep the endpoints of ${chunk.length} remote actor(s): ${messageOf(error)}`);
       }
     }
   }

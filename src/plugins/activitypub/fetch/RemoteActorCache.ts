@@ -3,6 +3,7 @@ import type { SigningKey } from '../signatures/SignatureCommon';
 import type { ActorEndpointStore } from './ActorEndpointStore';
 import { RemoteDocumentError } from './FetchErrors';
 import type { RemoteFetcher } from './RemoteFetcher';
+import { messageOf } from '../../../util/Errors';
 
 /** A validated remote actor document (the JSON as fetched). */
 export type RemoteActor = Record<string, unknown> & { id: string; inbox: string };
@@ -283,6 +284,6 @@ function parseKey(pem: string, keyId: string, url: string): KeyObject {
     }
     return key;
   } catch (error: unknown) {
-    throw new RemoteDocumentError(`The key ${keyId} is not a valid public key: ${(error as Error).message}`, url);
+    throw new RemoteDocumentError(`The key ${keyId} is not a valid public key: ${messageOf(error)}`, url);
   }
 }

@@ -2,6 +2,7 @@ import { getLoggerFor } from '@solid/community-server';
 import type { JsonObject } from '../../ldp/Contexts';
 import type { RemoteContextSource } from '../../ldp/DocumentLoader';
 import type { RemoteFetcher } from './RemoteFetcher';
+import { messageOf } from '../../../util/Errors';
 
 interface Entry {
   document?: JsonObject;
@@ -61,7 +62,7 @@ export class RemoteContextCache implements RemoteContextSource {
         }
       }
     } catch (error: unknown) {
-      failure = (error as Error).message;
+      failure = messageOf(error);
     }
     if (failure) {
       this.logger.warn(`JSON-LD context ${url} not loaded (${failure}): read as empty for ${this.failureTtlMs / 1000} s`);

@@ -4,6 +4,7 @@ import { HttpSigner } from '../signatures/HttpSigner';
 import type { SigningKey } from '../signatures/SignatureCommon';
 import { RemoteFetchError, SsrfBlockedError } from './FetchErrors';
 import { SsrfGuard } from './SsrfGuard';
+import { errnoOf, messageOf } from '../../../util/Errors';
 
 export interface GetJsonOptions {
   /** The Accept header; `application/activity+json` by default. */
@@ -219,7 +220,7 @@ export class RemoteFetcher {
         });
       } catch (error: unknown) {
         // E.g. a header value with a line break.
-        reject(new RemoteFetchError(`Invalid request to ${url.origin}: ${(error as Error).message}`, false, 'EINVALID'));
+        reject(new RemoteFetchError(`Invalid request to ${url.origin}: ${messageOf(error)}`, false, 'EINVALID'));
         return;
       }
       const timer = setTimeout((): void => {
@@ -319,7 +320,7 @@ function networkError(error: Error, url: URL, reusedSocket: boolean): RemoteFetc
   if (error instanceof RemoteFetchError) {
     return error;
   }
-  const code = (error as NodeJS.ErrnoException).code ?? 'ENETWORK';
+  const code = errnoOf(error) ?? 'ENETWORK';
   const wrapped = new RemoteFetchError(`Request to ${url.origin} failed: ${error.message}`, true, code);
   // Only a reset of a reused keep-alive socket is worth an immediate second try.
   if (reusedSocket && (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ENETWORK')) {

@@ -10,6 +10,7 @@ import { ActorUrls } from '../ActorDocument';
 import type { InboundActivityEffect } from './InboundActivityEffect';
 import type { InboundPermissions } from './InboundPermissions';
 import { ACTIVITY_TYPES, ADDRESS_FIELDS } from '../Vocabulary';
+import { messageOf } from '../../../util/Errors';
 
 /**
  * What an activity from another server does once its signature has been checked (ActivityPub §7),
@@ -94,7 +95,7 @@ export class InboxService {
       if (!PermanentJobError.is(error)) {
         throw error;
       }
-      this.logger.warn(`Kept the Announce ${String(activity.id)} without its activity: ${(error as Error).message}`);
+      this.logger.warn(`Kept the Announce ${String(activity.id)} without its activity: ${messageOf(error)}`);
     }
   }
 

@@ -4,6 +4,7 @@ import { DigestVerifier } from './DigestVerifier';
 import { Rfc9421SignatureVerifier } from './Rfc9421SignatureVerifier';
 import { refusal, requestHeader, SignatureCheck } from './SignatureCheck';
 import type { SignatureScheme } from './SignatureCommon';
+import { messageOf } from '../../../util/Errors';
 
 // The shapes callers exchange with the verifier are declared here, where callers look for them;
 // the scheme verifiers and the shared check import them as types only.
@@ -85,7 +86,7 @@ export class HttpSignatureVerifier {
       }
       return refusal('no signature');
     } catch (error: unknown) {
-      return refusal(`verification error: ${(error as Error).message}`);
+      return refusal(`verification error: ${messageOf(error)}`);
     }
   }
 }

@@ -18,6 +18,7 @@ import {
   type VerifyFailure,
 } from './SignatureCheck';
 import { derivedComponent, RFC9421_ALGORITHMS, type Rfc9421Algorithm } from './SignatureCommon';
+import { messageOf } from '../../../util/Errors';
 
 const MAX_SIGNATURES = 4;
 const BODY_METHODS = new Set([ 'POST', 'PUT', 'PATCH' ]);
@@ -43,12 +44,12 @@ export class Rfc9421SignatureVerifier {
     try {
       inputs = parseDictionary(requestHeader(request, 'signature-input') ?? '');
     } catch (error: unknown) {
-      return refusal(`malformed Signature-Input: ${(error as Error).message}`);
+      return refusal(`malformed Signature-Input: ${messageOf(error)}`);
     }
     try {
       signatures = parseDictionary(signatureHeader);
     } catch (error: unknown) {
-      return refusal(`malformed Signature: ${(error as Error).message}`);
+      return refusal(`malformed Signature: ${messageOf(error)}`);
     }
     let firstFailure: VerifyResult | undefined;
     for (const [ label, input ] of [ ...inputs ].slice(0, MAX_SIGNATURES)) {

@@ -7,6 +7,7 @@ import {
   type Rfc9421Algorithm,
   type SignatureScheme,
 } from './SignatureCommon';
+import { messageOf } from '../../../util/Errors';
 
 export type VerifyFailure = Extract<VerifyResult, { ok: false }>;
 
@@ -89,7 +90,7 @@ export class SignatureCheck {
       const key = await (refresh ? this.resolveKey(keyId, { refresh: true }) : this.resolveKey(keyId));
       return key ?? refusal('unknown key', keyId);
     } catch (error: unknown) {
-      return refusal(`key not available: ${(error as Error).message}`, keyId);
+      return refusal(`key not available: ${messageOf(error)}`, keyId);
     }
   }
 

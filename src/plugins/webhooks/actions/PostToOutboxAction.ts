@@ -2,6 +2,7 @@ import { getLoggerFor } from '@solid/community-server';
 import type { OutboxService } from '../../activitypub/outbound/OutboxService';
 import { PermanentJobError } from '../../queue/PermanentJobError';
 import type { WebhookAction, WebhookActionInput } from '../WebhookAction';
+import { messageOf, statusOf } from '../../../util/Errors';
 
 /**
  * `post-to-outbox`: the posted JSON is an activity or a bare object (a Note...) that is posted to the
@@ -28,9 +29,9 @@ export class PostToOutboxAction implements WebhookAction {
       const posted = await this.outbox.post(username, data);
       this.logger.debug(`Webhook job ${jobId}: posted ${posted.id} to the outbox of ${username}`);
     } catch (error: unknown) {
-      const status = (error as { statusCode?: unknown }).statusCode;
+      const status = statusOf(error);
       if (typeof status === 'number' && PermanentJobError.isPermanentStatus(status)) {
-        throw new PermanentJobError(`The outbox of ${username} refused the data (${status}): ${(error as Error).message}`,
+        throw new PermanentJobError(`The outbox of ${username} refused the data (${status}): ${messageOf(error)}`,
           { cause: error });
       }
       throw error;

@@ -1,0 +1,16 @@
+/** The message of anything thrown: an Error's message, else its string form. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The system error code (ENOENT, ECONNRESET, ...) of a thrown Node.js error, if it has one. */
+export function errnoOf(error: unknown): string | undefined {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** The HTTP status a thrown error carries (Fedpod's and CSS's HTTP errors: `statusCode`), if any. */
+export function statusOf(error: unknown): number | undefined {
+  const status = typeof error === 'object' && error !== null ? statusOf(error) : undefined;
+  return typeof status === 'number' ? status : undefined;
+}
