@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { HttpHandler } from '@solid/community-server';
+import type { HttpHandler, HttpRequest } from '@solid/community-server';
 import { guardStream } from '@solid/community-server';
 
 export interface HandlerServer {
@@ -11,11 +11,13 @@ export interface HandlerServer {
 
 /**
  * A real HTTP server on loopback that offers every request to one handler, as Fedpod's handler
- * chain does (canHandle, then handle); a request it refuses gets a bare 404.
+ * chain does (canHandle, then handle); a request it refuses gets a bare 404. `prepare` runs first on
+ * each request, for what the pipeline would have done before the handler (setting its agent).
  */
-export async function serveHandler(handler: HttpHandler): Promise<HandlerServer> {
+export async function serveHandler(handler: HttpHandler, prepare?: (request: HttpRequest) => void): Promise<HandlerServer> {
   const server = createServer((raw, response): void => {
     const request = guardStream(raw);
+    prepare?.(request);
     void handler.canHandle({ request, response }).then(
       async(): Promise<void> => handler.handle({ request, response }),
       (): void => {
