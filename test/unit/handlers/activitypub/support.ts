@@ -1,6 +1,8 @@
 import type { IncomingMessage } from 'node:http';
+import { setAgent } from '../../../../src/handlers/pipeline/Agent';
 import type { ActivityRepository } from '../../../../src/plugins/activitypub/ActivityRepository';
 import type { Json } from '../../../../src/plugins/activitypub/ActivityJson';
+import type { OutboxService, PostedActivity } from '../../../../src/plugins/activitypub/OutboxService';
 import type { StoredResource } from '../../../../src/storage/ResourceGraphStore';
 
 /**
@@ -32,4 +34,31 @@ export const AS_USER = 'x-test-user';
 export function testUser(request: IncomingMessage): string | undefined {
   const value = request.headers[AS_USER];
   return typeof value === 'string' ? value : undefined;
+}
+
+/** An OutboxService that records what is posted and answers it back with a minted id, or fails as told. */
+export class OutboxStandIn {
+  public readonly posted: { username: string; body: unknown }[] = [];
+  public failWith?: Error;
+
+  public service(): OutboxService {
+    return {
+      post: async(username: string, body: unknown): Promise<PostedActivity> => {
+        if (this.failWith) {
+          throw this.failWith;
+        }
+        this.posted.push({ username, body });
+        const id = `https://pod.example/activities/${this.posted.length}`;
+        return { id, activity: { ...body as Json, id }};
+      },
+    } as unknown as OutboxService;
+  }
+}
+
+/** Sets the agent named by AS_USER on a request (a local user of https://pod.example/), as the pipeline would. */
+export function agentFromTestHeader(request: IncomingMessage): void {
+  const username = testUser(request);
+  if (username !== undefined) {
+    setAgent(request, { webId: `https://pod.example/actors/${username}`, username });
+  }
 }
