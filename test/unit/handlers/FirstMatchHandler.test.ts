@@ -6,7 +6,8 @@ import type { RequestMatcher } from '../../../src/handlers/RequestMatcher';
 import { HostMetaHandler } from '../../../src/handlers/discovery/HostMetaHandler';
 import { NodeInfoHandler } from '../../../src/handlers/discovery/NodeInfoHandler';
 import { WebFingerHandler } from '../../../src/handlers/discovery/WebFingerHandler';
-import { call, get, InMemoryAccountStoreFake } from './discovery/support';
+import { call, get } from './discovery/support';
+import { InMemoryAccountStoreFake } from './support/InMemoryAccountStore';
 
 /** A handler that takes the requests for one path, telling so through canHandle only. */
 class PathHandler extends HttpHandler {

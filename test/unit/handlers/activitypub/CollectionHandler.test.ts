@@ -3,7 +3,7 @@ import { ACTIVITYPUB_CONTEXT } from '../../../../src/plugins/activitypub/Activit
 import { AudienceRules } from '../../../../src/plugins/activitypub/AudienceRules';
 import type { EmbeddedGraphs } from '../../support/embeddedGraphs';
 import { startEmbeddedGraphs } from '../../support/embeddedGraphs';
-import { InMemoryAccountStoreFake } from '../discovery/support';
+import { InMemoryAccountStoreFake } from '../support/InMemoryAccountStore';
 import type { HandlerServer } from '../support/handlerServer';
 import { declined, serveHandler } from '../support/handlerServer';
 import { agentFromTestHeader, AS_USER, DocumentsStandIn } from './support';

@@ -6,7 +6,7 @@ import { HttpSignatureVerifier } from '../../../../src/plugins/activitypub/signa
 import { HttpSigner } from '../../../../src/plugins/activitypub/signatures/HttpSigner';
 import type { JobOptions, JobQueue } from '../../../../src/plugins/queue/JobQueue';
 import type { JobQueueFactory } from '../../../../src/plugins/queue/JobQueueFactory';
-import { InMemoryAccountStoreFake } from '../discovery/support';
+import { InMemoryAccountStoreFake } from '../support/InMemoryAccountStore';
 import type { HandlerServer } from '../support/handlerServer';
 import { declined, serveHandler } from '../support/handlerServer';
 

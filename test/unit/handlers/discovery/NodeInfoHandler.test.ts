@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { NodeInfoHandler, readSoftwareInfo } from '../../../../src/handlers/discovery/NodeInfoHandler';
 import type { Reply } from './support';
-import { call, get, InMemoryAccountStoreFake } from './support';
+import { InMemoryAccountStoreFake } from '../support/InMemoryAccountStore';
+import { call, get } from './support';
 
 const NODEINFO_21 = 'http://nodeinfo.diaspora.software/ns/schema/2.1';
 

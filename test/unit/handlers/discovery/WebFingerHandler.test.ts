@@ -1,5 +1,6 @@
 import { WebFingerHandler } from '../../../../src/handlers/discovery/WebFingerHandler';
-import { call, get, InMemoryAccountStoreFake } from './support';
+import { InMemoryAccountStoreFake } from '../support/InMemoryAccountStore';
+import { call, get } from './support';
 
 const PROFILE_PAGE = 'http://webfinger.net/rel/profile-page';
 

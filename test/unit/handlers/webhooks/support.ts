@@ -11,7 +11,7 @@ import { WebhookService } from '../../../../src/plugins/webhooks/WebhookService'
 import { DEFAULT_WEBHOOK_CONTEXT } from '../../../../src/plugins/webhooks/WebhookVocabulary';
 import type { EmbeddedGraphs } from '../../support/embeddedGraphs';
 import { startEmbeddedGraphs } from '../../support/embeddedGraphs';
-import { InMemoryAccountStoreFake } from '../discovery/support';
+import { InMemoryAccountStoreFake } from '../support/InMemoryAccountStore';
 
 export const BASE = 'https://pod.example/';
 export const ALICE = `${BASE}actors/alice`;
