@@ -83,11 +83,18 @@ describe('JsonHttpHandler', (): void => {
           sent.destroy();
         });
       sent.on('error', reject);
-      // Keep sending until the answer comes.
+      // Keep sending, up to the declared length, until the answer comes.
       const chunk = Buffer.alloc(64 * 1024);
+      let left = 64;
       const pump = (): void => {
-        while (!sent.destroyed && sent.write(chunk)) {
-          // Until the socket's buffer is full.
+        while (!sent.destroyed && left > 0) {
+          left -= 1;
+          if (left === 0) {
+            sent.end(chunk);
+          } else if (!sent.write(chunk)) {
+            // Until the socket's buffer is full.
+            return;
+          }
         }
       };
       sent.on('drain', pump);
