@@ -18,19 +18,19 @@ describe('HttpErrors', (): void => {
   });
 
   it.each([
-    [ badRequest('m'), 400, 'bad_request', {}],
-    [ badRequest('m', 'invalid_json'), 400, 'invalid_json', {}],
-    [ unauthorized('m'), 401, 'unauthorized', { 'www-authenticate': 'Bearer' }],
-    [ forbidden('m'), 403, 'forbidden', {}],
-    [ notFound('m'), 404, 'not_found', {}],
-    [ conflict('m'), 409, 'conflict', {}],
-    [ preconditionFailed('m'), 412, 'precondition_failed', {}],
-    [ payloadTooLarge('m'), 413, 'payload_too_large', {}],
-    [ unsupportedMediaType('m'), 415, 'unsupported_media_type', {}],
-    [ methodNotAllowed('m', 'GET, HEAD'), 405, 'method_not_allowed', { allow: 'GET, HEAD' }],
-    [ serviceUnavailable('m'), 503, 'service_unavailable', { 'retry-after': '5' }],
-    [ serviceUnavailable('m', 'queue_unavailable', 30), 503, 'queue_unavailable', { 'retry-after': '30' }],
-  ])('makes %#: status %i, code %s, headers %j', (error, status, code, headers): void => {
+    [ 400, 'bad_request', {}, badRequest('m') ],
+    [ 400, 'invalid_json', {}, badRequest('m', 'invalid_json') ],
+    [ 401, 'unauthorized', { 'www-authenticate': 'Bearer' }, unauthorized('m') ],
+    [ 403, 'forbidden', {}, forbidden('m') ],
+    [ 404, 'not_found', {}, notFound('m') ],
+    [ 409, 'conflict', {}, conflict('m') ],
+    [ 412, 'precondition_failed', {}, preconditionFailed('m') ],
+    [ 413, 'payload_too_large', {}, payloadTooLarge('m') ],
+    [ 415, 'unsupported_media_type', {}, unsupportedMediaType('m') ],
+    [ 405, 'method_not_allowed', { allow: 'GET, HEAD' }, methodNotAllowed('m', 'GET, HEAD') ],
+    [ 503, 'service_unavailable', { 'retry-after': '5' }, serviceUnavailable('m') ],
+    [ 503, 'queue_unavailable', { 'retry-after': '30' }, serviceUnavailable('m', 'queue_unavailable', 30) ],
+  ])('makes a %i %s error, with the headers %j', (status, code, headers, error): void => {
     expect(error).toBeInstanceOf(FedpodHttpError);
     expect([ error.statusCode, error.errorCode, error.message, error.headers ]).toEqual([ status, code, 'm', headers ]);
   });
