@@ -15,8 +15,9 @@ export class PageLayoutTemplateEngine extends PageTemplateEngine {
   public async handle({ contents }: PageTemplateInput): Promise<string> {
     const body = String(contents.htmlBody ?? '');
     const title = /<h1[^>]*>([^<]*)<\/h1>/u.exec(body)?.[1] ?? 'Fedpod';
-    // The heading is HTML already escaped by CSS's Markdown renderer: unescape the few entities it writes.
-    return renderPage(this.baseUrl, title.replace(/&amp;/gu, '&').replace(/&lt;/gu, '<').replace(/&gt;/gu, '>')
-      .replace(/&quot;/gu, '"').replace(/&#39;/gu, '\''), body);
+    // The heading is HTML already escaped by CSS's Markdown renderer: unescape the few entities it
+    // writes, &amp; last, so that an escaped entity ("&amp;lt;") stays the text it shows ("&lt;").
+    return renderPage(this.baseUrl, title.replace(/&lt;/gu, '<').replace(/&gt;/gu, '>')
+      .replace(/&quot;/gu, '"').replace(/&#39;/gu, '\'').replace(/&amp;/gu, '&'), body);
   }
 }

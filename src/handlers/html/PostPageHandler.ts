@@ -64,9 +64,11 @@ ${renderPost({ ...object, name: undefined }, { link: iri })}`);
     sendHtml(response, 200, html, { vary: 'Accept, Authorization', 'cache-control': 'no-cache' }, request.method === 'HEAD');
   }
 
-  /** The first words of the post's text, for the page title. */
+  /** The first words of the post's text, for the page title: its name (plain text), else its content without markup. */
   private excerpt(object: Json): string {
-    const text = String(object.name ?? object.content ?? '').replace(/<[^>]*>/gu, ' ').replace(/\s+/gu, ' ').trim();
+    const name = object.name ?? undefined;
+    const raw = name === undefined ? String(object.content ?? '').replace(/<[^>]*>/gu, ' ') : String(name);
+    const text = raw.replace(/\s+/gu, ' ').trim();
     return text.length > 60 ? `${text.slice(0, 57)}…` : text || String(typeOf(object) ?? 'post');
   }
 

@@ -1,7 +1,33 @@
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { newestChange } from '../../../src/cli/Setups';
+import path, { join } from 'node:path';
+import { compiledModuleOf, compiledSetup, configFileOf, NAMED_SETUPS, newestChange, ROOT } from '../../../src/cli/Setups';
+
+describe('Setups', (): void => {
+  it('finds the repository root, where config/ is', (): void => {
+    expect(existsSync(path.join(ROOT, 'package.json'))).toBe(true);
+    for (const name of NAMED_SETUPS) {
+      expect(existsSync(configFileOf(name))).toBe(true);
+    }
+  });
+
+  it('maps a named setup to config/<name>.json, and anything else to its absolute path', (): void => {
+    expect(configFileOf('ldp')).toBe(path.join(ROOT, 'config', 'ldp.json'));
+    expect(configFileOf('my/setup.json')).toBe(path.resolve('my/setup.json'));
+  });
+
+  it('compiles a named setup to dist/compiled/<name>.js, a config file to a name hashed from its path', (): void => {
+    expect(compiledModuleOf('activitypub')).toBe(path.join(ROOT, 'dist', 'compiled', 'activitypub.js'));
+    const custom = compiledModuleOf('/srv/a.json');
+    expect(custom).toMatch(/[/\\]dist[/\\]compiled[/\\]path-[0-9a-f]{16}\.js$/u);
+    expect(compiledModuleOf('/srv/a.json')).toBe(custom);
+    expect(compiledModuleOf('/srv/b.json')).not.toBe(custom);
+  });
+
+  it('has no compiled module for a config that was never compiled', (): void => {
+    expect(compiledSetup(path.join(ROOT, 'never-compiled', 'setup.json'))).toBeUndefined();
+  });
+});
 
 describe('newestChange', (): void => {
   let dir: string;

@@ -3,6 +3,11 @@ import { HttpHandler } from '@solid/community-server';
 import { FirstMatchHandler } from '../../../src/handlers/FirstMatchHandler';
 import { NOT_HANDLED } from '../../../src/handlers/http/NotHandled';
 import type { RequestMatcher } from '../../../src/handlers/http/RequestMatcher';
+import { HostMetaHandler } from '../../../src/handlers/discovery/HostMetaHandler';
+import { NodeInfoHandler } from '../../../src/handlers/discovery/NodeInfoHandler';
+import { WebFingerHandler } from '../../../src/handlers/discovery/WebFingerHandler';
+import { call, get } from './discovery/support';
+import { InMemoryAccountStoreFake } from './support/InMemoryAccountStore';
 
 /** A handler that takes the requests for one path, telling so through canHandle only. */
 class PathHandler extends HttpHandler {
@@ -66,5 +71,26 @@ describe('FirstMatchHandler', () => {
   it('refuses with NOT_HANDLED when no handler takes the request', async () => {
     await expect(handler.canHandle(input('/elsewhere'))).rejects.toBe(NOT_HANDLED);
     expect(matching.canHandleCalls).toBe(0);
+  });
+});
+
+describe('FirstMatchHandler over the discovery handlers (as config/parts/activitypub/components/discovery.json)', (): void => {
+  const BASE = 'http://localhost:3000/';
+  const store = new InMemoryAccountStoreFake(BASE, [ 'alice' ]);
+  const discovery = new FirstMatchHandler([
+    new WebFingerHandler(BASE, store),
+    new NodeInfoHandler(BASE, store),
+    new HostMetaHandler(BASE),
+  ]);
+
+  it('routes each path to its handler and refuses the rest with NOT_HANDLED', async(): Promise<void> => {
+    const webfinger = `/.well-known/webfinger?resource=${encodeURIComponent('acct:alice@localhost:3000')}`;
+    expect((await get(discovery, webfinger)).json().subject).toBe('acct:alice@localhost:3000');
+    expect((await get(discovery, '/.well-known/nodeinfo')).json().links).toHaveLength(1);
+    expect(((await get(discovery, '/nodeinfo/2.1')).json().usage as { users: { total: number }}).users.total).toBe(1);
+    expect((await get(discovery, '/.well-known/host-meta')).body).toContain('rel="lrdd"');
+    expect((await get(discovery, '/.well-known/host-meta.json')).json().links).toHaveLength(1);
+    await expect(call(discovery, '/actors/alice')).resolves.toBeUndefined();
+    await expect(call(discovery, '/.well-known/solid')).resolves.toBeUndefined();
   });
 });
