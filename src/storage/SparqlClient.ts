@@ -1,5 +1,5 @@
 import type { Quad, Term } from '@rdfjs/types';
-import { BadRequestHttpError } from '@solid/community-server';
+import { FedpodHttpError } from '../util/HttpErrors';
 import { DataFactory, Parser } from 'n3';
 import { performance } from 'node:perf_hooks';
 import type { StoreRequestObserver } from './StoreRequestObserver';
@@ -29,13 +29,6 @@ const REFUSED_CONTENT = new Set([ 400, 413, 414, 422 ]);
 /** Virtuoso answers 500 to data it cannot take: SQLSTATE class 22 (bad value) and 37000 (SPARQL/SQL compile). */
 const VIRTUOSO_CONTENT_ERROR = /^Virtuoso (?:22\w{3}|37000) /u;
 const RETRY_DELAY_MS = 100;
-
-export class SparqlEndpointError extends Error {
-  public constructor(message: string, public readonly status: number) {
-    super(message);
-    this.name = 'SparqlEndpointError';
-  }
-}
 
 /**
  * SPARQL 1.1 Protocol client.
@@ -75,7 +68,7 @@ export class SparqlClient implements StoreQueries {
     const response = await this.postQuery(query, 'application/sparql-results+json');
     const json = JSON.parse(response.body) as { results?: { bindings: Record<string, JsonBindingValue>[] } };
     if (!json.results) {
-      throw new SparqlEndpointError('The store answered a SELECT without results', 502);
+      throw new Error('The store answered a SELECT without results');
     }
     return json.results.bindings.map((row): Bindings => {
       const out: Bindings = {};
@@ -213,13 +206,12 @@ export class SparqlClient implements StoreQueries {
     if (REFUSED_CONTENT.has(response.status) || (response.status === 500 && VIRTUOSO_CONTENT_ERROR.test(response.body))) {
       // The store refused what the client sent (a literal it cannot cast, an update over its size limits):
       // the client's input, not a server fault. Nothing was stored.
-      throw new BadRequestHttpError(`The triple store refused the ${what}: ${response.body.trim().split('\n')[0].slice(0, 300)}`);
+      throw new FedpodHttpError(400, 'bad_request', `The triple store refused the ${what}: ${response.body.trim().split('\n')[0].slice(0, 300)}`);
     }
     if (response.status < 200 || response.status >= 300) {
-      throw new SparqlEndpointError(
-        `The triple store refused the ${what} with ${response.status}: ${response.body.slice(0, 500)}`,
-        response.status,
-      );
+      // The store failed, or refused Fedpod's own request: a fault of the server (a 500 whose message
+      // is for the log), not an HTTP error to pass on.
+      throw new Error(`The triple store refused the ${what} with ${response.status}: ${response.body.slice(0, 500)}`);
     }
   }
 

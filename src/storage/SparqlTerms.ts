@@ -1,5 +1,5 @@
 import type { Literal, NamedNode, Quad, Term } from '@rdfjs/types';
-import { BadRequestHttpError } from '@solid/community-server';
+import { FedpodHttpError } from '../util/HttpErrors';
 
 /**
  * Serialises RDF terms as SPARQL / N-Triples text.
@@ -21,12 +21,12 @@ const IRI_SCHEME = /^[a-z][a-z0-9+.-]*:/iu;
 const LANGUAGE_TAG = /^[a-z]+(?:-[a-z0-9]+)*$/iu;
 
 /**
- * A 400 (CSS's BadRequestHttpError): the terms come from request data, so both CSS's pipeline and
- * Fedpod's JSON handlers answer "bad request" instead of a 500.
+ * A 400: the terms come from request data, so both CSS's pipeline and Fedpod's handlers answer
+ * "bad request" instead of a 500.
  */
-export class InvalidTermError extends BadRequestHttpError {
+export class InvalidTermError extends FedpodHttpError {
   public constructor(message: string) {
-    super(message);
+    super(400, 'invalid_term', message);
     this.name = 'InvalidTermError';
   }
 }

@@ -11,6 +11,6 @@ export function errnoOf(error: unknown): string | undefined {
 
 /** The HTTP status a thrown error carries (Fedpod's and CSS's HTTP errors: `statusCode`), if any. */
 export function statusOf(error: unknown): number | undefined {
-  const status = typeof error === 'object' && error !== null ? statusOf(error) : undefined;
+  const status = typeof error === 'object' && error !== null ? (error as { statusCode?: unknown }).statusCode : undefined;
   return typeof status === 'number' ? status : undefined;
 }

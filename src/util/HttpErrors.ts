@@ -1,32 +1,28 @@
-import { RepresentationMetadata } from '@solid/community-server';
-/**
- * Errors that carry an HTTP status and a machine-readable code, so handlers can answer
- * `{ "error": code, "message": message }` without guessing.
- * CSS's own HttpError subclasses are also recognised by `toErrorBody`.
- */
-export class FedpodHttpError extends Error {
-  private cssMetadata?: RepresentationMetadata;
+// CSS's HttpError from its own module, not the package index: the embedded store's worker throws
+// these too, and loading all of CSS there would cost it seconds at start-up.
+import { HttpError } from '@solid/community-server/dist/util/errors/HttpError';
 
+/**
+ * The one HTTP error of the server: a status (`statusCode`), a machine-readable code (`errorCode`)
+ * and a message, answered as `{ "error": code, "message": message }` (or an HTML page to a browser).
+ * A CSS HttpError, so that CSS's pipeline answers it with its own status too.
+ */
+export class FedpodHttpError extends HttpError {
   public constructor(
-    public readonly statusCode: number,
-    public readonly errorCode: string,
+    statusCode: number,
+    errorCode: string,
     message: string,
     public readonly headers: Record<string, string> = {},
     /** More members of the answer's JSON body, beside `error` and `message` (the allowed values...). */
     public readonly details: Record<string, unknown> = {},
+    cause?: unknown,
   ) {
-    super(message);
-    this.name = 'FedpodHttpError';
+    super(statusCode, 'FedpodHttpError', message, { errorCode, cause });
   }
 
-  /**
-   * CSS's pipeline knows an HTTP error by its status and metadata; with them, an error thrown inside
-   * it (a JSON-LD body Fedpod's parser refuses, in CSS's conversion) is answered with its own status
-   * instead of 500.
-   */
-  public get metadata(): RepresentationMetadata {
-    this.cssMetadata ??= new RepresentationMetadata();
-    return this.cssMetadata;
+  /** Whether `error` is an HTTP error with this code (CSS's own included). */
+  public static hasCode(error: unknown, errorCode: string): boolean {
+    return HttpError.isInstance(error) && error.errorCode === errorCode;
   }
 }
 

@@ -1,7 +1,7 @@
 import type { DatasetRegistry } from './DatasetRegistry';
 import type { EmbeddedDataset } from './EmbeddedDataset';
 import type { GraphStoreHandler } from './GraphStoreHandler';
-import { HttpError } from './HttpError';
+import { FedpodHttpError } from '../../util/HttpErrors';
 import { FORM, mediaTypeOf, SPARQL_QUERY, SPARQL_UPDATE } from './MediaTypes';
 import type { RequestBodyReader } from './RequestBodyReader';
 import type { SparqlProtocolHandler } from './SparqlProtocolHandler';
@@ -34,7 +34,7 @@ export class DatasetServiceRouter {
     }
     const dataset = this.registry.get(name);
     if (!dataset) {
-      throw new HttpError(404, `No such dataset: /${name}`);
+      throw new FedpodHttpError(404, 'not_found', `No such dataset: /${name}`);
     }
     const params = context.search.length > 0 ? new URLSearchParams(context.search) : NO_PARAMS;
     switch (service) {
@@ -51,7 +51,7 @@ export class DatasetServiceRouter {
       case 'get':
         return this.graphStore.handle(context, dataset, params, true);
       default:
-        throw new HttpError(404, `No service "${service}" on dataset /${name}`);
+        throw new FedpodHttpError(404, 'not_found', `No service "${service}" on dataset /${name}`);
     }
   }
 
@@ -81,7 +81,7 @@ export class DatasetServiceRouter {
           if (form.has('update')) {
             return this.sparql.update(context, dataset, form.get('update'), form);
           }
-          throw new HttpError(400, 'Form has neither "query" nor "update"');
+          throw new FedpodHttpError(400, 'bad_request', 'Form has neither "query" nor "update"');
         }
         default:
           break;
@@ -91,9 +91,9 @@ export class DatasetServiceRouter {
       return this.graphStore.handle(context, dataset, params, false);
     }
     if (method === 'POST') {
-      throw new HttpError(415, `Unsupported content type "${mediaType}" for a SPARQL request`);
+      throw new FedpodHttpError(415, 'unsupported_media_type', `Unsupported content type "${mediaType}" for a SPARQL request`);
     }
-    throw new HttpError(405, `Method ${method} not allowed here`, { allow: 'GET, HEAD, POST' });
+    throw new FedpodHttpError(405, 'method_not_allowed', `Method ${method} not allowed here`, { allow: 'GET, HEAD, POST' });
   }
 
   private async handleQueryService(context: StoreRequestContext, dataset: EmbeddedDataset, params: URLSearchParams): Promise<void> {
@@ -103,7 +103,7 @@ export class DatasetServiceRouter {
       return;
     }
     if (method !== 'POST') {
-      throw new HttpError(405, `Method ${method} not allowed here`, { allow: 'GET, HEAD, POST' });
+      throw new FedpodHttpError(405, 'method_not_allowed', `Method ${method} not allowed here`, { allow: 'GET, HEAD, POST' });
     }
     const mediaType = mediaTypeOf(context.request.headers['content-type']);
     if (mediaType === SPARQL_QUERY) {
@@ -112,14 +112,14 @@ export class DatasetServiceRouter {
       const form = new URLSearchParams(await this.bodyReader.readText(context.request));
       this.sparql.query(context, dataset, form.get('query'), form);
     } else {
-      throw new HttpError(415, `Unsupported content type "${mediaType}" for a query`);
+      throw new FedpodHttpError(415, 'unsupported_media_type', `Unsupported content type "${mediaType}" for a query`);
     }
   }
 
   private async handleUpdateService(context: StoreRequestContext, dataset: EmbeddedDataset, params: URLSearchParams): Promise<void> {
     const method = context.request.method ?? 'GET';
     if (method !== 'POST') {
-      throw new HttpError(405, `Method ${method} not allowed here`, { allow: 'POST' });
+      throw new FedpodHttpError(405, 'method_not_allowed', `Method ${method} not allowed here`, { allow: 'POST' });
     }
     const mediaType = mediaTypeOf(context.request.headers['content-type']);
     if (mediaType === SPARQL_UPDATE) {
@@ -129,6 +129,6 @@ export class DatasetServiceRouter {
       const form = new URLSearchParams(await this.bodyReader.readText(context.request));
       return this.sparql.update(context, dataset, form.get('update'), form);
     }
-    throw new HttpError(415, `Unsupported content type "${mediaType}" for an update`);
+    throw new FedpodHttpError(415, 'unsupported_media_type', `Unsupported content type "${mediaType}" for an update`);
   }
 }

@@ -1,7 +1,7 @@
 import type { BasicAuthGuard } from './BasicAuthGuard';
 import type { DatasetDescriptor, DatasetType } from './DatasetRegistry';
 import { DatasetRegistry } from './DatasetRegistry';
-import { HttpError } from './HttpError';
+import { FedpodHttpError } from '../../util/HttpErrors';
 import type { RequestBodyReader } from './RequestBodyReader';
 import type { ResponseSender } from './ResponseSender';
 import type { StoreRequestContext } from './StoreRequestContext';
@@ -34,14 +34,14 @@ export class FusekiAdminHandler {
         await this.create(context);
         return;
       }
-      throw new HttpError(405, `Method ${method} not allowed on ${DATASETS}`, { allow: 'GET, HEAD, POST' });
+      throw new FedpodHttpError(405, 'method_not_allowed', `Method ${method} not allowed on ${DATASETS}`, { allow: 'GET, HEAD, POST' });
     }
     if (path.startsWith(`${DATASETS}/`)) {
       const name = this.nameFrom(path.slice(DATASETS.length + 1));
       if (method === 'GET' || method === 'HEAD') {
         const descriptor = this.registry.describe(name);
         if (!descriptor) {
-          throw new HttpError(404, `No such dataset: /${name}`);
+          throw new FedpodHttpError(404, 'not_found', `No such dataset: /${name}`);
         }
         this.sender.json(response, 200, this.describe(descriptor));
         return;
@@ -49,12 +49,12 @@ export class FusekiAdminHandler {
       if (method === 'DELETE') {
         this.requireWrite(context);
         if (!await this.registry.delete(name)) {
-          throw new HttpError(404, `No such dataset: /${name}`);
+          throw new FedpodHttpError(404, 'not_found', `No such dataset: /${name}`);
         }
         this.sender.empty(response, 200);
         return;
       }
-      throw new HttpError(405, `Method ${method} not allowed on a dataset`, { allow: 'GET, HEAD, DELETE' });
+      throw new FedpodHttpError(405, 'method_not_allowed', `Method ${method} not allowed on a dataset`, { allow: 'GET, HEAD, DELETE' });
     }
     if (path === '/$/server' && (method === 'GET' || method === 'HEAD')) {
       this.sender.json(response, 200, {
@@ -63,7 +63,7 @@ export class FusekiAdminHandler {
       });
       return;
     }
-    throw new HttpError(404, `Not found: ${path}`);
+    throw new FedpodHttpError(404, 'not_found', `Not found: ${path}`);
   }
 
   private async create(context: StoreRequestContext): Promise<void> {
@@ -71,21 +71,21 @@ export class FusekiAdminHandler {
     const contentType = (context.request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
     const body = await this.bodyReader.readText(context.request);
     if (contentType !== '' && contentType !== 'application/x-www-form-urlencoded') {
-      throw new HttpError(400, 'Only the dbName/dbType form is supported; assembler configurations are not');
+      throw new FedpodHttpError(400, 'bad_request', 'Only the dbName/dbType form is supported; assembler configurations are not');
     }
     // Fuseki also takes the parameters in the query string.
     const params = new URLSearchParams(body.length > 0 ? body : context.search);
     const rawName = params.get('dbName');
     if (!rawName) {
-      throw new HttpError(400, 'Missing dbName');
+      throw new FedpodHttpError(400, 'bad_request', 'Missing dbName');
     }
     const name = rawName.startsWith('/') ? rawName.slice(1) : rawName;
     if (!DatasetRegistry.isValidName(name)) {
-      throw new HttpError(400, `Invalid dataset name "${rawName}" (letters, digits, "_", "-", "." only)`);
+      throw new FedpodHttpError(400, 'bad_request', `Invalid dataset name "${rawName}" (letters, digits, "_", "-", "." only)`);
     }
     const type = this.typeFrom(params.get('dbType'));
     if (!await this.registry.create(name, type)) {
-      throw new HttpError(409, `Dataset /${name} already exists`);
+      throw new FedpodHttpError(409, 'conflict', `Dataset /${name} already exists`);
     }
     this.sender.empty(context.response, 200);
   }
@@ -100,7 +100,7 @@ export class FusekiAdminHandler {
       case 'mem':
         return 'mem';
       default:
-        throw new HttpError(400, `Unsupported dbType "${String(dbType)}" (use tdb2 or mem)`);
+        throw new FedpodHttpError(400, 'bad_request', `Unsupported dbType "${String(dbType)}" (use tdb2 or mem)`);
     }
   }
 
@@ -109,14 +109,14 @@ export class FusekiAdminHandler {
     try {
       name = decodeURIComponent(name);
     } catch {
-      throw new HttpError(400, 'Malformed dataset name');
+      throw new FedpodHttpError(400, 'bad_request', 'Malformed dataset name');
     }
     return name.startsWith('/') ? name.slice(1) : name;
   }
 
   private requireWrite(context: StoreRequestContext): void {
     if (!this.guard.permits(context.auth, true)) {
-      throw new HttpError(401, 'Unauthorized');
+      throw new FedpodHttpError(401, 'unauthorized', 'Unauthorized');
     }
   }
 

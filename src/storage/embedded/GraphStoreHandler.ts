@@ -3,7 +3,7 @@ import type { BasicAuthGuard } from './BasicAuthGuard';
 import type { GraphTarget } from './DatasetOperation';
 import { DatasetOperationApplier } from './DatasetOperationApplier';
 import type { EmbeddedDataset } from './EmbeddedDataset';
-import { HttpError } from './HttpError';
+import { FedpodHttpError } from '../../util/HttpErrors';
 import { mediaTypeOf, RDF_INPUT_FORMATS } from './MediaTypes';
 import type { RequestBodyReader } from './RequestBodyReader';
 import type { ResponseSender } from './ResponseSender';
@@ -35,10 +35,10 @@ export class GraphStoreHandler {
       return;
     }
     if (readOnly || (method !== 'PUT' && method !== 'POST' && method !== 'DELETE')) {
-      throw new HttpError(405, `Method ${method} not allowed here`, { allow: readOnly ? 'GET, HEAD' : 'GET, HEAD, PUT, POST, DELETE' });
+      throw new FedpodHttpError(405, 'method_not_allowed', `Method ${method} not allowed here`, { allow: readOnly ? 'GET, HEAD' : 'GET, HEAD, PUT, POST, DELETE' });
     }
     if (!this.guard.permits(context.auth, true)) {
-      throw new HttpError(401, 'Unauthorized');
+      throw new FedpodHttpError(401, 'unauthorized', 'Unauthorized');
     }
     if (method === 'DELETE') {
       await this.drop(context, dataset, target);
@@ -49,7 +49,7 @@ export class GraphStoreHandler {
 
   private read(context: StoreRequestContext, dataset: EmbeddedDataset, target: GraphTarget): void {
     if (target.kind === 'named' && !dataset.hasNamedGraph(target.iri)) {
-      throw new HttpError(404, `No such graph: <${target.iri}>`);
+      throw new FedpodHttpError(404, 'not_found', `No such graph: <${target.iri}>`);
     }
     const negotiator = target.kind === 'dataset' ? this.datasetNegotiator : this.graphNegotiator;
     const format = negotiator.choose(context.request.headers.accept);
@@ -60,10 +60,10 @@ export class GraphStoreHandler {
     const mediaType = mediaTypeOf(context.request.headers['content-type']);
     const input = RDF_INPUT_FORMATS.get(mediaType);
     if (!input) {
-      throw new HttpError(415, `Unsupported RDF media type "${mediaType}"`);
+      throw new FedpodHttpError(415, 'unsupported_media_type', `Unsupported RDF media type "${mediaType}"`);
     }
     if (input.quads && target.kind !== 'dataset') {
-      throw new HttpError(400, `${mediaType} holds quads; send it without ?graph= / ?default`);
+      throw new FedpodHttpError(400, 'bad_request', `${mediaType} holds quads; send it without ?graph= / ?default`);
     }
     const body = await this.bodyReader.read(context.request);
     const existed = target.kind !== 'named' || dataset.hasNamedGraph(target.iri);
@@ -81,10 +81,10 @@ export class GraphStoreHandler {
   private async drop(context: StoreRequestContext, dataset: EmbeddedDataset, target: GraphTarget): Promise<void> {
     if (target.kind === 'dataset') {
       // Too easy to send by mistake; DROP ALL through /update is explicit.
-      throw new HttpError(405, 'DELETE of the whole dataset is not allowed; use ?graph= or ?default');
+      throw new FedpodHttpError(405, 'method_not_allowed', 'DELETE of the whole dataset is not allowed; use ?graph= or ?default');
     }
     if (target.kind === 'named' && !dataset.hasNamedGraph(target.iri)) {
-      throw new HttpError(404, `No such graph: <${target.iri}>`);
+      throw new FedpodHttpError(404, 'not_found', `No such graph: <${target.iri}>`);
     }
     await dataset.apply({ kind: 'graphDrop', target });
     this.sender.empty(context.response, 204);
@@ -94,11 +94,11 @@ export class GraphStoreHandler {
     const graph = params.get('graph');
     const isDefault = params.has('default');
     if (graph !== null && isDefault) {
-      throw new HttpError(400, 'Use either ?graph= or ?default, not both');
+      throw new FedpodHttpError(400, 'bad_request', 'Use either ?graph= or ?default, not both');
     }
     if (graph !== null) {
       if (!DatasetOperationApplier.isSafeIri(graph)) {
-        throw new HttpError(400, `Graph name must be an absolute IRI: ${graph}`);
+        throw new FedpodHttpError(400, 'bad_request', `Graph name must be an absolute IRI: ${graph}`);
       }
       return { kind: 'named', iri: graph };
     }

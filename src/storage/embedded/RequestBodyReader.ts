@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { HttpError } from './HttpError';
+import { FedpodHttpError } from '../../util/HttpErrors';
 
 /** Reads a request body into memory, refusing (413) anything over the limit. */
 export class RequestBodyReader {
@@ -46,8 +46,8 @@ export class RequestBodyReader {
     return (await this.read(request)).toString('utf8');
   }
 
-  private tooLarge(): HttpError {
+  private tooLarge(): FedpodHttpError {
     // The unread rest of the body makes the connection unusable for keep-alive.
-    return new HttpError(413, `Request body larger than ${this.maxBytes} bytes`, { connection: 'close' });
+    return new FedpodHttpError(413, 'payload_too_large', `Request body larger than ${this.maxBytes} bytes`, { connection: 'close' });
   }
 }

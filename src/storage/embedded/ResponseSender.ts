@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { HttpError } from './HttpError';
+import { FedpodHttpError } from '../../util/HttpErrors';
 import { InvalidOperationError } from './InvalidOperationError';
 import { StoreUnavailableError } from './StoreUnavailableError';
 
@@ -46,10 +46,10 @@ export class ResponseSender {
       response.destroy();
       return;
     }
-    if (error instanceof HttpError && error.status === 401) {
+    if (error instanceof FedpodHttpError && error.statusCode === 401) {
       this.unauthorized(response);
-    } else if (error instanceof HttpError) {
-      this.text(response, error.status, `Error ${error.status}: ${error.message}`, error.headers);
+    } else if (error instanceof FedpodHttpError) {
+      this.text(response, error.statusCode, `Error ${error.statusCode}: ${error.message}`, error.headers);
     } else if (error instanceof InvalidOperationError) {
       this.text(response, 400, `Error 400: ${error.message}`);
     } else if (error instanceof StoreUnavailableError) {

@@ -2,7 +2,7 @@ import type { AcceptNegotiator } from './AcceptNegotiator';
 import type { BasicAuthGuard } from './BasicAuthGuard';
 import { DatasetOperationApplier } from './DatasetOperationApplier';
 import type { EmbeddedDataset, QueryDatasetOverride } from './EmbeddedDataset';
-import { HttpError } from './HttpError';
+import { FedpodHttpError } from '../../util/HttpErrors';
 import { InvalidOperationError } from './InvalidOperationError';
 import { FORMAT_PARAMETER_ALIASES } from './MediaTypes';
 import type { ResponseSender } from './ResponseSender';
@@ -26,7 +26,7 @@ export class SparqlProtocolHandler {
   /** `params` carries the protocol parameters (URL or form): default-graph-uri, named-graph-uri, format. */
   public query(context: StoreRequestContext, dataset: EmbeddedDataset, query: string | null, params: URLSearchParams): void {
     if (!query) {
-      throw new HttpError(400, 'Missing query (use ?query=, a form field "query" or an application/sparql-query body)');
+      throw new FedpodHttpError(400, 'bad_request', 'Missing query (use ?query=, a form field "query" or an application/sparql-query body)');
     }
     const override = this.overrideFrom(params);
     const form = this.sniffer.sniff(query);
@@ -48,14 +48,14 @@ export class SparqlProtocolHandler {
 
   public async update(context: StoreRequestContext, dataset: EmbeddedDataset, update: string | null, params: URLSearchParams): Promise<void> {
     if (!this.guard.permits(context.auth, true)) {
-      throw new HttpError(401, 'Unauthorized');
+      throw new FedpodHttpError(401, 'unauthorized', 'Unauthorized');
     }
     if (!update) {
-      throw new HttpError(400, 'Missing update (use a form field "update" or an application/sparql-update body)');
+      throw new FedpodHttpError(400, 'bad_request', 'Missing update (use a form field "update" or an application/sparql-update body)');
     }
     if (params.has('using-graph-uri') || params.has('using-named-graph-uri')) {
       // Silently ignoring them would change what the update matches.
-      throw new HttpError(400, 'using-graph-uri / using-named-graph-uri are not supported; use USING in the update');
+      throw new FedpodHttpError(400, 'bad_request', 'using-graph-uri / using-named-graph-uri are not supported; use USING in the update');
     }
     await dataset.update(update);
     this.sender.empty(context.response, 204);
@@ -81,7 +81,7 @@ export class SparqlProtocolHandler {
     }
     for (const iri of [ ...defaultGraphIris, ...namedGraphIris ]) {
       if (!DatasetOperationApplier.isSafeIri(iri)) {
-        throw new HttpError(400, `Not an absolute IRI: ${iri}`);
+        throw new FedpodHttpError(400, 'bad_request', `Not an absolute IRI: ${iri}`);
       }
     }
     return { defaultGraphIris, namedGraphIris };

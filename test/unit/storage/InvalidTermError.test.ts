@@ -24,6 +24,6 @@ describe('InvalidTermError', () => {
     const response = { headersSent: false, writeHead, end } as unknown as ServerResponse;
     sendError(response, new InvalidTermError('Not a valid absolute IRI: "a b"'));
     expect(writeHead).toHaveBeenCalledWith(400, expect.objectContaining({ 'content-type': 'application/json; charset=utf-8' }));
-    expect(JSON.parse(end.mock.calls[0][0] as string)).toEqual({ error: 'invalid_term_error', message: 'Not a valid absolute IRI: "a b"' });
+    expect(JSON.parse(end.mock.calls[0][0] as string)).toEqual({ error: 'invalid_term', message: 'Not a valid absolute IRI: "a b"' });
   });
 });

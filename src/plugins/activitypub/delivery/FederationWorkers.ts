@@ -7,7 +7,6 @@ import { NO_METRICS } from '../../observability/NoopMetrics';
 import type { JobQueue, QueuedJob } from '../../queue/JobQueue';
 import type { JobQueueFactory } from '../../queue/JobQueueFactory';
 import { PermanentJobError } from '../../queue/PermanentJobError';
-import { SparqlEndpointError } from '../../../storage/SparqlClient';
 import { withoutBlindCopies } from '../ActivityJson';
 import type { ActivityRepository } from '../ActivityRepository';
 import { ActorUrls } from '../ActorDocument';
@@ -33,8 +32,8 @@ const DATA_REFUSALS = new Set([ 400, 413, 414, 415, 422 ]);
  * or overloaded (5xx, network errors) is retried.
  */
 export function refusedData(error: unknown): boolean {
-  const status = error instanceof SparqlEndpointError ? error.status : statusOf(error);
-  return typeof status === 'number' && DATA_REFUSALS.has(status);
+  const status = statusOf(error);
+  return status !== undefined && DATA_REFUSALS.has(status);
 }
 
 /**
