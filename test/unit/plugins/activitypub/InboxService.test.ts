@@ -70,7 +70,7 @@ function follow(id: string, actor: string, object: string): Json {
   return { '@context': 'https://www.w3.org/ns/activitystreams', id, type: 'Follow', actor, object, to: [ object ]};
 }
 
-describe('InboxService idempotency', (): void => {
+describe('InboxService', (): void => {
   it('accepts a remote Follow once when it is delivered several times at once', async(): Promise<void> => {
     const world = new World();
     // Five workers of one node at once; across nodes the locker is the Redis one (test/integration/cluster).

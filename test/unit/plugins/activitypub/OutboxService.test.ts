@@ -6,7 +6,7 @@ import type { ResourceGraphStore } from '../../../../src/storage/ResourceGraphSt
 
 const BASE = 'https://pod.example/';
 
-describe('OutboxService and accounts that do not exist', () => {
+describe('OutboxService', () => {
   it('refuses a post to the outbox of an actor without an actor document (a token that outlived its account), writing nothing', async() => {
     // Stand-ins recording calls: every write method must stay untouched.
     const store = {
