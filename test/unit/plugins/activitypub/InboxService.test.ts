@@ -1,13 +1,21 @@
 import { GreedyReadWriteLocker, MemoryMapStorage, MemoryResourceLocker } from '@solid/community-server';
 import type { Json } from '../../../../src/plugins/activitypub/ActivityJson';
-import type { ActivityRepository, ReceivedState } from '../../../../src/plugins/activitypub/ActivityRepository';
+import { ActivityRepository } from '../../../../src/plugins/activitypub/ActivityRepository';
+import type { ReceivedState } from '../../../../src/plugins/activitypub/ActivityRepository';
+import { ActivityStreamsSerializer } from '../../../../src/plugins/activitypub/ActivityStreamsSerializer';
 import { InboxService } from '../../../../src/plugins/activitypub/InboxService';
 import { InboundPermissions } from '../../../../src/plugins/activitypub/InboundPermissions';
+import { FollowAnswerEffect } from '../../../../src/plugins/activitypub/inbound/FollowAnswerEffect';
 import { FollowEffect } from '../../../../src/plugins/activitypub/inbound/FollowEffect';
+import { ReactionEffect } from '../../../../src/plugins/activitypub/inbound/ReactionEffect';
 import type { ActorProfiles } from '../../../../src/plugins/activitypub/ActorProfiles';
 import type { OutboxService } from '../../../../src/plugins/activitypub/OutboxService';
 import type { CollectionStore } from '../../../../src/storage/CollectionStore';
 import type { ResourceGraphStore } from '../../../../src/storage/ResourceGraphStore';
+import { DocumentLoader } from '../../../../src/plugins/ldp/DocumentLoader';
+import { JsonLdParser } from '../../../../src/plugins/ldp/JsonLdParser';
+import { PermanentJobError } from '../../../../src/plugins/queue/PermanentJobError';
+import { startEmbeddedGraphs, type EmbeddedGraphs } from '../../support/embeddedGraphs';
 
 const BASE = 'https://pod.example/';
 const REMOTE = 'https://remote.example/users/carol';
@@ -117,5 +125,140 @@ describe('InboxService', (): void => {
     expect((): InboxService => new InboxService(BASE, {} as ActivityRepository, {} as CollectionStore, {} as InboundPermissions,
       [ new FollowEffect(BASE, outbox, {} as CollectionStore, {} as ActorProfiles),
         new FollowEffect(BASE, outbox, {} as CollectionStore, {} as ActorProfiles) ])).toThrow('Two inbound effects for Follow: FollowEffect and FollowEffect');
+  });
+
+  describe('on the embedded store', (): void => {
+    const AS = 'https://www.w3.org/ns/activitystreams';
+    const ALICE = `${BASE}actors/alice`;
+    const BOB = `${BASE}actors/bob`;
+    const NOTE = `${BASE}objects/n1`;
+    const GROUP = 'https://remote.example/groups/cats';
+    let graphs: EmbeddedGraphs;
+    let activities: ActivityRepository;
+    let service: InboxService;
+    let counter = 0;
+    const remoteId = (kind: string): string => {
+      counter += 1;
+      return `https://remote.example/${kind}/${counter}`;
+    };
+    const inboxOf = async(username: string): Promise<string[]> => graphs.collections.all(`${BASE}actors/${username}/inbox`);
+
+    beforeAll(async(): Promise<void> => {
+      graphs = await startEmbeddedGraphs(BASE);
+      const loader = new DocumentLoader(BASE);
+      activities = new ActivityRepository(graphs.resources, new JsonLdParser(BASE, loader), new ActivityStreamsSerializer(loader));
+      service = new InboxService(BASE, activities, graphs.collections, new InboundPermissions(BASE, graphs.resources), [
+        new ReactionEffect(BASE, graphs.collections),
+        new FollowAnswerEffect(BASE, activities, graphs.collections),
+      ]);
+      // Alice follows Carol; Bob blocked her.
+      await graphs.collections.add(`${ALICE}/following`, REMOTE);
+      await graphs.collections.add(`${BOB}/blocked`, REMOTE);
+    });
+
+    afterAll(async(): Promise<void> => {
+      await graphs.stop();
+    });
+
+    it.each([
+      [ 'without an id', undefined ],
+      [ 'with an id on another server than its sender\'s', 'https://elsewhere.example/likes/1' ],
+      [ 'with an id on this server', `${BASE}activities/forged` ],
+    ])('refuses an activity %s for good, storing nothing', async(what, id): Promise<void> => {
+      const error = await service.receive({ '@context': AS, id, type: 'Like', actor: REMOTE, object: NOTE }, 'alice')
+        .catch((caught: unknown): unknown => caught);
+      expect(PermanentJobError.is(error)).toBe(true);
+      expect((error as Error).message).toBe(`Refused an activity whose id ${String(id)} is not on its sender's server ${REMOTE}`);
+      expect(await graphs.collections.count(`${NOTE}/likes`)).toBe(0);
+      if (id) {
+        expect(await activities.exists(id)).toBe(false);
+      }
+    });
+
+    it('refuses for good a Create of this server\'s object, storing nothing', async(): Promise<void> => {
+      const id = remoteId('create');
+      const error = await service.receive({ '@context': AS, id, type: 'Create', actor: REMOTE,
+        object: { id: `${BASE}objects/hijack`, type: 'Note', content: 'mine now' }}, 'alice').catch((caught: unknown): unknown => caught);
+      expect(PermanentJobError.is(error)).toBe(true);
+      expect((error as Error).message).toBe(`Refused Create ${id}: ${REMOTE} may not do that to ${BASE}objects/hijack`);
+      expect(await activities.exists(id)).toBe(false);
+      expect(await activities.exists(`${BASE}objects/hijack`)).toBe(false);
+    });
+
+    it('stores a Like of a local object, applies it, marks it done and lists it in the inbox that received it', async(): Promise<void> => {
+      const id = remoteId('like');
+      await service.receive({ '@context': AS, id, type: 'Like', actor: REMOTE, object: NOTE,
+        signature: { type: 'RsaSignature2017', signatureValue: 'x' }}, 'alice');
+      expect(await activities.receivedState(id)).toBe('done');
+      expect(await graphs.collections.contains(`${NOTE}/likes`, id)).toBe(true);
+      expect(await inboxOf('alice')).toContain(id);
+      // Linked Data signatures are not checked, so not kept.
+      expect((await activities.read(id))!.signature).toBeUndefined();
+    });
+
+    it('lists a shared-inbox delivery for those addressed, those following the sender, the object\'s actor; never a blocker', async(): Promise<void> => {
+      const id = remoteId('note');
+      await service.receive({ '@context': AS, id, type: 'Follow', actor: REMOTE, object: `${BASE}actors/dora`,
+        to: [ BOB, `${AS}#Public` ], cc: [ `${BASE}actors/erin` ]});
+      expect(await activities.receivedState(id)).toBe('done');
+      for (const username of [ 'alice', 'dora', 'erin' ]) {
+        expect(await inboxOf(username)).toContain(id);
+      }
+      expect(await inboxOf('bob')).not.toContain(id);
+    });
+
+    it('only lists again an activity delivered a second time, applying nothing twice', async(): Promise<void> => {
+      const id = remoteId('like');
+      const like = { '@context': AS, id, type: 'Like', actor: REMOTE, object: NOTE };
+      await service.receive(structuredClone(like), 'alice');
+      await graphs.collections.remove(`${NOTE}/likes`, id);
+      await service.receive(structuredClone(like), 'frank');
+      expect(await graphs.collections.contains(`${NOTE}/likes`, id)).toBe(false);
+      expect(await inboxOf('frank')).toContain(id);
+    });
+
+    it('receives the activity a Group announces from its own server, as announced by the Group', async(): Promise<void> => {
+      const announce = remoteId('announce');
+      const inner = remoteId('like');
+      await service.receive({ '@context': AS, id: announce, type: 'Announce', actor: GROUP,
+        object: { id: inner, type: 'Like', actor: REMOTE, object: NOTE }}, 'alice');
+      expect(await activities.receivedState(announce)).toBe('done');
+      expect(await activities.receivedState(inner)).toBe('done');
+      expect(await graphs.collections.contains(`${NOTE}/likes`, inner)).toBe(true);
+    });
+
+    it('does not trust an announced activity from another server, nor an Announce of an Announce', async(): Promise<void> => {
+      const elsewhere = 'https://third.example/likes/1';
+      await service.receive({ '@context': AS, id: remoteId('announce'), type: 'Announce', actor: GROUP,
+        object: { id: elsewhere, type: 'Like', actor: 'https://third.example/users/x', object: NOTE }}, 'alice');
+      expect(await activities.exists(elsewhere)).toBe(false);
+      const nested = remoteId('announce');
+      await service.receive({ '@context': AS, id: remoteId('announce'), type: 'Announce', actor: GROUP,
+        object: { id: nested, type: 'Announce', actor: GROUP, object: NOTE }}, 'alice');
+      expect(await activities.exists(nested)).toBe(false);
+    });
+
+    it('keeps the Announce when the activity it carries is refused', async(): Promise<void> => {
+      const announce = remoteId('announce');
+      const inner = remoteId('create');
+      await service.receive({ '@context': AS, id: announce, type: 'Announce', actor: GROUP,
+        object: { id: inner, type: 'Create', actor: REMOTE, object: { id: `${BASE}objects/taken`, type: 'Note' }}}, 'alice');
+      expect(await activities.receivedState(announce)).toBe('done');
+      expect(await activities.exists(inner)).toBe(false);
+    });
+
+    it('delivers a local activity to its recipient\'s inbox once, with its effect; one without id or actor is skipped', async(): Promise<void> => {
+      const id = `${BASE}activities/local-like-${remoteId('x').split('/').pop()!}`;
+      const like = { '@context': AS, id, type: 'Like', actor: BOB, object: NOTE };
+      await service.receiveLocal(structuredClone(like), 'alice');
+      expect(await inboxOf('alice')).toContain(id);
+      expect(await graphs.collections.contains(`${NOTE}/likes`, id)).toBe(true);
+      await graphs.collections.remove(`${NOTE}/likes`, id);
+      await service.receiveLocal(structuredClone(like), 'alice');
+      expect(await graphs.collections.contains(`${NOTE}/likes`, id)).toBe(false);
+      await service.receiveLocal({ type: 'Like', actor: BOB, object: NOTE }, 'gina');
+      await service.receiveLocal({ id: `${BASE}activities/anonymous`, type: 'Like', object: NOTE }, 'gina');
+      expect(await inboxOf('gina')).toEqual([]);
+    });
   });
 });
