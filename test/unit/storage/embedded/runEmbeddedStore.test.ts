@@ -58,6 +58,20 @@ describe('runEmbeddedStore', (): void => {
     await expect(request(`${store.url}/$/datasets`)).rejects.toThrow();
   });
 
+  it('refuses a data directory another store of this process holds, leaving that store serving', async(): Promise<void> => {
+    const holder = await runEmbeddedStore({ port: 0, dataDir }, warn);
+    try {
+      await createDataset(holder.url, 'ds');
+      await expect(runEmbeddedStore({ port: 0, dataDir }, warn)).rejects.toThrow(`Data directory ${dataDir} is already open in this process`);
+      expect((await request(`${holder.url}/$/datasets/ds`)).status).toBe(200);
+    } finally {
+      await holder.stop();
+    }
+    // Once stopped, the directory is free again.
+    const next = await runEmbeddedStore({ port: 0, dataDir }, warn);
+    await next.stop();
+  });
+
   it('refuses a port in use before touching the data directory', async(): Promise<void> => {
     const blocker: Server = createServer();
     await new Promise<void>((resolve): void => {
