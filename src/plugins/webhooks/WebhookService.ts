@@ -51,6 +51,30 @@ interface CacheEntry {
   revocations: string;
 }
 
+/** What WebhookService is made of (an options object: more than six parts). */
+export interface WebhookServiceOptions {
+  /** Public base URL. */
+  baseUrl: string;
+  /** The resource graphs (records are resources of the webhooks container). */
+  resources: ResourceGraphs;
+  /** Accounts, to resolve users named by the CLI. */
+  accounts: AccountStore;
+  /** The server's queue factory (queue `webhooks`). */
+  queues: JobQueueFactory;
+  /** The configured actions. */
+  registry: WebhookActionRegistry;
+  /** Names of the actions a webhook may be generated for (each must be registered). */
+  allowedActions: string[];
+  /** Container of the webhooks: an absolute URL, or a path relative to the base URL (default `webhooks/`). */
+  containerUri?: string;
+  /** How long a looked-up record is used before it is read again (default 2000 ms). */
+  cacheTtlMs?: number;
+  /** Most records kept in memory (default 10,000). */
+  cacheSize?: number;
+  /** Counter of revocations shared by every node (and the console); see the class comment. */
+  revocations?: ChangeCounter;
+}
+
 /**
  * Incoming webhooks: generation (over HTTP by a logged-in user, or by an operator with the CLI),
  * lookup of a webhook URI (the hot path: records are cached in memory for at most `cacheTtlMs`),
@@ -82,36 +106,29 @@ export class WebhookService {
   private readonly keys = new Map<string, string>();
   private queueInstance?: BatchingJobQueue<WebhookJob>;
   private accepted = 0;
+  private readonly accounts: AccountStore;
+  private readonly queues: JobQueueFactory;
+  private readonly registry: WebhookActionRegistry;
+  private readonly cacheTtlMs: number;
+  private readonly cacheSize: number;
+  private readonly revocations?: ChangeCounter;
 
   /**
-   * @param baseUrl - Public base URL.
-   * @param resources - The resource graphs (records are resources of the webhooks container).
-   * @param accounts - Accounts, to resolve users named by the CLI.
-   * @param queues - The server's queue factory (queue `webhooks`).
-   * @param registry - The configured actions.
-   * @param allowedActions - Names of the actions a webhook may be generated for (each must be registered).
-   * @param context - JSON-LD context of the webhook information returned (the config's default, as
-   * DEFAULT_WEBHOOK_CONTEXT: `@vocab` urn:fedpod:ns: with id/type aliases). @range {json}
-   * @param containerUri - Container of the webhooks: an absolute URL, or a path relative to the base URL.
-   * @param cacheTtlMs - How long a looked-up record is used before it is read again.
-   * @param cacheSize - Most records kept in memory.
-   * @param revocations - Counter of revocations shared by every node (and the console); see the class comment.
+   * @param options - The service's parts and settings.
+   * @param context - JSON-LD context of the webhook information returned (default
+   * DEFAULT_WEBHOOK_CONTEXT: `@vocab` urn:fedpod:ns: with id/type aliases); apart from the options
+   * because Components.js reads a raw JSON value only into a constructor parameter. @range {json}
    */
-  public constructor(
-    baseUrl: string,
-    resources: ResourceGraphs,
-    private readonly accounts: AccountStore,
-    private readonly queues: JobQueueFactory,
-    private readonly registry: WebhookActionRegistry,
-    allowedActions: string[],
-    context: Record<string, unknown>,
-    containerUri = 'webhooks/',
-    private readonly cacheTtlMs = 2000,
-    private readonly cacheSize = 10_000,
-    private readonly revocations?: ChangeCounter,
-  ) {
-    this.urls = new ActorUrls(baseUrl);
-    const resolved = new URL(containerUri, this.urls.base).href;
+  public constructor(options: WebhookServiceOptions, context: Record<string, unknown>) {
+    const { registry, allowedActions } = options;
+    this.accounts = options.accounts;
+    this.queues = options.queues;
+    this.registry = registry;
+    this.cacheTtlMs = options.cacheTtlMs ?? 2000;
+    this.cacheSize = options.cacheSize ?? 10_000;
+    this.revocations = options.revocations;
+    this.urls = new ActorUrls(options.baseUrl);
+    const resolved = new URL(options.containerUri ?? 'webhooks/', this.urls.base).href;
     this.containerUri = resolved.endsWith('/') ? resolved : `${resolved}/`;
     this.context = context ?? DEFAULT_WEBHOOK_CONTEXT;
     const missing = allowedActions.filter((name): boolean => !registry.has(name));
@@ -120,7 +137,7 @@ export class WebhookService {
         registry.names.join(', ') || 'none'})`);
     }
     this.allowedActions = [ ...new Set(allowedActions) ];
-    this.store = new WebhookStore(resources, this.containerUri);
+    this.store = new WebhookStore(options.resources, this.containerUri);
   }
 
   /** POSTs accepted (made durable) by this process so far. */

@@ -97,7 +97,7 @@ export async function runEmbeddedStore(
   const url = await server.listen(settings.port, settings.host);
   let lock: DirectoryLock | undefined;
   try {
-    lock = await DirectoryLock.acquire(settings.dataDir, { fileName: 'store.lock', label: 'Data directory' });
+    lock = await DirectoryLock.acquire(settings.dataDir, { fileName: 'store.lock', label: 'Data directory', exclusiveInProcess: true });
     await registry.open();
   } catch (error: unknown) {
     await server.close();

@@ -1,9 +1,11 @@
 import * as http from 'node:http';
 import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { PrometheusMetrics } from '../../../src/plugins/observability/PrometheusMetrics';
 import { SparqlClient } from '../../../src/storage/SparqlClient';
 import { StoreUnavailableHttpError } from '../../../src/storage/StoreUnavailableHttpError';
 import { rejection } from '../../support/rejection';
+import { FakeStore as MetricsStore } from '../plugins/observability/support/FakeStore';
 
 /** A store stand-in on loopback: `answer` decides, per request (1-based), what it does. */
 interface FakeStore {
@@ -157,5 +159,31 @@ describe('SparqlClient when the store is away', (): void => {
     }
     expect((await rejection(client.update('INSERT DATA { <urn:a> <urn:b> <urn:c> }')) as Error).message).toContain('refused the update with 500');
     expect(StoreUnavailableHttpError.isInstance(await rejection(client.update('INSERT DATA { <urn:a> <urn:b> <urn:c> }')))).toBe(true);
+  });
+});
+
+describe('SparqlClient metrics', (): void => {
+  const store = new MetricsStore();
+
+  beforeAll(async(): Promise<void> => {
+    await store.start();
+  });
+
+  afterAll(async(): Promise<void> => {
+    await store.stop();
+  });
+
+  it('records the latency of queries and updates, with their outcome', async(): Promise<void> => {
+    const metrics = new PrometheusMetrics(1000, 2000, false);
+    const client = new SparqlClient(store.url, store.url, '', '', 5000, metrics);
+    store.mode = 'ok';
+    await client.ask('ASK {}');
+    await client.ask('ASK {}');
+    store.mode = 500;
+    await expect(client.update('INSERT DATA {}')).rejects.toThrow('500');
+    client.close();
+    const { body } = await metrics.expose();
+    expect(body).toContain('fedpod_store_request_duration_seconds_count{operation="query",outcome="ok"} 2');
+    expect(body).toContain('fedpod_store_request_duration_seconds_count{operation="update",outcome="error"} 1');
   });
 });

@@ -39,8 +39,9 @@ export async function startWebhookWorld(): Promise<WebhookWorld> {
   const queues = { create: (): JobQueue<Batch<WebhookJob>> => queue } as unknown as JobQueueFactory;
   const registry = new WebhookActionRegistry([ 'store-in-container', 'post-to-outbox' ]
     .map((name): { name: string; run: () => Promise<void> } => ({ name, run: async(): Promise<void> => undefined })));
-  const service = new WebhookService(BASE, graphs.resources, new InMemoryAccountStoreFake(BASE, [ 'alice', 'bob' ]),
-    queues, registry, [ 'store-in-container' ], DEFAULT_WEBHOOK_CONTEXT);
+  const service = new WebhookService({ baseUrl: BASE, resources: graphs.resources,
+    accounts: new InMemoryAccountStoreFake(BASE, [ 'alice', 'bob' ]), queues, registry,
+    allowedActions: [ 'store-in-container' ] }, DEFAULT_WEBHOOK_CONTEXT);
   return {
     service,
     tokens: new TokenService(BASE, dataDir),

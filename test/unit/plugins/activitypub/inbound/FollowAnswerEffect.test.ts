@@ -39,4 +39,21 @@ describe('FollowAnswerEffect', (): void => {
     await effect.apply({ activity: { type: 'Accept', actor: CAROL, object: `${BASE}activities/like` }, sender: CAROL, now: new Date() });
     expect(collections.items.size).toBe(0);
   });
+
+  it('removes it on Reject of the embedded Follow, and a Reject by anyone else removes nothing', async(): Promise<void> => {
+    await collections.store().add(`${ALICE}/following`, CAROL);
+    const mallory = 'https://evil.example/u/m';
+    await effect.apply({ activity: { type: 'Reject', actor: mallory, object: FOLLOW }, sender: mallory, now: new Date() });
+    expect(collections.of(`${ALICE}/following`)).toEqual([ CAROL ]);
+    await effect.apply({ activity: { type: 'Reject', actor: CAROL, object: FOLLOW }, sender: CAROL, now: new Date() });
+    expect(collections.of(`${ALICE}/following`)).toEqual([]);
+  });
+
+  it('ignores an answer to a Follow by another server\'s actor, or to nothing it can find', async(): Promise<void> => {
+    await effect.apply({ activity: { type: 'Accept', actor: CAROL, object: { type: 'Follow', actor: 'https://third.example/users/dan',
+      object: CAROL }}, sender: CAROL, now: new Date() });
+    await effect.apply({ activity: { type: 'Accept', actor: CAROL, object: `${BASE}activities/missing` }, sender: CAROL, now: new Date() });
+    await effect.apply({ activity: { type: 'Accept', actor: CAROL }, sender: CAROL, now: new Date() });
+    expect(collections.items.size).toBe(0);
+  });
 });

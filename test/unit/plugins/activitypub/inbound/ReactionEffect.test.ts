@@ -23,4 +23,26 @@ describe('ReactionEffect', (): void => {
       actor: CAROL, object: 'https://third.example/notes/1' }, sender: CAROL, now: new Date() });
     expect(collections.items.size).toBe(0);
   });
+
+  it('records a reaction whose object is embedded, by the object\'s id', async(): Promise<void> => {
+    const collections = new MemoryCollections();
+    await new ReactionEffect(BASE, collections.store()).apply({ activity: { id: 'https://remote.example/like/3', type: 'Like',
+      actor: CAROL, object: { id: NOTE, type: 'Note' }}, sender: CAROL, now: new Date() });
+    expect(collections.of(`${NOTE}/likes`)).toEqual([ 'https://remote.example/like/3' ]);
+  });
+
+  it('takes an object on a host that only begins like this server\'s for another server\'s', async(): Promise<void> => {
+    const collections = new MemoryCollections();
+    // Without its slash the base would be a prefix of this host too.
+    await new ReactionEffect('https://pod.example', collections.store()).apply({ activity: { id: 'https://remote.example/like/4',
+      type: 'Announce', actor: CAROL, object: 'https://pod.example.evil/objects/n1' }, sender: CAROL, now: new Date() });
+    expect(collections.items.size).toBe(0);
+  });
+
+  it('records nothing for a reaction without an object', async(): Promise<void> => {
+    const collections = new MemoryCollections();
+    await new ReactionEffect(BASE, collections.store()).apply({ activity: { id: 'https://remote.example/like/5', type: 'Like',
+      actor: CAROL }, sender: CAROL, now: new Date() });
+    expect(collections.items.size).toBe(0);
+  });
 });

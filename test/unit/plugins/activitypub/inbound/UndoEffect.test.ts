@@ -44,4 +44,29 @@ describe('UndoEffect', (): void => {
     expect(collections.of(`${ALICE}/followers`)).toEqual([ CAROL ]);
     expect(collections.of(`${NOTE}/reactions`)).toEqual([ 'https://remote.example/react/1' ]);
   });
+
+  it.each([ [ 'Like', 'likes' ], [ 'Announce', 'shares' ] ])('takes an undone %s out of the object\'s %s', async(type, name): Promise<void> => {
+    const reaction = `https://remote.example/${type}/9`;
+    await collections.store().add(`${NOTE}/${name}`, reaction);
+    await collections.store().add(`${NOTE}/${name}`, 'https://remote.example/other/1');
+    await effect.apply({ activity: { type: 'Undo', actor: CAROL, object: { id: reaction, type, actor: CAROL, object: NOTE }},
+      sender: CAROL, now: new Date() });
+    expect(collections.of(`${NOTE}/${name}`)).toEqual([ 'https://remote.example/other/1' ]);
+  });
+
+  it('does nothing for an undone activity it cannot find, nor for types without a collection', async(): Promise<void> => {
+    await effect.apply({ activity: { type: 'Undo', actor: CAROL, object: 'https://remote.example/unknown/1' }, sender: CAROL, now: new Date() });
+    await effect.apply({ activity: { type: 'Undo', actor: CAROL }, sender: CAROL, now: new Date() });
+    await effect.apply({ activity: { type: 'Undo', actor: CAROL, object: { id: 'https://remote.example/c/1', type: 'Create', actor: CAROL,
+      object: NOTE }}, sender: CAROL, now: new Date() });
+    expect(collections.of(`${ALICE}/followers`)).toEqual([ CAROL ]);
+    expect(collections.of(`${NOTE}/reactions`)).toEqual([ 'https://remote.example/react/1' ]);
+    expect(collections.of(`${NOTE}/dislikes`)).toEqual([ 'https://remote.example/dislike/1' ]);
+  });
+
+  it('leaves followers alone on Undo of a Follow of another server\'s actor', async(): Promise<void> => {
+    await effect.apply({ activity: { type: 'Undo', actor: CAROL, object: { id: 'https://remote.example/f/2', type: 'Follow', actor: CAROL,
+      object: 'https://third.example/users/alice' }}, sender: CAROL, now: new Date() });
+    expect(collections.of(`${ALICE}/followers`)).toEqual([ CAROL ]);
+  });
 });

@@ -9,6 +9,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedStoreWorker } from '../../../../src/storage/embedded';
+import { EngineHealth as Health } from '../../../../src/storage/embedded/EngineHealth';
+import { StoreUnavailableError as Unavailable } from '../../../../src/storage/embedded/StoreUnavailableError';
 import type { EmbeddedDatasetFactory as Factory } from '../../../../src/storage/embedded/EmbeddedDatasetFactory';
 import type { EngineHealth } from '../../../../src/storage/embedded/EngineHealth';
 import type { StoreUnavailableError } from '../../../../src/storage/embedded/StoreUnavailableError';
@@ -44,7 +46,7 @@ function freshEngine(warnings: string[]): Engine {
   return engine!;
 }
 
-describe('an engine fault in the embedded store', (): void => {
+describe('EngineHealth', (): void => {
   let directory: string;
 
   beforeEach((): void => {
@@ -121,5 +123,66 @@ describe('an engine fault in the embedded store', (): void => {
       await store.stop();
     }
     expect(await store.exited).toBe(0);
+  });
+});
+
+describe('EngineHealth (its own bookkeeping)', (): void => {
+  it('passes calls and their results through until a fault', (): void => {
+    const health = new Health();
+    expect(health.guard((): number => 7)).toBe(7);
+    expect(health.failed).toBeUndefined();
+    expect((): void => health.check()).not.toThrow();
+  });
+
+  it('rethrows an error of the input as it is, and stays healthy', (): void => {
+    const health = new Health();
+    const parseError = new SyntaxError('Unexpected token');
+    expect((): never => health.guard((): never => {
+      throw parseError;
+    })).toThrow(parseError);
+    // A RangeError that is no stack overflow is the caller's too.
+    expect((): never => health.guard((): never => {
+      throw new RangeError('Invalid array length');
+    })).toThrow(RangeError);
+    expect(health.failed).toBeUndefined();
+  });
+
+  it.each([
+    [ 'a WebAssembly trap', new WebAssembly.RuntimeError('memory access out of bounds') ],
+    [ 'a stack overflow', new RangeError('Maximum call stack size exceeded') ],
+  ])('takes %s for a fault: a 503 from then on, told to the listeners once', (what, fault): void => {
+    const health = new Health();
+    const told: Error[] = [];
+    health.onFault((error): void => {
+      told.push(error);
+    });
+    const error = ((): unknown => {
+      try {
+        return health.guard((): never => {
+          throw fault;
+        });
+      } catch (caught: unknown) {
+        return caught;
+      }
+    })();
+    expect(error).toBeInstanceOf(Unavailable);
+    expect((error as Error).message).toBe(`The store engine failed (${fault.message}); its data is being reloaded`);
+    expect(health.failed).toBe(fault);
+    let ran = false;
+    expect((): void => health.guard((): void => {
+      ran = true;
+    })).toThrow(Unavailable);
+    expect(ran).toBe(false);
+    health.report(new WebAssembly.RuntimeError('a second trap'));
+    expect(told).toEqual([ fault ]);
+    expect(health.failed).toBe(fault);
+  });
+
+  it('knows an engine fault from other errors', (): void => {
+    expect(Health.isEngineFault(new WebAssembly.RuntimeError('unreachable'))).toBe(true);
+    expect(Health.isEngineFault(new RangeError('Maximum call stack size exceeded'))).toBe(true);
+    expect(Health.isEngineFault(new RangeError('out of range'))).toBe(false);
+    expect(Health.isEngineFault(new Error('call stack'))).toBe(false);
+    expect(Health.isEngineFault('memory access out of bounds')).toBe(false);
   });
 });

@@ -1,8 +1,8 @@
-import { QUEUES } from '../../../../src/plugins/activitypub/delivery/DeliveryJobs';
-import type { FanOutJob } from '../../../../src/plugins/activitypub/delivery/DeliveryJobs';
-import { QueueDeliveryScheduler } from '../../../../src/plugins/activitypub/delivery/QueueDeliveryScheduler';
-import type { JobOptions, JobQueue } from '../../../../src/plugins/queue/JobQueue';
-import type { JobQueueFactory } from '../../../../src/plugins/queue/JobQueueFactory';
+import { QUEUES } from '../../../../../src/plugins/activitypub/delivery/DeliveryJobs';
+import type { FanOutJob } from '../../../../../src/plugins/activitypub/delivery/DeliveryJobs';
+import { QueueDeliveryScheduler } from '../../../../../src/plugins/activitypub/delivery/QueueDeliveryScheduler';
+import type { JobOptions, JobQueue } from '../../../../../src/plugins/queue/JobQueue';
+import type { JobQueueFactory } from '../../../../../src/plugins/queue/JobQueueFactory';
 
 interface AddedJob {
   queue: string;

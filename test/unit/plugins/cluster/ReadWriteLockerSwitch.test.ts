@@ -1,6 +1,4 @@
 import type { ReadWriteLocker, ResourceIdentifier } from '@solid/community-server';
-import type { ChangeCounter } from '../../../../src/plugins/cluster/ChangeCounter';
-import { ChangeCounterSwitch } from '../../../../src/plugins/cluster/ChangeCounterSwitch';
 import { ReadWriteLockerSwitch } from '../../../../src/plugins/cluster/ReadWriteLockerSwitch';
 
 /** A locker that records which one ran: stands in for the Redis and memory lockers. */
@@ -17,18 +15,6 @@ function namedLocker(name: string, calls: string[]): ReadWriteLocker {
   };
 }
 
-function namedCounter(name: string, calls: string[]): ChangeCounter {
-  return {
-    read: async(): Promise<string> => {
-      calls.push(`${name} read`);
-      return name;
-    },
-    bump: async(): Promise<void> => {
-      calls.push(`${name} bump`);
-    },
-  };
-}
-
 describe('ReadWriteLockerSwitch', (): void => {
   it.each([
     [ 'redis://127.0.0.1:6379/2', 'redis' ],
@@ -40,18 +26,5 @@ describe('ReadWriteLockerSwitch', (): void => {
     expect(await locker.withWriteLock({ path: 'a' }, (): number => 1)).toBe(1);
     expect(await locker.withReadLock({ path: 'b' }, async(): Promise<number> => 2)).toBe(2);
     expect(calls).toEqual([ `${expected} write a`, `${expected} read b` ]);
-  });
-});
-
-describe('ChangeCounterSwitch', (): void => {
-  it.each([
-    [ 'redis://127.0.0.1:6379', 'redis' ],
-    [ '', 'file' ],
-  ])('with the Redis URL %j uses the %s counter', async(url, expected): Promise<void> => {
-    const calls: string[] = [];
-    const counter = new ChangeCounterSwitch(url, namedCounter('redis', calls), namedCounter('file', calls));
-    expect(await counter.read()).toBe(expected);
-    await counter.bump();
-    expect(calls).toEqual([ `${expected} read`, `${expected} bump` ]);
   });
 });

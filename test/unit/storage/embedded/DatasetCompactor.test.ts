@@ -1,0 +1,116 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Store } from 'oxigraph';
+import { DatasetCompactor } from '../../../../src/storage/embedded/DatasetCompactor';
+import { DatasetFiles } from '../../../../src/storage/embedded/DatasetFiles';
+import { DatasetOperationApplier } from '../../../../src/storage/embedded/DatasetOperationApplier';
+import { DatasetOperationCodec } from '../../../../src/storage/embedded/DatasetOperationCodec';
+import { DatasetRecovery } from '../../../../src/storage/embedded/DatasetRecovery';
+import { WalFrameCodec } from '../../../../src/storage/wal/WalFrameCodec';
+import { WalReader } from '../../../../src/storage/wal/WalReader';
+import { WalWriter } from '../../../../src/storage/wal/WalWriter';
+
+const operations = new DatasetOperationCodec();
+const applier = new DatasetOperationApplier();
+
+describe('DatasetCompactor', (): void => {
+  let root: string;
+  let files: DatasetFiles;
+  let store: Store;
+  let writer: WalWriter;
+  let warnings: string[];
+
+  beforeEach(async(): Promise<void> => {
+    root = mkdtempSync(join(tmpdir(), 'fedpod-compactor-'));
+    files = new DatasetFiles(join(root, 'ds'));
+    await files.ensureDirectory();
+    store = new Store();
+    writer = await WalWriter.open(files.logs, 1, 0);
+    warnings = [];
+  });
+
+  afterEach(async(): Promise<void> => {
+    await writer.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  /** Applies an insert and logs it, as the live dataset does. */
+  async function insert(value: string): Promise<void> {
+    const operation = { kind: 'update' as const, sparql: `INSERT DATA { <urn:s> <urn:p> "${value}" }` };
+    applier.apply(store, operation);
+    await writer.append(operations.encode(operation));
+  }
+
+  function compactor(threshold: number, of: Store = store): DatasetCompactor {
+    return new DatasetCompactor(of, writer, files, threshold, (message): void => {
+      warnings.push(message);
+    });
+  }
+
+  /** What a restart would load from the directory. */
+  async function recovered(): Promise<string[]> {
+    const { store: reloaded, writer: reopened } = await new DatasetRecovery(files, new WalReader(new WalFrameCodec()), operations, applier,
+      (message): void => {
+        warnings.push(message);
+      }).recover();
+    await reopened.close();
+    return reloaded.match().map((entry): string => entry.object.value).sort();
+  }
+
+  it('folds the logs into a snapshot, removes the covered log and goes on in the next one', async(): Promise<void> => {
+    await insert('a');
+    await insert('b');
+    await compactor(1024 * 1024).compact();
+    expect(await files.list()).toMatchObject({ snapshots: [ 1 ], logs: [ 2 ]});
+    expect(readFileSync(files.snapshotPath(1), 'utf8')).toContain('"a"');
+    expect(writer.sequence).toBe(2);
+    await insert('c');
+    await writer.flush();
+    expect(await recovered()).toEqual([ 'a', 'b', 'c' ]);
+    expect(warnings).toEqual([]);
+  });
+
+  it('starts nothing while the current log is under the threshold', async(): Promise<void> => {
+    await insert('a');
+    const idle = compactor(1024 * 1024);
+    idle.maybeStart();
+    await idle.whenIdle();
+    expect((await files.list()).snapshots).toEqual([]);
+  });
+
+  it('compacts in the background once the current log outgrows the threshold', async(): Promise<void> => {
+    await insert('a');
+    const background = compactor(1);
+    background.maybeStart();
+    await background.whenIdle();
+    expect(await files.list()).toMatchObject({ snapshots: [ 1 ], logs: [ 2 ]});
+  });
+
+  it('runs one compaction at a time: a second call waits for the first', async(): Promise<void> => {
+    await insert('a');
+    const once = compactor(1024 * 1024);
+    await Promise.all([ once.compact(), once.compact() ]);
+    expect(await files.list()).toMatchObject({ snapshots: [ 1 ], logs: [ 2 ]});
+  });
+
+  it('warns of a failed background compaction and waits for more log before trying again', async(): Promise<void> => {
+    await insert('a');
+    let dumps = 0;
+    const failing = Object.assign(new Store(), { dump: (): string => {
+      dumps += 1;
+      throw new RangeError('Invalid string length');
+    } });
+    const broken = compactor(1, failing);
+    broken.maybeStart();
+    await broken.whenIdle();
+    expect(warnings).toEqual([ `Compaction of ${files.directory} failed: Invalid string length` ]);
+    broken.maybeStart();
+    await broken.whenIdle();
+    expect(dumps).toBe(1);
+    // The logs still hold everything.
+    await writer.flush();
+    expect((await files.list()).snapshots).toEqual([]);
+    expect(await recovered()).toEqual([ 'a' ]);
+  });
+});
