@@ -11,6 +11,7 @@ export const STORE_RETRY_AFTER_SECONDS = 5;
 export class StoreUnavailableHttpError extends FedpodHttpError {
   public constructor(message: string, options: { cause?: unknown } = {}) {
     super(503, 'store_unavailable', message, { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) }, {}, options.cause);
+    this.name = 'StoreUnavailableHttpError';
   }
 
   public static override isInstance(error: unknown): error is StoreUnavailableHttpError {

@@ -28,18 +28,15 @@ export class JobQueueFactory {
   /**
    * @param dataDir - data directory; local queues live in its `queues/` folder
    * @param redisUrl - redis://host:port[/db] for BullMQ, or '' for local queues
-   * @param attempts - runs per job, the first included
-   * @param baseDelayMs - wait after the first failed run (`fedpod start --retry-base-delay`)
-   * @param maxDelayMs - longest wait between two runs
+   * @param retry - when a failed job runs again, and how often (`fedpod start --retry-base-delay` sets
+   *   its first wait); the default: 15 runs from 30 s, waits capped at 12 h
    * @param metrics - where the queues count retries and dead letters, and where their depths are read
    * @param processJobs - false: this node only adds jobs and nodes with workers run them (needs Redis)
    */
   public constructor(
     private readonly dataDir: string,
     private readonly redisUrl: string,
-    attempts = RetryPolicy.defaultAttempts,
-    baseDelayMs = RetryPolicy.defaultBaseDelayMs,
-    maxDelayMs = RetryPolicy.defaultMaxDelayMs,
+    retry: RetryPolicy = new RetryPolicy(),
     private readonly metrics: Metrics = NO_METRICS,
     private readonly processJobs = true,
   ) {
@@ -47,7 +44,7 @@ export class JobQueueFactory {
       // A local queue is run by the one process that owns its journal; without workers nothing would.
       throw new Error('A node without queue workers needs Redis (--redis-url): its jobs must reach the nodes that run them');
     }
-    this.retry = new RetryPolicy(attempts, baseDelayMs, maxDelayMs);
+    this.retry = retry;
     metrics.watchQueues(async(): Promise<QueueDepth[]> => this.depths());
   }
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BullMqJobQueue } from '../../../../src/plugins/queue/BullMqJobQueue';
 import { JobQueueFactory } from '../../../../src/plugins/queue/JobQueueFactory';
+import { RetryPolicy } from '../../../../src/plugins/queue/RetryPolicy';
 import { LocalJournalQueue } from '../../../../src/plugins/queue/LocalJournalQueue';
 import { waitFor } from '../../../support/waitFor';
 
@@ -37,7 +38,7 @@ describe('JobQueueFactory', (): void => {
   });
 
   it('passes the retry parameters to its queues', async(): Promise<void> => {
-    const factory = new JobQueueFactory(dataDir, '', 2, 10, 20);
+    const factory = new JobQueueFactory(dataDir, '', new RetryPolicy(2, 10, 20));
     expect(factory.retryPolicy).toEqual(expect.objectContaining({ attempts: 2, baseDelayMs: 10, maxDelayMs: 20 }));
     const queue = factory.create<null>('retry');
     let runs = 0;
@@ -61,11 +62,11 @@ describe('JobQueueFactory', (): void => {
   });
 
   it('refuses to make a node without queue workers on local queues, whose jobs nothing else would run', (): void => {
-    expect((): unknown => new JobQueueFactory(dataDir, '', undefined, undefined, undefined, undefined, false)).toThrow('needs Redis');
+    expect((): unknown => new JobQueueFactory(dataDir, '', undefined, undefined, false)).toThrow('needs Redis');
   });
 
   it('starts no worker for process() on a node without queue workers', async(): Promise<void> => {
-    const factory = new JobQueueFactory(dataDir, 'redis://127.0.0.1:1/0', undefined, undefined, undefined, undefined, false);
+    const factory = new JobQueueFactory(dataDir, 'redis://127.0.0.1:1/0', undefined, undefined, false);
     const queue = factory.create('delivery') as BullMqJobQueue<unknown>;
     queue.process(async(): Promise<void> => undefined, 1);
     // A second process() would throw on a queue that has a worker.
