@@ -1,5 +1,7 @@
-import type { ResourceStore } from '@solid/community-server';
+import type { ResourceIdentifier, ResourceStore } from '@solid/community-server';
 import {
+  BasicRepresentation,
+  INTERNAL_QUADS,
   ComposedAuxiliaryStrategy,
   DataAccessorBasedStore,
   InMemoryDataAccessor,
@@ -18,4 +20,19 @@ export function cssMemoryStore(baseUrl: string): ResourceStore {
   const acl = new ComposedAuxiliaryStrategy(new SuffixAuxiliaryIdentifierStrategy('.acl'));
   const meta = new ComposedAuxiliaryStrategy(new SuffixAuxiliaryIdentifierStrategy('.meta'));
   return new DataAccessorBasedStore(new InMemoryDataAccessor(identifiers), identifiers, new RoutingAuxiliaryStrategy([ acl, meta ]), meta);
+}
+
+/**
+ * `store`, but every creation (setRepresentation) fails; with `racing`, after making the resource
+ * as another process or node would have meanwhile.
+ */
+export function failingCreations(store: ResourceStore, racing: boolean): ResourceStore {
+  return new Proxy(store, { get: (target, name): unknown => name === 'setRepresentation' ?
+    async(identifier: ResourceIdentifier): Promise<never> => {
+      if (racing) {
+        await target.setRepresentation(identifier, new BasicRepresentation([], identifier, INTERNAL_QUADS));
+      }
+      throw new Error('store refused');
+    } :
+    Reflect.get(target, name) });
 }

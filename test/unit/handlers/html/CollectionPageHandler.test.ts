@@ -1,9 +1,9 @@
 import { CollectionPageHandler } from '../../../../src/handlers/html/CollectionPageHandler';
-import { agentFromTestHeader, AS_USER } from '../activitypub/support';
+import { agentFromTestHeader } from '../activitypub/support';
 import type { HandlerServer } from '../support/handlerServer';
 import { declined, serveHandler } from '../support/handlerServer';
 import type { OutboxWorld } from './support';
-import { ALICE, BASE, BOB, BROWSER, startOutboxWorld } from './support';
+import { ALICE, BASE, BOB, BROWSER, openPage, startOutboxWorld } from './support';
 
 describe('CollectionPageHandler (on the embedded store)', (): void => {
   let world: OutboxWorld;
@@ -20,10 +20,8 @@ describe('CollectionPageHandler (on the embedded store)', (): void => {
     await world.graphs.stop();
   });
 
-  async function open(target: string, user?: string, method = 'GET'): Promise<{ status: number; headers: Headers; html: string }> {
-    const response = await fetch(`${server.base}${target}`, { method, headers: { accept: BROWSER, ...user ? { [AS_USER]: user } : {}}});
-    return { status: response.status, headers: response.headers, html: await response.text() };
-  }
+  const open = async(target: string, user?: string, method = 'GET'): ReturnType<typeof openPage> =>
+    openPage(server.base, target, user, method);
 
   it('shows an outbox\'s posts newest first, other activities as one line, titled after the collection', async(): Promise<void> => {
     const page = await open('/actors/alice/outbox', 'alice');

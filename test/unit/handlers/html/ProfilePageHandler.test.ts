@@ -1,11 +1,11 @@
 import { ProfilePageHandler } from '../../../../src/handlers/html/ProfilePageHandler';
 import type { Json } from '../../../../src/plugins/activitypub/ActivityJson';
 import type { ActorProfiles } from '../../../../src/plugins/activitypub/ActorProfiles';
-import { agentFromTestHeader, AS_USER } from '../activitypub/support';
+import { agentFromTestHeader } from '../activitypub/support';
 import type { HandlerServer } from '../support/handlerServer';
 import { declined, serveHandler } from '../support/handlerServer';
 import type { OutboxWorld } from './support';
-import { ALICE, BASE, BROWSER, startOutboxWorld } from './support';
+import { ALICE, BASE, BROWSER, openPage, startOutboxWorld } from './support';
 
 describe('ProfilePageHandler (on the embedded store)', (): void => {
   const profiles = new Map<string, Json>();
@@ -28,10 +28,8 @@ describe('ProfilePageHandler (on the embedded store)', (): void => {
     await world.graphs.stop();
   });
 
-  async function open(target: string, user?: string, method = 'GET'): Promise<{ status: number; headers: Headers; html: string }> {
-    const response = await fetch(`${server.base}${target}`, { method, headers: { accept: BROWSER, ...user ? { [AS_USER]: user } : {}}});
-    return { status: response.status, headers: response.headers, html: await response.text() };
-  }
+  const open = async(target: string, user?: string, method = 'GET'): ReturnType<typeof openPage> =>
+    openPage(server.base, target, user, method);
 
   it('shows the profile: name, handle, avatar, summary made safe, counts and how to follow', async(): Promise<void> => {
     const page = await open('/actors/alice');

@@ -1,7 +1,7 @@
 import { AudienceRules } from '../../../../src/plugins/activitypub/AudienceRules';
 import type { EmbeddedGraphs } from '../../support/embeddedGraphs';
 import { startEmbeddedGraphs } from '../../support/embeddedGraphs';
-import { DocumentsStandIn } from '../activitypub/support';
+import { AS_USER, DocumentsStandIn } from '../activitypub/support';
 
 export const BASE = 'https://pod.example/';
 export const AS = 'https://www.w3.org/ns/activitystreams';
@@ -36,4 +36,11 @@ export async function startOutboxWorld(): Promise<OutboxWorld> {
   await graphs.collections.add(`${ALICE}/featured`, `${BASE}objects/1`);
   documents.documents.set(`${BASE}objects/1`, { id: `${BASE}objects/1`, type: 'Note', content: '<p>public words</p>' });
   return { graphs, documents, rules: new AudienceRules(graphs.resources, graphs.collections, BASE) };
+}
+
+/** GETs (or `method`s) a page from a handler served on `base` as a browser would, as `user` when given. */
+export async function openPage(base: string, target: string, user?: string, method = 'GET'):
+Promise<{ status: number; headers: Headers; html: string }> {
+  const response = await fetch(`${base}${target}`, { method, headers: { accept: BROWSER, ...user ? { [AS_USER]: user } : {}}});
+  return { status: response.status, headers: response.headers, html: await response.text() };
 }

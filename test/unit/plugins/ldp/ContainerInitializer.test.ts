@@ -1,7 +1,7 @@
 import { BasicRepresentation, INTERNAL_QUADS, readableToString } from '@solid/community-server';
-import type { ResourceIdentifier, ResourceStore } from '@solid/community-server';
+import type { ResourceStore } from '@solid/community-server';
 import { ContainerInitializer } from '../../../../src/plugins/ldp/ContainerInitializer';
-import { cssMemoryStore } from '../../support/cssMemoryStore';
+import { cssMemoryStore, failingCreations } from '../../support/cssMemoryStore';
 
 const BASE = 'https://pod.example/';
 
@@ -30,24 +30,13 @@ describe('ContainerInitializer (on CSS\'s in-memory store)', (): void => {
     expect(await store.hasResource({ path: `${BASE}notes/kept` })).toBe(true);
   });
 
-  /** The store, but each container creation fails, after another process made the container when `racing`. */
-  function failingCreations(racing: boolean): ResourceStore {
-    return new Proxy(store, { get: (target, name): unknown => name === 'setRepresentation' ?
-      async(identifier: ResourceIdentifier): Promise<never> => {
-        if (racing) {
-          await target.setRepresentation(identifier, new BasicRepresentation([], identifier, INTERNAL_QUADS));
-        }
-        throw new Error('store refused');
-      } :
-      Reflect.get(target, name) });
-  }
 
   it('takes a container made by another initializer meanwhile', async(): Promise<void> => {
-    await expect(new ContainerInitializer(BASE, failingCreations(true), [ 'raced/' ]).handle()).resolves.toBeUndefined();
+    await expect(new ContainerInitializer(BASE, failingCreations(store, true), [ 'raced/' ]).handle()).resolves.toBeUndefined();
     expect(await store.hasResource({ path: `${BASE}raced/` })).toBe(true);
   });
 
   it('fails when a container could not be made and does not exist', async(): Promise<void> => {
-    await expect(new ContainerInitializer(BASE, failingCreations(false), [ 'other/' ]).handle()).rejects.toThrow('store refused');
+    await expect(new ContainerInitializer(BASE, failingCreations(store, false), [ 'other/' ]).handle()).rejects.toThrow('store refused');
   });
 });

@@ -1,8 +1,8 @@
-import type { ResourceIdentifier, ResourceStore } from '@solid/community-server';
+import type { ResourceStore } from '@solid/community-server';
 import { BasicRepresentation, INTERNAL_QUADS } from '@solid/community-server';
 import { StorageRootInitializer } from '../../../../src/plugins/ldp/StorageRootInitializer';
 import { PIM_STORAGE, RDF_TYPE } from '../../../../src/storage/Vocabulary';
-import { cssMemoryStore } from '../../support/cssMemoryStore';
+import { cssMemoryStore, failingCreations } from '../../support/cssMemoryStore';
 import { startEmbeddedGraphs, type EmbeddedGraphs } from '../../support/embeddedGraphs';
 
 const BASE = 'https://pod.example/';
@@ -42,25 +42,14 @@ describe('StorageRootInitializer', (): void => {
     expect(await storageTypes()).toBe(1);
   });
 
-  /** The store, but creating the root fails, after another node made it when `racing`. */
-  function failingCreation(racing: boolean): ResourceStore {
-    return new Proxy(store, { get: (target, name): unknown => name === 'setRepresentation' ?
-      async(identifier: ResourceIdentifier): Promise<never> => {
-        if (racing) {
-          await target.setRepresentation(identifier, new BasicRepresentation([], identifier, INTERNAL_QUADS));
-        }
-        throw new Error('store refused');
-      } :
-      Reflect.get(target, name) });
-  }
 
   it('takes a root another node made meanwhile', async(): Promise<void> => {
-    await new StorageRootInitializer(BASE, failingCreation(true), graphs.resources).handle();
+    await new StorageRootInitializer(BASE, failingCreations(store, true), graphs.resources).handle();
     expect(await storageTypes()).toBe(1);
   });
 
   it('fails, typing nothing, when the root cannot be made', async(): Promise<void> => {
-    await expect(new StorageRootInitializer(BASE, failingCreation(false), graphs.resources).handle()).rejects.toThrow('store refused');
+    await expect(new StorageRootInitializer(BASE, failingCreations(store, false), graphs.resources).handle()).rejects.toThrow('store refused');
     expect(await storageTypes()).toBe(0);
   });
 });
