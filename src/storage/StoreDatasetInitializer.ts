@@ -62,7 +62,9 @@ export class StoreDatasetInitializer extends Initializer {
     if (created.status >= 300 && created.status !== 409) {
       throw new Error(`Could not create dataset ${this.dataset}: ${created.status} ${created.body.slice(0, 300)}`);
     }
-    this.logger.info(`Created dataset ${this.dataset}`);
+    this.logger.info(created.status === 409 ?
+      `Dataset ${this.dataset} was created meanwhile by another process` :
+      `Created dataset ${this.dataset}`);
   }
 
   private assembler(): string {
