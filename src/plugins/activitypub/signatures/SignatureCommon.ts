@@ -121,7 +121,8 @@ export async function signBytesAsync(alg: Rfc9421Algorithm, data: Buffer, privat
 }
 
 /**
- * Checks a signature; false (never an exception) for a wrong key, a malformed signature, etc.
+ * Checks a signature; false (never an exception) for a wrong key, a key of another type than the
+ * algorithm, a malformed signature, etc.
  * `ecdsaDer` selects ASN.1 DER ECDSA signatures (cavage) instead of RFC 9421's raw r||s.
  */
 export function verifyBytes(
@@ -131,6 +132,11 @@ export function verifyBytes(
   signature: Buffer,
   ecdsaDer = false,
 ): boolean {
+  // node:crypto takes a null digest with an RSA key as SHA-256, so an "ed25519" signature could
+  // otherwise pass with an RSA key: the key's type must match the algorithm first.
+  if (!keyFitsAlgorithm(publicKey, alg)) {
+    return false;
+  }
   const dsaEncoding = ecdsaDer ? 'der' : 'ieee-p1363';
   try {
     switch (alg) {
