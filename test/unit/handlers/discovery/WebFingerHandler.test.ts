@@ -3,6 +3,15 @@ import { InMemoryAccountStoreFake } from '../support/InMemoryAccountStore';
 import { call, get } from './support';
 
 const PROFILE_PAGE = 'http://webfinger.net/rel/profile-page';
+/** Alice's JRD, whichever form of her name was asked for. */
+const ALICE_JRD = {
+  subject: 'acct:alice@localhost:3000',
+  aliases: [ 'http://localhost:3000/actors/alice' ],
+  links: [
+    { rel: 'self', type: 'application/activity+json', href: 'http://localhost:3000/actors/alice' },
+    { rel: PROFILE_PAGE, type: 'text/html', href: 'http://localhost:3000/actors/alice' },
+  ],
+};
 
 function webfinger(resource: string, extra = ''): string {
   return `/.well-known/webfinger?resource=${encodeURIComponent(resource)}${extra}`;
@@ -24,14 +33,7 @@ describe('WebFingerHandler', (): void => {
     expect(reply.headers['content-type']).toBe('application/jrd+json; charset=utf-8');
     expect(reply.headers['access-control-allow-origin']).toBe('*');
     expect(reply.headers['content-length']).toBe(Buffer.byteLength(reply.body));
-    expect(reply.json()).toEqual({
-      subject: 'acct:alice@localhost:3000',
-      aliases: [ 'http://localhost:3000/actors/alice' ],
-      links: [
-        { rel: 'self', type: 'application/activity+json', href: 'http://localhost:3000/actors/alice' },
-        { rel: PROFILE_PAGE, type: 'text/html', href: 'http://localhost:3000/actors/alice' },
-      ],
-    });
+    expect(reply.json()).toEqual(ALICE_JRD);
   });
 
   it('answers acct:user@host when the base URL has no port', async(): Promise<void> => {
@@ -124,14 +126,7 @@ describe('WebFingerHandler', (): void => {
   it('accepts the actor URL itself as resource', async(): Promise<void> => {
     const reply = await get(handler, webfinger('http://localhost:3000/actors/alice'));
     expect(reply.status).toBe(200);
-    expect(reply.json()).toEqual({
-      subject: 'acct:alice@localhost:3000',
-      aliases: [ 'http://localhost:3000/actors/alice' ],
-      links: [
-        { rel: 'self', type: 'application/activity+json', href: 'http://localhost:3000/actors/alice' },
-        { rel: PROFILE_PAGE, type: 'text/html', href: 'http://localhost:3000/actors/alice' },
-      ],
-    });
+    expect(reply.json()).toEqual(ALICE_JRD);
     // The host of an actor URL is case-insensitive too.
     expect((await get(handler, webfinger('http://LOCALHOST:3000/actors/alice'))).status).toBe(200);
   });

@@ -1,5 +1,4 @@
 import { MetricsInitializer } from '../../../../src/plugins/observability/MetricsInitializer';
-import { NO_METRICS, NoopMetrics } from '../../../../src/plugins/observability/NoopMetrics';
 import { PrometheusMetrics } from '../../../../src/plugins/observability/PrometheusMetrics';
 import { ToggledMetrics } from '../../../../src/plugins/observability/ToggledMetrics';
 
@@ -43,20 +42,5 @@ describe('ToggledMetrics and MetricsInitializer', (): void => {
       [{ queue: 'q', counts: { waiting: 1, active: 0, delayed: 0, dead: 0 }}]);
     metrics.enable();
     expect((await metrics.expose()).body).toContain('fedpod_queue_jobs{queue="q",state="waiting"} 1');
-  });
-});
-
-describe('NoopMetrics', (): void => {
-  it('is off, records nothing and exposes an empty text', async(): Promise<void> => {
-    const metrics = new NoopMetrics();
-    expect(metrics.enabled).toBe(false);
-    metrics.httpRequest();
-    metrics.storeRequest();
-    metrics.jobRetried();
-    metrics.jobDead();
-    metrics.delivery();
-    metrics.watchQueues();
-    expect((await metrics.expose()).body).toBe('');
-    expect(NO_METRICS).toBeInstanceOf(NoopMetrics);
   });
 });
