@@ -152,6 +152,7 @@ export * from './storage/ResourceGraphStore';
 export * from './storage/ResourceGraphs';
 export * from './storage/Collections';
 export * from './storage/InvalidCursorError';
+export * from './storage/MemberIndex';
 export * from './storage/StoreQueries';
 export * from './storage/ActorEndpointRecords';
 export * from './storage/SparqlActorEndpointRecords';

@@ -1,11 +1,12 @@
 import type { ResourceChangeListener } from './ResourceChangeListener';
 import type { ReadWriteLocker } from '@solid/community-server';
-import type { SparqlClient } from './SparqlClient';
+import type { Bindings, SparqlClient } from './SparqlClient';
 import { sparqlIri, sparqlLiteral } from './SparqlTerms';
 import { DataFactory } from 'n3';
 import { FEDPOD_NS, XSD_DATETIME } from './Vocabulary';
 import type { CollectionItem, CollectionQuery, Collections } from './Collections';
 import { InvalidCursorError } from './InvalidCursorError';
+import { MemberIndex } from './MemberIndex';
 
 const { literal, namedNode } = DataFactory;
 
@@ -15,10 +16,13 @@ const AS_OBJECT = 'https://www.w3.org/ns/activitystreams#object';
 
 /**
  * Ordered collections (inbox, outbox, followers, following, liked) in the graph named by the
- * collection: `<collection> as:items <item>` and `<item> fedpod:addedAt <time>`. A page is one
- * query whatever the collection's size: keyset paging on (addedAt, item), never OFFSET.
+ * collection: `<collection> as:items <item>` and `<item> fedpod:addedAt <time>`, with a paging index
+ * (MemberIndex) so that a page reads a few buckets whatever the collection's size: keyset paging on
+ * (bucket, addedAt, item), never OFFSET.
  */
 export class CollectionStore implements Collections {
+  private readonly index: MemberIndex;
+
   /**
    * @param locker - Serialises adds of one item to one collection (CSS's resource locker, on Redis
    *   with several nodes): two concurrent "insert unless present" updates would both insert, leaving
@@ -29,16 +33,24 @@ export class CollectionStore implements Collections {
     private readonly locker?: ReadWriteLocker,
     /** Told that a collection changed (Solid notifications: an Update of the collection). */
     private readonly changes?: ResourceChangeListener,
-  ) {}
+    /** The paging index; one per process, shared with the resource graphs. */
+    index?: MemberIndex,
+  ) {
+    this.index = index ?? new MemberIndex(client);
+  }
 
   public async add(collection: string, item: string, at = new Date()): Promise<void> {
     const graph = sparqlIri(collection);
     const itemTerm = sparqlIri(item);
     // Adding twice keeps the first position. A COUNT, not a bare FILTER NOT EXISTS: Virtuoso ignores
     // a FILTER NOT EXISTS that is the whole WHERE and inserts again.
-    const insert = async(): Promise<void> => this.client.update(`INSERT { GRAPH ${graph} { ${graph} ${sparqlIri(AS_ITEMS)} ${itemTerm} .
-  ${itemTerm} ${sparqlIri(ADDED_AT)} ${sparqlLiteral(literal(at.toISOString(), namedNode(XSD_DATETIME)))} } }
+    const insert = async(): Promise<void> => {
+      const bucket = await this.index.bucketFor(collection, async(): Promise<string[]> => this.all(collection));
+      await this.client.update(`INSERT { GRAPH ${graph} { ${graph} ${sparqlIri(AS_ITEMS)} ${itemTerm} .
+  ${itemTerm} ${sparqlIri(ADDED_AT)} ${sparqlLiteral(literal(at.toISOString(), namedNode(XSD_DATETIME)))} }
+  ${this.index.entries(collection, item, bucket)} }
 WHERE { { SELECT (COUNT(*) AS ?present) WHERE { GRAPH ${graph} { ${graph} ${sparqlIri(AS_ITEMS)} ${itemTerm} } } } FILTER(?present = 0) }`);
+    };
     if (this.locker) {
       // Per item, so adds of different items to a busy collection (an inbox) never wait for each other.
       await this.locker.withWriteLock({ path: `urn:fedpod:collection:${encodeURIComponent(collection)}:${encodeURIComponent(item)}` }, insert);
@@ -51,7 +63,8 @@ WHERE { { SELECT (COUNT(*) AS ?present) WHERE { GRAPH ${graph} { ${graph} ${spar
   public async remove(collection: string, item: string): Promise<void> {
     const graph = sparqlIri(collection);
     const itemTerm = sparqlIri(item);
-    await this.client.update(`DELETE WHERE { GRAPH ${graph} { ${graph} ${sparqlIri(AS_ITEMS)} ${itemTerm} . ${itemTerm} ${sparqlIri(ADDED_AT)} ?t } }`);
+    await this.client.update(`DELETE WHERE { GRAPH ${graph} { ${graph} ${sparqlIri(AS_ITEMS)} ${itemTerm} . ${itemTerm} ${sparqlIri(ADDED_AT)} ?t } } ;
+${this.index.remove(collection, item)}`);
     this.changes?.updated(collection);
   }
 
@@ -69,19 +82,12 @@ WHERE { { SELECT (COUNT(*) AS ?present) WHERE { GRAPH ${graph} { ${graph} ${spar
   UNION { GRAPH ${graph} { ${graph} ${items} ?item } GRAPH ?item { ?item ${sparqlIri(AS_OBJECT)} ${target} } } }`);
   }
 
-  /** Every item, oldest first, read in chunks (some stores cut results at 10,000 rows). */
+  /** Every item, oldest first. */
   public async all(collection: string): Promise<string[]> {
     const graph = sparqlIri(collection);
-    const items: string[] = [];
-    const chunk = 5000;
-    for (let offset = 0; ; offset += chunk) {
-      const rows = await this.client.select(`SELECT ?item WHERE { GRAPH ${graph} { ${graph} ${sparqlIri(AS_ITEMS)} ?item .
-  ?item ${sparqlIri(ADDED_AT)} ?t } } ORDER BY ?t ?item LIMIT ${chunk} OFFSET ${offset}`);
-      items.push(...rows.map((row): string => row.item.value));
-      if (rows.length < chunk) {
-        return items;
-      }
-    }
+    const rows = await this.client.selectAll(`SELECT ?item WHERE { GRAPH ${graph} { ${graph} ${sparqlIri(AS_ITEMS)} ?item .
+  ?item ${sparqlIri(ADDED_AT)} ?t } } ORDER BY ?t ?item`);
+    return rows.map((row): string => row.item.value);
   }
 
   /**
@@ -106,22 +112,28 @@ WHERE { { SELECT (COUNT(*) AS ?present) WHERE { GRAPH ${graph} { ${graph} ${spar
     const graph = sparqlIri(collection);
     const ascending = query.after !== undefined;
     const cursor = this.decode(query.before ?? query.after);
-    let filter = '';
-    if (cursor) {
-      const time = sparqlLiteral(literal(cursor.time, namedNode(XSD_DATETIME)));
-      const item = sparqlLiteral(literal(cursor.item));
-      filter = ascending ?
-        `FILTER(?t > ${time} || (?t = ${time} && STR(?item) > ${item}))` :
-        `FILTER(?t < ${time} || (?t = ${time} && STR(?item) < ${item}))`;
-    }
-    const order = ascending ? 'ASC(?t) ASC(?item)' : 'DESC(?t) DESC(?item)';
-    const rows = await this.client.select(`SELECT DISTINCT ?item ?t WHERE {
-  GRAPH ${graph} { ${graph} ${sparqlIri(AS_ITEMS)} ?item . ?item ${sparqlIri(ADDED_AT)} ?t }
+    const direction = ascending ? 'ASC' : 'DESC';
+    const rows = await this.index.collect(collection, ascending ? 'oldest' : 'newest', query.limit + 1, cursor?.bucket,
+      async(): Promise<string[]> => this.all(collection),
+      async(buckets, wanted): Promise<Bindings[]> => {
+        let filter = '';
+        if (cursor && buckets.includes(cursor.bucket)) {
+          const time = sparqlLiteral(literal(cursor.time, namedNode(XSD_DATETIME)));
+          const item = sparqlLiteral(literal(cursor.item));
+          const beyond = ascending ?
+            `?t > ${time} || (?t = ${time} && STR(?item) > ${item})` :
+            `?t < ${time} || (?t = ${time} && STR(?item) < ${item})`;
+          filter = `FILTER(?bucket != ${cursor.bucket} || ${beyond})`;
+        }
+        return this.client.select(`SELECT DISTINCT ?item ?t ?bucket WHERE { ${this.index.values(buckets)}
+  ${this.index.memberPattern(collection, '?item')}
+  GRAPH ${graph} { ?item ${sparqlIri(ADDED_AT)} ?t }
   ${filter} ${this.addressJoin(query.addressedTo)}
-} ORDER BY ${order} LIMIT ${query.limit + 1}`);
+} ORDER BY ${direction}(?bucket) ${direction}(?t) ${direction}(STR(?item)) LIMIT ${wanted}`);
+      });
     const items = rows.slice(0, query.limit).map((row): CollectionItem => ({
       iri: row.item.value,
-      cursor: this.encode(new Date(row.t.value).toISOString(), row.item.value),
+      cursor: this.encode(Number(row.bucket.value), new Date(row.t.value).toISOString(), row.item.value),
     }));
     return { items: ascending ? items.reverse() : items, more: rows.length > query.limit };
   }
@@ -143,20 +155,18 @@ WHERE { { SELECT (COUNT(*) AS ?present) WHERE { GRAPH ${graph} { ${graph} ${spar
     return `VALUES ?recipient { ${addressedTo.map(sparqlIri).join(' ')} } GRAPH ?item { ?item ${audience} ?recipient }`;
   }
 
-  private encode(time: string, item: string): string {
-    return Buffer.from(`${time} ${item}`).toString('base64url');
+  private encode(bucket: number, time: string, item: string): string {
+    return Buffer.from(`${bucket} ${time} ${item}`).toString('base64url');
   }
 
-  private decode(cursor?: string): { time: string; item: string } | undefined {
+  private decode(cursor?: string): { bucket: number; time: string; item: string } | undefined {
     if (!cursor) {
       return undefined;
     }
-    const text = Buffer.from(cursor, 'base64url').toString('utf8');
-    const space = text.indexOf(' ');
-    const time = text.slice(0, space);
-    if (space < 0 || Number.isNaN(Date.parse(time))) {
+    const match = /^(\d{1,15}) (\S+) (.+)$/su.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (!match || Number.isNaN(Date.parse(match[2]))) {
       throw new InvalidCursorError();
     }
-    return { time: new Date(time).toISOString(), item: text.slice(space + 1) };
+    return { bucket: Number(match[1]), time: new Date(match[2]).toISOString(), item: match[3] };
   }
 }

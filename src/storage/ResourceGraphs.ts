@@ -40,7 +40,7 @@ export interface ContainerMember {
 export interface ContainerPage {
   metadata: Quad[];
   members: ContainerMember[];
-  /** The last member IRI of this page when there are more members after it. */
+  /** When there are more members after this page: the cursor that reads on from its last member. */
   nextAfter?: string;
 }
 
@@ -70,8 +70,9 @@ export interface ResourceGraphs {
    */
   readMembers: (container: string, predicate?: string, object?: string) => Promise<ContainerMember[]>;
   /**
-   * One page of a container with its members' data, newest (highest IRI) first, paged by keyset:
-   * `after` is the last IRI of the previous page. Undefined when the container does not exist.
+   * One page of a container with its members' data, the most recently added first, paged by keyset:
+   * `after` is the previous page's `nextAfter`. Undefined when the container does not exist; an
+   * `after` the store did not make throws InvalidCursorError. Its cost follows the page, not the container.
    */
   readContainerPage: (container: string, limit: number, after?: string) => Promise<ContainerPage | undefined>;
   /** Creates a document in a container: data, metadata, containment and the container's new modification date. */

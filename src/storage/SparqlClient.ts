@@ -79,6 +79,21 @@ export class SparqlClient implements StoreQueries {
     });
   }
 
+  /**
+   * Every row of a SELECT that ends in ORDER BY, read in chunks with LIMIT and OFFSET: some stores
+   * (Virtuoso) cut an answer at 10,000 rows.
+   */
+  public async selectAll(orderedQuery: string, chunk = 5000): Promise<Bindings[]> {
+    const rows: Bindings[] = [];
+    for (let offset = 0; ; offset += chunk) {
+      const page = await this.select(`${orderedQuery} LIMIT ${chunk} OFFSET ${offset}`);
+      rows.push(...page);
+      if (page.length < chunk) {
+        return rows;
+      }
+    }
+  }
+
   public async ask(query: string): Promise<boolean> {
     const response = await this.postQuery(query, 'application/sparql-results+json');
     const json = JSON.parse(response.body) as { boolean?: boolean | string | number };

@@ -12,7 +12,8 @@ import type { ContainerPage, ResourceGraphs, StoredResource } from '../../storag
 import type { ResourceFiles } from '../../storage/ResourceFiles';
 import { fileNameOf } from '../../storage/ResourceFiles';
 import { DC_MODIFIED, MA_FORMAT, PIM_STORAGE, POSIX_SIZE, LDP_CONTAINS, RDF_TYPE } from '../../storage/Vocabulary';
-import { FedpodHttpError, notFound } from '../../util/HttpErrors';
+import { badRequest, FedpodHttpError, notFound } from '../../util/HttpErrors';
+import { InvalidCursorError } from '../../storage/InvalidCursorError';
 import { rdfaQuads, RDFA_TYPES } from '../../plugins/ldp/HtmlRdfa';
 import type { UserStorageLocationStrategy } from '../../plugins/ldp/UserStorageLocationStrategy';
 import { bareMediaType } from '../../util/ContentTypes';
@@ -274,7 +275,15 @@ export class LdpReadHandler extends JsonHttpHandler {
     if (cached) {
       return cached;
     }
-    const page = await this.store.readContainerPage(iri, this.pageSize, after);
+    let page;
+    try {
+      page = await this.store.readContainerPage(iri, this.pageSize, after);
+    } catch (error: unknown) {
+      if (error instanceof InvalidCursorError) {
+        throw badRequest('That page cursor is not valid: follow the container\'s Link rel="next".', 'invalid_cursor');
+      }
+      throw error;
+    }
     if (!page) {
       return undefined;
     }

@@ -236,13 +236,13 @@ describe('ResourceGraphStore (on the embedded store)', (): void => {
       return names.map((name): string => `${container}${name}`);
     }
 
-    it('lists members newest (highest IRI) first, with their triples, in keyset pages', async(): Promise<void> => {
+    it('lists members added together by IRI, highest first, with their triples, in keyset pages', async(): Promise<void> => {
       const [ a, b, c, d, e ] = await fill([ 'a', 'b', 'c', 'd', 'e' ]);
       const first = await store.readContainerPage(container, 2);
       expect(first!.members.map((member): string => member.iri)).toEqual([ e, d ]);
       expect(text(first!.members[0].data)).toEqual([ `${e} ${EX}says e` ]);
       expect(text(first!.metadata)).toContain(`${container} ${RDF_TYPE} ${LDP_RESOURCE}`);
-      expect(first!.nextAfter).toBe(d);
+      expect(first!.nextAfter).toEqual(expect.any(String));
       const second = await store.readContainerPage(container, 2, first!.nextAfter);
       expect(second!.members.map((member): string => member.iri)).toEqual([ c, b ]);
       const last = await store.readContainerPage(container, 2, second!.nextAfter);
