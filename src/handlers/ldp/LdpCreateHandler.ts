@@ -15,7 +15,7 @@ import { mediaTypeOf, readBody } from '../http/HttpUtil';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { AccessHeaders } from '../access/AccessHeaders';
 import { prefersHtml } from '../http/BrowserAccept';
-import { NOTE_FORM_FIELD } from '../html/ContainerPageTemplateEngine';
+import { NOTE_FORM_FIELD } from '../html/ContainerListing';
 import { ldpHeaders } from './LdpHeaders';
 import { LdpPaths } from './LdpPaths';
 import type { LdpWriteHandlerOptions } from './LdpWriteHandlerOptions';

@@ -13,11 +13,15 @@ import type { ResourceFiles } from '../../storage/ResourceFiles';
 import { fileNameOf } from '../../storage/ResourceFiles';
 import { DC_MODIFIED, MA_FORMAT, PIM_STORAGE, POSIX_SIZE, LDP_CONTAINS, RDF_TYPE } from '../../storage/Vocabulary';
 import { badRequest, FedpodHttpError, notFound } from '../../util/HttpErrors';
+import { escapeHtml } from '../http/Html';
 import { InvalidCursorError } from '../../storage/InvalidCursorError';
 import { rdfaQuads, RDFA_TYPES } from '../../plugins/ldp/HtmlRdfa';
 import type { UserStorageLocationStrategy } from '../../plugins/ldp/UserStorageLocationStrategy';
 import { bareMediaType } from '../../util/ContentTypes';
-import { negotiate } from '../http/HttpUtil';
+import { negotiate, sendHtml } from '../http/HttpUtil';
+import { prefersHtml } from '../http/BrowserAccept';
+import { renderPage } from '../http/PageLayout';
+import { containerListing, nameOf, parentsOf } from '../html/ContainerListing';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { agentIri, resolveAgent } from '../http/Agent';
 import { AccessHeaders } from '../access/AccessHeaders';
@@ -84,11 +88,12 @@ interface Body {
  * metadata bookkeeping; this handler serves the common reads (JSON-LD, Turtle, N-Triples) directly
  * and leaves everything else to CSS by refusing in canHandle: other media types, Prefer, Range,
  * If-Match / If-Unmodified-Since, auxiliary resources. Container listings embed their members
- * and are paged (`?after=`, Link rel="next").
+ * and are paged (`?after=`, Link rel="next"); a browser gets the same page of a container as links.
  *
  * With `audience` (the ActivityPub containers /objects/ and /activities/, which hold every actor's
  * posts) it is the only reader of its route: bto and bcc are never served, a listing shows only the
- * members the reader may read (a page may then hold fewer than `pageSize`), and browsers get JSON-LD.
+ * members the reader may read (a page may then hold fewer than `pageSize`), and browsers get JSON-LD
+ * for a resource (its page is the post page's).
  */
 export class LdpReadHandler extends JsonHttpHandler {
   private readonly paths: LdpPaths;
@@ -125,6 +130,10 @@ export class LdpReadHandler extends JsonHttpHandler {
     if (!target || this.paths.isReservedPath(target.path)) {
       throw NOT_HANDLED;
     }
+    if (target.iri.endsWith('/') && prefersHtml(request)) {
+      // A browser's page of a container, paged like the data: CSS's listing would read every member.
+      return;
+    }
     const chosen = negotiate(headers.accept, this.offered);
     if (!chosen || (!lenient && chosen.wildcard && (headers.accept ?? '').includes('text/html'))) {
       throw NOT_HANDLED;
@@ -133,6 +142,10 @@ export class LdpReadHandler extends JsonHttpHandler {
 
   protected async serve({ request, response }: HttpHandlerInput): Promise<void> {
     const target = this.paths.resolve(request)!;
+    if (target.iri.endsWith('/') && prefersHtml(request)) {
+      await this.sendContainerPage(request, response, target.iri, target.query.get('after') ?? undefined);
+      return;
+    }
     const chosen = negotiate(request.headers.accept, this.offered)!;
     const contentType = chosen.type;
     const reader = this.audience ? agentIri(await resolveAgent(request)) : undefined;
@@ -265,6 +278,48 @@ export class LdpReadHandler extends JsonHttpHandler {
       this.serializer.toText(quads, contentType);
   }
 
+  /** A container's page for a browser: the same page of members as the data, as links. */
+  private async sendContainerPage(request: HttpHandlerInput['request'], response: HttpHandlerInput['response'],
+    iri: string, after: string | undefined): Promise<void> {
+    const reader = this.audience ? agentIri(await resolveAgent(request)) : undefined;
+    const page = await this.readPage(iri, after);
+    if (!page) {
+      throw notFound(`No container at ${iri}`);
+    }
+    const members = this.audience ? await this.visibleMembers(page.members, reader) : page.members;
+    const root = this.paths.storageOf(iri);
+    const name = nameOf(iri, root);
+    const html = renderPage(this.paths.baseUrl, name || '/', `<h1>${escapeHtml(name || '/')}</h1>
+
+${containerListing({
+    identifier: iri,
+    name,
+    parents: parentsOf(iri, root),
+    members: members.map(({ iri: member }): { identifier: string; name: string; container: boolean } =>
+      ({ identifier: member, name: nameOf(member, iri), container: member.endsWith('/') })),
+    next: page.nextAfter ? `${iri}?after=${encodeURIComponent(page.nextAfter)}` : undefined,
+    // The ActivityPub containers take posts through outboxes, not forms.
+    noteForm: !this.audience,
+  })}`);
+    const headers = ldpHeaders(root, iri, 'container', AccessHeaders.of(request));
+    const flat: Record<string, string> = { vary: 'Accept, Authorization', 'cache-control': 'no-cache' };
+    for (const [ name, value ] of Object.entries(headers)) {
+      flat[name] = Array.isArray(value) ? value.join(', ') : value;
+    }
+    sendHtml(response, 200, html, flat, request.method === 'HEAD');
+  }
+
+  private async readPage(iri: string, after: string | undefined): Promise<ContainerPage | undefined> {
+    try {
+      return await this.store.readContainerPage(iri, this.pageSize, after);
+    } catch (error: unknown) {
+      if (error instanceof InvalidCursorError) {
+        throw badRequest('That page cursor is not valid: follow the container\'s Link rel="next".', 'invalid_cursor');
+      }
+      throw error;
+    }
+  }
+
   private async container(iri: string, contentType: string, reader: string | undefined, after?: string):
   Promise<Body | undefined> {
     // Filtered pages differ per reader: only the anonymous one is cached.
@@ -275,15 +330,7 @@ export class LdpReadHandler extends JsonHttpHandler {
     if (cached) {
       return cached;
     }
-    let page;
-    try {
-      page = await this.store.readContainerPage(iri, this.pageSize, after);
-    } catch (error: unknown) {
-      if (error instanceof InvalidCursorError) {
-        throw badRequest('That page cursor is not valid: follow the container\'s Link rel="next".', 'invalid_cursor');
-      }
-      throw error;
-    }
+    const page = await this.readPage(iri, after);
     if (!page) {
       return undefined;
     }

@@ -159,7 +159,7 @@ describe('pages in a browser', () => {
     let ldp: FedpodServer;
 
     beforeAll(async() => {
-      ldp = await startFedpod({ config: 'ldp' });
+      ldp = await startFedpod({ config: 'ldp', extraArgs: [ '--container-page-size', '2' ] });
     });
 
     afterAll(async() => {
@@ -186,6 +186,27 @@ describe('pages in a browser', () => {
         body: 'fedpod-form=note&content=raw' });
       expect(file.status).toBe(201);
       expect(await (await fetch(file.headers.get('location')!)).text()).toBe('fedpod-form=note&content=raw');
+    });
+
+    it('shows a page of members at a time, with a link to the next page', async() => {
+      const made = await fetch(`${ldp.baseUrl}notes/`, { method: 'POST', headers: { 'content-type': 'text/turtle', slug: 'shelf',
+        link: '<http://www.w3.org/ns/ldp#BasicContainer>; rel="type"' }, body: '' });
+      expect(made.status).toBe(201);
+      const shelf = made.headers.get('location')!;
+      for (const slug of [ 'first', 'second', 'third' ]) {
+        const created = await fetch(shelf, { method: 'POST', headers: { 'content-type': 'text/plain', slug }, body: slug });
+        expect(created.status).toBe(201);
+      }
+      expect((await page.goto(shelf))?.status()).toBe(200);
+      const names = async(): Promise<string[]> => page.$$eval('ul.members a', (anchors) => anchors.map((anchor) => anchor.textContent ?? ''));
+      expect(await names()).toEqual([ 'third', 'second' ]);
+      expect(await page.$eval('nav', (element) => element.textContent)).toMatch(/notes.*shelf/u);
+      await Promise.all([ page.waitForNavigation(), page.click('a[rel=next]') ]);
+      expect(await names()).toEqual([ 'first' ]);
+      expect(await page.$('a[rel=next]')).toBeNull();
+      const forged = await page.goto(`${shelf}?after=nonsense`);
+      expect(forged?.status()).toBe(400);
+      expect(forged?.headers()['content-type']).toMatch(/^text\/html/u);
     });
   });
 

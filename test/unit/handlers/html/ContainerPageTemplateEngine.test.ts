@@ -1,4 +1,5 @@
-import { ContainerPageTemplateEngine, NOTE_FORM_FIELD } from '../../../../src/handlers/html/ContainerPageTemplateEngine';
+import { NOTE_FORM_FIELD } from '../../../../src/handlers/html/ContainerListing';
+import { ContainerPageTemplateEngine } from '../../../../src/handlers/html/ContainerPageTemplateEngine';
 
 describe('ContainerPageTemplateEngine', (): void => {
   const engine = new ContainerPageTemplateEngine();
