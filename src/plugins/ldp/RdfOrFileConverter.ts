@@ -1,11 +1,13 @@
 import arrayifyStream from 'arrayify-stream';
 import type { Representation, RepresentationConverterArgs } from '@solid/community-server';
 import {
+  BadRequestHttpError,
   BasicRepresentation,
   INTERNAL_QUADS,
   RepresentationConverter,
   UnsupportedMediaTypeHttpError,
 } from '@solid/community-server';
+import { SaxesParser } from 'saxes';
 import { isAuxiliary } from '../../storage/Vocabulary';
 import type { JsonLdParser } from './JsonLdParser';
 
@@ -82,14 +84,37 @@ export class RdfOrFileConverter extends RepresentationConverter {
     if (!RDF_TYPES.has(type ?? '')) {
       return asFile(representation, identifier.path);
     }
-    return this.rdfConverter.handleSafe({ identifier, representation, preferences: { type: { [INTERNAL_QUADS]: 1 }}});
+    const rdf = type === 'application/rdf+xml' ? await this.wellFormedXml(representation) : representation;
+    return this.rdfConverter.handleSafe({ identifier, representation: rdf, preferences: { type: { [INTERNAL_QUADS]: 1 }}});
+  }
+
+  /**
+   * The body, refused (400) unless it is well-formed XML. CSS's RDF/XML parser never closes its XML
+   * parser, so a cut-off document (an unclosed element) gave the triples read so far, or none, and a 201.
+   */
+  private async wellFormedXml(representation: Representation): Promise<Representation> {
+    const bytes = await this.bytesOf(representation);
+    const xml = new SaxesParser({ xmlns: true });
+    let failure: Error | undefined;
+    xml.on('error', (error): void => {
+      failure ??= error;
+    });
+    xml.write(bytes.toString('utf8')).close();
+    if (failure) {
+      throw new BadRequestHttpError(`The body is not well-formed RDF/XML: ${failure.message}`);
+    }
+    return new BasicRepresentation([ bytes ], representation.metadata);
+  }
+
+  private async bytesOf(representation: Representation): Promise<Buffer> {
+    return Buffer.concat((await arrayifyStream<Buffer | string>(representation.data))
+      .map((chunk): Buffer => typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
   }
 
   /** JSON-LD (and JSON that is linked data) as quads about the document; any other JSON as a file. */
   private async readJson(representation: Representation, iri: string): Promise<Representation> {
     // As bytes: a multi-byte character split between chunks must reach a JSON file unchanged.
-    const bytes = Buffer.concat((await arrayifyStream<Buffer | string>(representation.data))
-      .map((chunk): Buffer => typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
+    const bytes = await this.bytesOf(representation);
     const metadata = representation.metadata;
     // A body that says it is JSON must be JSON (400 otherwise).
     const document = this.parser.parseJson(bytes);

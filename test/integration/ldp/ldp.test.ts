@@ -235,6 +235,16 @@ describe.each(TEST_STORES)('LDP setup on the $name', (store) => {
       await expectRefused(await post(notes, '"just a string"'), 400);
     });
 
+    it('a cut-off RDF/XML document, POSTed or PUT: 400, not the triples read before the cut', async() => {
+      const before = await memberCount();
+      const cut = '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="">';
+      await expectRefused(await fetch(notes, { method: 'POST', headers: { 'content-type': 'application/rdf+xml' }, body: cut }), 400);
+      expect(await memberCount()).toBe(before);
+      const target = `${server.baseUrl}notes/cut.rdf`;
+      await expectRefused(await fetch(target, { method: 'PUT', headers: { 'content-type': 'application/rdf+xml' }, body: cut }), 400);
+      expect((await fetch(target)).status).toBe(404);
+    });
+
     it('an oversized body: 413', async() => {
       const before = await memberCount();
       const huge = note('big', 'x'.repeat(1_100_000));

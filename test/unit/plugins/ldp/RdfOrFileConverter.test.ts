@@ -69,4 +69,13 @@ describe('RdfOrFileConverter', () => {
     await expect(store(`${DOC}.acl`, 'hello', 'text/plain')).rejects.toMatchObject({ statusCode: 415 });
     await expect(store(`${DOC}.meta`, '{"a":1}', 'application/json')).rejects.toMatchObject({ statusCode: 415 });
   });
+
+  it('reads RDF/XML, and refuses a cut-off RDF/XML document instead of keeping what was read of it', async() => {
+    const open = '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:dc="http://purl.org/dc/terms/">' +
+      '<rdf:Description rdf:about=""><dc:title>t</dc:title>';
+    expect(await subjects(await store(DOC, `${open}</rdf:Description></rdf:RDF>`, 'application/rdf+xml'))).toEqual([ DOC ]);
+    await expect(store(DOC, open, 'application/rdf+xml')).rejects.toMatchObject({ statusCode: 400,
+      message: expect.stringMatching(/^The body is not well-formed RDF\/XML: .*unclosed/u) });
+    await expect(store(DOC, '<rdf:RDF', 'application/rdf+xml')).rejects.toMatchObject({ statusCode: 400 });
+  });
 });
