@@ -1,12 +1,14 @@
 import type { Server } from 'node:http';
 import type { Finalizable, HttpServerFactory } from '@solid/community-server';
 import { getLoggerFor, Initializer } from '@solid/community-server';
+import { answerMalformedRequests } from './MalformedRequestAnswer';
 
 /**
  * Starts the HTTP server on `port` and `host` (CSS's ServerInitializer listens on every interface
  * and reports a busy port only as an unhandled error after start-up). Start-up waits until the
  * server listens, and fails with the port named when it cannot, so `ready` is never claimed for a
- * server that is not there. Closes the server at shutdown.
+ * server that is not there. Requests Node's parser refuses are answered in Fedpod's JSON error shape.
+ * Closes the server at shutdown.
  */
 export class BoundServerInitializer extends Initializer implements Finalizable {
   protected readonly logger = getLoggerFor(this);
@@ -25,6 +27,7 @@ export class BoundServerInitializer extends Initializer implements Finalizable {
 
   public async handle(): Promise<void> {
     const server = await this.serverFactory.createServer();
+    answerMalformedRequests(server);
     this.server = server;
     await new Promise<void>((resolve, reject): void => {
       const failed = (error: NodeJS.ErrnoException): void => {

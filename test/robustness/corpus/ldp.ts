@@ -280,7 +280,8 @@ function readGroup(target: LdpTarget): CaseGroup {
   cases.push({ name: 'GET with a DPoP token, no proof', method: 'GET', path: '/notes/', headers: { Authorization: 'DPoP a.b.c' },
     expect: [ 200, 400, 401 ], jsonApi: false });
   for (const method of [ 'FOO', 'TRACE', 'CONNECTX' ]) {
-    cases.push({ name: `${method} on the container`, method, path: '/notes/', expect: [ 400, 405 ], jsonApi: false });
+    // Unknown to Node's parser (FOO, CONNECTX): 400; TRACE reaches the server: 405.
+    cases.push({ name: `${method} on the container`, method, path: '/notes/', expect: method === 'TRACE' ? [ 405 ] : [ 400 ], jsonApi: true });
   }
   cases.push({ name: 'DELETE a missing resource', method: 'DELETE', path: '/notes/does-not-exist', expect: [ 404 ], jsonApi: false });
   cases.push({ name: 'DELETE through traversal', method: 'DELETE', path: '/notes/../notes/', expect: [ 400, 404, 405, 409 ], jsonApi: false });
