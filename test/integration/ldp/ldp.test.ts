@@ -257,6 +257,12 @@ describe.each(TEST_STORES)('LDP setup on the $name', (store) => {
     });
   });
 
+  it('says it is ready: /readyz 200 with the store checked (the ldp setup runs no job queue)', async() => {
+    const ready = await fetch(`${server.baseUrl}readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({ checks: { store: { status: 'ok' }, queues: { status: 'ok' } } });
+  });
+
   it('serves its JSON-LD context', async() => {
     const response = await fetch(`${server.baseUrl}context.json`);
     expect(response.status).toBe(200);
