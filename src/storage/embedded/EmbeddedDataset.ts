@@ -121,6 +121,7 @@ export class EmbeddedDataset {
       return;
     }
     const durable = durability.writer.append(durability.operationCodec.encode(operation));
+    durability.compactor.recordAppended();
     durability.compactor.maybeStart();
     try {
       await durable;
@@ -145,7 +146,8 @@ export class EmbeddedDataset {
     }
     this.closed = true;
     if (this.durability) {
-      await this.durability.compactor.whenIdle();
+      // A clean stop folds the log into a snapshot, so the next start replays nothing.
+      await this.durability.compactor.compactAtClose();
       await this.durability.writer.close();
     }
   }

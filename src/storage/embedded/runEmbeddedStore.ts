@@ -52,6 +52,8 @@ export async function runEmbeddedStore(
     user: options.user ?? defaults.user,
     password: options.password ?? defaults.password,
     compactThresholdBytes: options.compactThresholdBytes ?? defaults.compactThresholdBytes,
+    compactThresholdRecords: options.compactThresholdRecords ?? defaults.compactThresholdRecords,
+    compactAtCloseBytes: options.compactAtCloseBytes ?? defaults.compactAtCloseBytes,
     anonymousAccess: options.anonymousAccess ?? defaults.anonymousAccess,
     maxBodyBytes: options.maxBodyBytes ?? defaults.maxBodyBytes,
   };
@@ -65,6 +67,8 @@ export async function runEmbeddedStore(
   });
   const registry = new DatasetRegistry(settings.dataDir, new EmbeddedDatasetFactory({
     compactThresholdBytes: settings.compactThresholdBytes,
+    compactThresholdRecords: settings.compactThresholdRecords,
+    compactAtCloseBytes: settings.compactAtCloseBytes,
     warn,
     health,
   }));
