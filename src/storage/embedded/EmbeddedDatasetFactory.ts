@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { Store } from 'oxigraph';
 import { WalFrameCodec } from '../wal/WalFrameCodec';
 import { WalReader } from '../wal/WalReader';
@@ -17,6 +18,8 @@ export interface EmbeddedDatasetFactoryOptions {
   /** At a clean close, compact when the current log holds at least this many bytes; default: never. */
   readonly compactAtCloseBytes?: number;
   readonly warn: (message: string) => void;
+  /** Told what each recovery cost (quads, snapshot load, log replay); default: nobody. */
+  readonly inform?: (message: string) => void;
   /** The engine's health, shared by every dataset of this thread; default: a new one. */
   readonly health?: EngineHealth;
 }
@@ -42,7 +45,9 @@ export class EmbeddedDatasetFactory {
       this.applier,
       this.options.warn,
     );
-    const { store, writer, replayedRecords } = await recovery.recover();
+    const { store, writer, replayedRecords, snapshotMs, replayMs } = await recovery.recover();
+    this.options.inform?.(`Dataset ${basename(directory)}: ${store.size} quads; snapshot loaded in ${Math.round(snapshotMs)} ms, ` +
+      `${replayedRecords} log records replayed in ${Math.round(replayMs)} ms`);
     const thresholds = {
       bytes: this.options.compactThresholdBytes,
       records: this.options.compactThresholdRecords,

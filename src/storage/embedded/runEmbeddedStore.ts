@@ -43,6 +43,7 @@ export async function runEmbeddedStore(
   options: EmbeddedStoreOptions,
   warn: (message: string) => void = defaultWarn,
   onEngineFault?: (message: string) => void,
+  inform?: (message: string) => void,
 ): Promise<EmbeddedStoreHandle> {
   const defaults = EMBEDDED_STORE_DEFAULTS;
   const settings = {
@@ -70,6 +71,7 @@ export async function runEmbeddedStore(
     compactThresholdRecords: settings.compactThresholdRecords,
     compactAtCloseBytes: settings.compactAtCloseBytes,
     warn,
+    inform,
     health,
   }));
   const guard = new BasicAuthGuard(settings.user, settings.password, settings.anonymousAccess);
