@@ -1,5 +1,6 @@
 import type { Store } from 'oxigraph';
 import type { DatasetFiles } from './DatasetFiles';
+import type { EngineHealth } from './EngineHealth';
 import type { WalWriter } from '../wal/WalWriter';
 import { messageOf } from '../../util/Errors';
 
@@ -38,6 +39,8 @@ export class DatasetCompactor {
 
   /**
    * @param recordsInCurrentLog - records the current log already holds (replayed at start-up)
+   * @param health - the engine's; once it has faulted, its store may hold a half-applied write
+   *   and is never dumped (the next start rebuilds it from the snapshot and logs)
    */
   public constructor(
     private readonly store: Store,
@@ -46,6 +49,7 @@ export class DatasetCompactor {
     private readonly thresholds: CompactionThresholds,
     private readonly warn: (message: string) => void,
     private recordsInCurrentLog = 0,
+    private readonly health?: EngineHealth,
   ) {}
 
   /** Counts one appended record. */
@@ -91,7 +95,7 @@ export class DatasetCompactor {
   public async compactAtClose(): Promise<void> {
     await this.whenIdle();
     const minimum = this.thresholds.atCloseBytes;
-    if (minimum === undefined || this.writer.bytesInCurrentLog === 0 || this.writer.bytesInCurrentLog < minimum) {
+    if (minimum === undefined || this.health?.failed || this.writer.bytesInCurrentLog === 0 || this.writer.bytesInCurrentLog < minimum) {
       return;
     }
     try {
@@ -114,6 +118,7 @@ export class DatasetCompactor {
   }
 
   private async compactNow(): Promise<void> {
+    this.health?.check();
     let dump: string;
     try {
       // Blocks this thread for roughly a second per million quads; that is the price

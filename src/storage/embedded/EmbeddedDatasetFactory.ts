@@ -54,7 +54,7 @@ export class EmbeddedDatasetFactory {
       atCloseBytes: this.options.compactAtCloseBytes,
     };
     // A long log left by a crash counts, so the first write folds it into a snapshot.
-    const compactor = new DatasetCompactor(store, writer, files, thresholds, this.options.warn, replayedRecords);
+    const compactor = new DatasetCompactor(store, writer, files, thresholds, this.options.warn, replayedRecords, this.health);
     return new EmbeddedDataset(store, this.applier, {
       writer,
       compactor,

@@ -7,6 +7,7 @@ import { DatasetCompactor } from '../../../../src/storage/embedded/DatasetCompac
 import { DatasetFiles } from '../../../../src/storage/embedded/DatasetFiles';
 import { DatasetOperationApplier } from '../../../../src/storage/embedded/DatasetOperationApplier';
 import { DatasetOperationCodec } from '../../../../src/storage/embedded/DatasetOperationCodec';
+import { EngineHealth } from '../../../../src/storage/embedded/EngineHealth';
 import { DatasetRecovery } from '../../../../src/storage/embedded/DatasetRecovery';
 import { WalFrameCodec } from '../../../../src/storage/wal/WalFrameCodec';
 import { WalReader } from '../../../../src/storage/wal/WalReader';
@@ -174,5 +175,19 @@ describe('DatasetCompactor', (): void => {
     expect(warnings).toEqual([ `Compaction of ${files.directory} at close failed (the next start replays its log): Invalid string length` ]);
     await writer.flush();
     expect(await recovered()).toEqual([ 'a' ]);
+  });
+
+  it('never dumps a store whose engine has faulted, neither at close nor in the background', async(): Promise<void> => {
+    await insert('a');
+    const health = new EngineHealth();
+    health.report(new WebAssembly.RuntimeError('memory access out of bounds'));
+    const faulted = new DatasetCompactor(store, writer, files, { bytes: 1, atCloseBytes: 0 }, (message): void => {
+      warnings.push(message);
+    }, 0, health);
+    await faulted.compactAtClose();
+    faulted.maybeStart();
+    await faulted.whenIdle();
+    expect((await files.list()).snapshots).toEqual([]);
+    expect(warnings).toEqual([ expect.stringContaining('The store engine failed (memory access out of bounds)') ]);
   });
 });
