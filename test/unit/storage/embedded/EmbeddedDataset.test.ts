@@ -74,6 +74,16 @@ describe('EmbeddedDataset durability', (): void => {
     expect(warnings).toEqual([]);
   });
 
+  it('leaves its log as it is when closed without compaction (a dataset about to be deleted)', async(): Promise<void> => {
+    factory = new EmbeddedDatasetFactory({ compactThresholdBytes: 64 * 1024 * 1024, compactAtCloseBytes: 0, warn: (message): void => {
+      warnings.push(message);
+    } });
+    const dataset = await factory.openDurable(directory);
+    await dataset.update(`INSERT DATA { ${COUNTER} <${EX}value> 0 }`);
+    await dataset.close(false);
+    expect(files()).toEqual([ 'log-000000000001.wal' ]);
+  });
+
   it('compacts once the log holds the record threshold, however small the records', async(): Promise<void> => {
     factory = new EmbeddedDatasetFactory({ compactThresholdBytes: 64 * 1024 * 1024, compactThresholdRecords: 3, warn: (message): void => {
       warnings.push(message);
