@@ -64,7 +64,8 @@ async function startBehind(responder: StartupResponder, argv: Argv): Promise<voi
   let storeStarting: Promise<{ url: string; stop: () => Promise<void> }> | undefined;
   let endpoint = String(argv['sparql-endpoint'] ?? '');
   if (!endpoint) {
-    const { startEmbeddedStoreWorker } = await import('../storage/embedded');
+    // The module itself, not the folder's index: that would load Oxigraph on this thread too, first.
+    const { startEmbeddedStoreWorker } = await import('../storage/embedded/startEmbeddedStoreWorker');
     say(`starting the embedded triple store (data in ${join(dataDir, 'store')})`);
     responder.setPhase('store loading');
     // Not awaited yet: the store loads its data on its own thread while this one loads the setup.
