@@ -1,4 +1,5 @@
 import { join, relative, resolve } from 'node:path';
+import { StartupResponder } from '../handlers/server/StartupResponder';
 import { storeUrlsOf } from '../util/StoreUrls';
 import { say, UsageError, useLogFormat } from './Console';
 import type { FlagSpec } from './FlagSpec';
@@ -46,17 +47,34 @@ async function preflight(argv: Argv): Promise<void> {
 export async function startServer(argv: Argv): Promise<void> {
   useLogFormat(argv['log-format']);
   await preflight(argv);
+  // Holds the port from now on, answering 503 until the server takes it over (see StartupResponder).
+  const responder = new StartupResponder('starting');
+  await responder.listen(Number(argv.port), String(argv.host));
+  try {
+    await startBehind(responder, argv);
+  } finally {
+    // After a failure too, or the port would keep the process alive.
+    await responder.close();
+  }
+}
+
+async function startBehind(responder: StartupResponder, argv: Argv): Promise<void> {
   const baseUrl = String(argv['base-url'] || `http://localhost:${String(argv.port)}/`);
   const dataDir = resolve(String(argv['data-dir']));
-  let embedded: { url: string; stop: () => Promise<void> } | undefined;
+  let storeStarting: Promise<{ url: string; stop: () => Promise<void> }> | undefined;
   let endpoint = String(argv['sparql-endpoint'] ?? '');
   if (!endpoint) {
-    const { startEmbeddedStoreWorker } = await import('../storage/embedded');
+    // The module itself, not the folder's index: that would load Oxigraph on this thread too, first.
+    const { startEmbeddedStoreWorker } = await import('../storage/embedded/startEmbeddedStoreWorker');
     say(`starting the embedded triple store (data in ${join(dataDir, 'store')})`);
-    embedded = await startEmbeddedStoreWorker({ host: '127.0.0.1', port: Number(argv['store-port']), dataDir: join(dataDir, 'store'),
-      user: String(argv['sparql-user']), password: String(argv['sparql-password']) });
-    endpoint = embedded.url;
-    say(`embedded store listening on ${endpoint}`);
+    responder.setPhase('store loading');
+    // Not awaited yet: the store loads its data on its own thread while this one loads the setup.
+    storeStarting = startEmbeddedStoreWorker({ host: '127.0.0.1', port: Number(argv['store-port']), dataDir: join(dataDir, 'store'),
+      user: String(argv['sparql-user']), password: String(argv['sparql-password']) }, undefined, (message): void => say(message));
+    // Its failure is reported where it is awaited; this only keeps it from counting as unhandled meanwhile.
+    storeStarting.catch((): void => undefined);
+    // --store-port is never 0, so the address is known before the store answers.
+    endpoint = `http://127.0.0.1:${Number(argv['store-port'])}`;
   }
   const store = storeUrlsOf(endpoint, String(argv.dataset));
   const configFile = configFileOf(String(argv.config));
@@ -92,6 +110,13 @@ export async function startServer(argv: Argv): Promise<void> {
       variableBindings: variables,
     });
   }
+  let embedded: { url: string; stop: () => Promise<void> } | undefined;
+  if (storeStarting) {
+    embedded = await storeStarting;
+    say(`embedded store listening on ${embedded.url}`);
+  }
+  // The server binds the port during app.start(); until it does, connections are refused.
+  await responder.close();
   say('initialising (dataset, containers)');
   await app.start();
   if (!baseUrl.startsWith('https://') && !String(argv.config).startsWith('ldp')) {

@@ -1,7 +1,25 @@
 import type { Store } from 'oxigraph';
 import type { DatasetFiles } from './DatasetFiles';
+import type { EngineHealth } from './EngineHealth';
 import type { WalWriter } from '../wal/WalWriter';
 import { messageOf } from '../../util/Errors';
+
+/** When a dataset's current update log is folded into a new snapshot. */
+export interface CompactionThresholds {
+  /** Compact once the current log holds this many bytes. */
+  readonly bytes: number;
+  /**
+   * Compact once the current log holds this many records. Replaying a record costs far more
+   * than loading its quads from a snapshot (each one is a SPARQL update), so this is what
+   * bounds the start-up after a crash. Default: no limit.
+   */
+  readonly records?: number;
+  /**
+   * At a clean close, compact when the current log holds at least this many bytes, so the
+   * next start loads a snapshot and replays nothing. Default: never.
+   */
+  readonly atCloseBytes?: number;
+}
 
 /**
  * Folds the update logs into a fresh snapshot so boot time and disk use stay
@@ -17,19 +35,31 @@ import { messageOf } from '../../util/Errors';
 export class DatasetCompactor {
   private running: Promise<void> | undefined;
   private retryAfterBytes = 0;
+  private retryAfterRecords = 0;
 
+  /**
+   * @param recordsInCurrentLog - records the current log already holds (replayed at start-up)
+   * @param health - the engine's; once it has faulted, its store may hold a half-applied write
+   *   and is never dumped (the next start rebuilds it from the snapshot and logs)
+   */
   public constructor(
     private readonly store: Store,
     private readonly writer: WalWriter,
     private readonly files: DatasetFiles,
-    private readonly thresholdBytes: number,
+    private readonly thresholds: CompactionThresholds,
     private readonly warn: (message: string) => void,
+    private recordsInCurrentLog = 0,
+    private readonly health?: EngineHealth,
   ) {}
 
-  /** Starts a background compaction when the current log has outgrown the threshold. */
+  /** Counts one appended record. */
+  public recordAppended(): void {
+    this.recordsInCurrentLog += 1;
+  }
+
+  /** Starts a background compaction when the current log has outgrown a threshold. */
   public maybeStart(): void {
-    const bytes = this.writer.bytesInCurrentLog;
-    if (this.running || bytes < this.thresholdBytes || bytes < this.retryAfterBytes) {
+    if (this.running || !this.due()) {
       return;
     }
     // Deferred so the acknowledgement that triggered us goes out before the dump blocks.
@@ -57,11 +87,38 @@ export class DatasetCompactor {
     await this.running;
   }
 
+  /**
+   * For a clean close, after the last write: compacts if the log is worth it (see
+   * `atCloseBytes`). Never throws: the log still holds everything, so a failure only
+   * costs the next start-up a replay.
+   */
+  public async compactAtClose(): Promise<void> {
+    await this.whenIdle();
+    const minimum = this.thresholds.atCloseBytes;
+    if (minimum === undefined || this.health?.failed || this.writer.bytesInCurrentLog === 0 || this.writer.bytesInCurrentLog < minimum) {
+      return;
+    }
+    try {
+      await this.compact();
+    } catch (error: unknown) {
+      this.warn(`Compaction of ${this.files.directory} at close failed (the next start replays its log): ${messageOf(error)}`);
+    }
+  }
+
   public async whenIdle(): Promise<void> {
     await this.running;
   }
 
+  private due(): boolean {
+    const bytes = this.writer.bytesInCurrentLog;
+    const records = this.recordsInCurrentLog;
+    const byBytes = bytes >= this.thresholds.bytes && bytes >= this.retryAfterBytes;
+    const byRecords = records >= (this.thresholds.records ?? Number.POSITIVE_INFINITY) && records >= this.retryAfterRecords;
+    return byBytes || byRecords;
+  }
+
   private async compactNow(): Promise<void> {
+    this.health?.check();
     let dump: string;
     try {
       // Blocks this thread for roughly a second per million quads; that is the price
@@ -70,11 +127,14 @@ export class DatasetCompactor {
     } catch (error: unknown) {
       // E.g. the dump exceeds the maximum JS string length. Keep logging (still
       // durable) and do not retry on every append.
-      this.retryAfterBytes = this.writer.bytesInCurrentLog + this.thresholdBytes;
+      this.retryAfterBytes = this.writer.bytesInCurrentLog + this.thresholds.bytes;
+      this.retryAfterRecords = this.recordsInCurrentLog + (this.thresholds.records ?? 0);
       throw error;
     }
     const rotation = this.writer.rotate();
+    this.recordsInCurrentLog = 0;
     this.retryAfterBytes = 0;
+    this.retryAfterRecords = 0;
     await this.files.writeSnapshot(rotation.coveredSequence, dump);
     await rotation.done;
     await this.files.removeCoveredBy(rotation.coveredSequence);

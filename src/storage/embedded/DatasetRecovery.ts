@@ -11,6 +11,9 @@ export interface RecoveredDataset {
   readonly store: Store;
   readonly writer: WalWriter;
   readonly replayedRecords: number;
+  /** Time spent loading the snapshot and replaying the logs, for the start-up log. */
+  readonly snapshotMs: number;
+  readonly replayMs: number;
 }
 
 const SNAPSHOT_READ_CHUNK = 4 * 1024 * 1024;
@@ -40,9 +43,11 @@ export class DatasetRecovery {
     await this.files.removeTemps(listing.temps);
     const snapshotSequence = listing.snapshots.at(-1) ?? 0;
     const store = new Store();
+    const snapshotStart = performance.now();
     if (snapshotSequence > 0) {
       this.loadSnapshot(store, this.files.snapshotPath(snapshotSequence));
     }
+    const snapshotMs = performance.now() - snapshotStart;
 
     const logs = listing.logs.filter((sequence): boolean => sequence > snapshotSequence);
     logs.forEach((sequence, index): void => {
@@ -52,6 +57,7 @@ export class DatasetRecovery {
       }
     });
 
+    const replayStart = performance.now();
     let replayedRecords = 0;
     let failedRecords = 0;
     let lastLogLength = 0;
@@ -85,6 +91,7 @@ export class DatasetRecovery {
       }
       lastLogLength = result.validLength;
     }
+    const replayMs = performance.now() - replayStart;
     if (failedRecords > MAX_REPLAY_WARNINGS) {
       this.warn(`${failedRecords} log records in ${this.files.directory} failed to replay in total`);
     }
@@ -95,13 +102,16 @@ export class DatasetRecovery {
     const writer = logs.length > 0 ?
       await WalWriter.open(this.files.logs, logs[logs.length - 1], lastLogLength, writerOptions) :
       await WalWriter.open(this.files.logs, snapshotSequence + 1, 0, writerOptions);
-    return { store, writer, replayedRecords };
+    return { store, writer, replayedRecords, snapshotMs, replayMs };
   }
 
   private loadSnapshot(store: Store, path: string): void {
-    // The snapshot was fsynced before its rename published it, so it is trusted:
-    // skipping the transaction roughly halves load time.
-    store.load(this.chunksOf(path), { format: 'application/n-quads', no_transaction: true });
+    // The snapshot is Oxigraph's own dump, fsynced before its rename published it, so it is
+    // trusted: `lenient` skips re-validating every IRI and literal (a fifth less CPU time). With
+    // Oxigraph 0.5's in-memory store, loading in one transaction took about a tenth less CPU time
+    // and a quarter less peak memory than `no_transaction` (600,000 quads). Chunks of 1 to 4 MiB
+    // cost the least: the whole file as one buffer took twice the CPU time, TriG a sixth more.
+    store.load(this.chunksOf(path), { format: 'application/n-quads', lenient: true });
   }
 
   /** Feeds the file to Oxigraph's streaming parser without holding it all in memory. */

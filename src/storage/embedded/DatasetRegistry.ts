@@ -119,7 +119,8 @@ export class DatasetRegistry {
       this.opened.delete(name);
       this.descriptors.delete(name);
       await this.persist();
-      await dataset.close();
+      // Its files go next: no snapshot to write first.
+      await dataset.close(false);
       await fs.rm(this.directoryOf(name), { recursive: true, force: true });
       return true;
     } finally {

@@ -121,6 +121,7 @@ export class EmbeddedDataset {
       return;
     }
     const durable = durability.writer.append(durability.operationCodec.encode(operation));
+    durability.compactor.recordAppended();
     durability.compactor.maybeStart();
     try {
       await durable;
@@ -139,13 +140,18 @@ export class EmbeddedDataset {
     await this.durability?.writer.flush();
   }
 
-  public async close(): Promise<void> {
+  /**
+   * Stops taking writes and closes the log once every accepted write is durable.
+   * @param compact - fold the log into a snapshot first (see CompactionThresholds.atCloseBytes),
+   *   so the next start replays nothing; not worth it for a dataset about to be deleted
+   */
+  public async close(compact = true): Promise<void> {
     if (this.closed) {
       return;
     }
     this.closed = true;
     if (this.durability) {
-      await this.durability.compactor.whenIdle();
+      await (compact ? this.durability.compactor.compactAtClose() : this.durability.compactor.whenIdle());
       await this.durability.writer.close();
     }
   }

@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { Store } from 'oxigraph';
 import { WalFrameCodec } from '../wal/WalFrameCodec';
 import { WalReader } from '../wal/WalReader';
@@ -12,7 +13,13 @@ import { EngineHealth } from './EngineHealth';
 export interface EmbeddedDatasetFactoryOptions {
   /** Compact once the current update log exceeds this many bytes. */
   readonly compactThresholdBytes: number;
+  /** Compact once the current update log holds this many records; default: no limit. */
+  readonly compactThresholdRecords?: number;
+  /** At a clean close, compact when the current log holds at least this many bytes; default: never. */
+  readonly compactAtCloseBytes?: number;
   readonly warn: (message: string) => void;
+  /** Told what each recovery cost (quads, snapshot load, log replay); default: nobody. */
+  readonly inform?: (message: string) => void;
   /** The engine's health, shared by every dataset of this thread; default: a new one. */
   readonly health?: EngineHealth;
 }
@@ -38,8 +45,16 @@ export class EmbeddedDatasetFactory {
       this.applier,
       this.options.warn,
     );
-    const { store, writer } = await recovery.recover();
-    const compactor = new DatasetCompactor(store, writer, files, this.options.compactThresholdBytes, this.options.warn);
+    const { store, writer, replayedRecords, snapshotMs, replayMs } = await recovery.recover();
+    this.options.inform?.(`Dataset ${basename(directory)}: ${store.size} quads; snapshot loaded in ${Math.round(snapshotMs)} ms, ` +
+      `${replayedRecords} log records replayed in ${Math.round(replayMs)} ms`);
+    const thresholds = {
+      bytes: this.options.compactThresholdBytes,
+      records: this.options.compactThresholdRecords,
+      atCloseBytes: this.options.compactAtCloseBytes,
+    };
+    // A long log left by a crash counts, so the first write folds it into a snapshot.
+    const compactor = new DatasetCompactor(store, writer, files, thresholds, this.options.warn, replayedRecords, this.health);
     return new EmbeddedDataset(store, this.applier, {
       writer,
       compactor,

@@ -12,6 +12,8 @@ export type WorkerToParentMessage =
   | { readonly type: 'ready'; readonly url: string }
   | { readonly type: 'failed'; readonly message: string }
   | { readonly type: 'warning'; readonly message: string }
+  /** Worth a line in the log, e.g. what loading a dataset cost. */
+  | { readonly type: 'info'; readonly message: string }
   /** The engine faulted: the store answers 503 until the parent replaces this worker. */
   | { readonly type: 'engineFault'; readonly message: string }
   | { readonly type: 'stopped'; readonly error?: string };

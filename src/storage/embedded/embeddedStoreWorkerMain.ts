@@ -18,6 +18,7 @@ runEmbeddedStore(
   options,
   (message): void => post({ type: 'warning', message }),
   (message): void => post({ type: 'engineFault', message }),
+  (message): void => post({ type: 'info', message }),
 ).then((handle): void => {
   port.on('message', (message: ParentToWorkerMessage): void => {
     if (message.type !== 'stop') {

@@ -43,6 +43,7 @@ export async function runEmbeddedStore(
   options: EmbeddedStoreOptions,
   warn: (message: string) => void = defaultWarn,
   onEngineFault?: (message: string) => void,
+  inform?: (message: string) => void,
 ): Promise<EmbeddedStoreHandle> {
   const defaults = EMBEDDED_STORE_DEFAULTS;
   const settings = {
@@ -52,6 +53,8 @@ export async function runEmbeddedStore(
     user: options.user ?? defaults.user,
     password: options.password ?? defaults.password,
     compactThresholdBytes: options.compactThresholdBytes ?? defaults.compactThresholdBytes,
+    compactThresholdRecords: options.compactThresholdRecords ?? defaults.compactThresholdRecords,
+    compactAtCloseBytes: options.compactAtCloseBytes ?? defaults.compactAtCloseBytes,
     anonymousAccess: options.anonymousAccess ?? defaults.anonymousAccess,
     maxBodyBytes: options.maxBodyBytes ?? defaults.maxBodyBytes,
   };
@@ -65,7 +68,10 @@ export async function runEmbeddedStore(
   });
   const registry = new DatasetRegistry(settings.dataDir, new EmbeddedDatasetFactory({
     compactThresholdBytes: settings.compactThresholdBytes,
+    compactThresholdRecords: settings.compactThresholdRecords,
+    compactAtCloseBytes: settings.compactAtCloseBytes,
     warn,
+    inform,
     health,
   }));
   const guard = new BasicAuthGuard(settings.user, settings.password, settings.anonymousAccess);

@@ -57,6 +57,7 @@ interface LaunchedWorker {
 export async function startEmbeddedStoreWorker(
   options: EmbeddedStoreOptions,
   warn: (message: string) => void = defaultWarn,
+  inform: (message: string) => void = (): void => undefined,
 ): Promise<EmbeddedStoreWorkerHandle> {
   let stopping: Promise<void> | undefined;
   let restarting: Promise<void> | undefined;
@@ -80,7 +81,7 @@ export async function startEmbeddedStoreWorker(
     const port = Number(new URL(current.url).port);
     for (let attempt = 1; !stopping; attempt++) {
       try {
-        current = await launchWorker({ ...options, port }, warn, onFault);
+        current = await launchWorker({ ...options, port }, warn, onFault, inform);
         watch(current);
         warn('Embedded store restarted');
         return;
@@ -102,7 +103,7 @@ export async function startEmbeddedStoreWorker(
       restarting = undefined;
     });
   };
-  current = await launchWorker(options, warn, onFault);
+  current = await launchWorker(options, warn, onFault, inform);
   watch(current);
   const url = current.url;
   const stop = (): Promise<void> => {
@@ -130,6 +131,7 @@ function launchWorker(
   options: EmbeddedStoreOptions,
   warn: (message: string) => void,
   onFault: (message: string) => void,
+  inform: (message: string) => void,
 ): Promise<LaunchedWorker> {
   const worker = createWorker(options);
   const exited = new Promise<number>((resolve): void => {
@@ -152,6 +154,9 @@ function launchWorker(
           break;
         case 'warning':
           warn(message.message);
+          break;
+        case 'info':
+          inform(message.message);
           break;
         case 'engineFault':
           onFault(message.message);

@@ -2,10 +2,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Store } from 'oxigraph';
+import type { CompactionThresholds } from '../../../../src/storage/embedded/DatasetCompactor';
 import { DatasetCompactor } from '../../../../src/storage/embedded/DatasetCompactor';
 import { DatasetFiles } from '../../../../src/storage/embedded/DatasetFiles';
 import { DatasetOperationApplier } from '../../../../src/storage/embedded/DatasetOperationApplier';
 import { DatasetOperationCodec } from '../../../../src/storage/embedded/DatasetOperationCodec';
+import { EngineHealth } from '../../../../src/storage/embedded/EngineHealth';
 import { DatasetRecovery } from '../../../../src/storage/embedded/DatasetRecovery';
 import { WalFrameCodec } from '../../../../src/storage/wal/WalFrameCodec';
 import { WalReader } from '../../../../src/storage/wal/WalReader';
@@ -42,8 +44,8 @@ describe('DatasetCompactor', (): void => {
     await writer.append(operations.encode(operation));
   }
 
-  function compactor(threshold: number, of: Store = store): DatasetCompactor {
-    return new DatasetCompactor(of, writer, files, threshold, (message): void => {
+  function compactor(threshold: number, of: Store = store, more: Omit<CompactionThresholds, 'bytes'> = {}): DatasetCompactor {
+    return new DatasetCompactor(of, writer, files, { bytes: threshold, ...more }, (message): void => {
       warnings.push(message);
     });
   }
@@ -112,5 +114,80 @@ describe('DatasetCompactor', (): void => {
     await writer.flush();
     expect((await files.list()).snapshots).toEqual([]);
     expect(await recovered()).toEqual([ 'a' ]);
+  });
+
+  it('compacts in the background once the current log holds the threshold number of records', async(): Promise<void> => {
+    await insert('a');
+    const counting = compactor(1024 * 1024, store, { records: 2 });
+    counting.recordAppended();
+    counting.maybeStart();
+    await counting.whenIdle();
+    expect((await files.list()).snapshots).toEqual([]);
+    await insert('b');
+    counting.recordAppended();
+    counting.maybeStart();
+    await counting.whenIdle();
+    expect(await files.list()).toMatchObject({ snapshots: [ 1 ], logs: [ 2 ]});
+    // The count starts again in the new log.
+    await insert('c');
+    counting.recordAppended();
+    counting.maybeStart();
+    await counting.whenIdle();
+    expect((await files.list()).snapshots).toEqual([ 1 ]);
+  });
+
+  it('counts the records a recovered log already holds', async(): Promise<void> => {
+    await insert('a');
+    const recovered = new DatasetCompactor(store, writer, files, { bytes: 1024 * 1024, records: 3 }, (): void => undefined, 2);
+    await insert('b');
+    recovered.recordAppended();
+    recovered.maybeStart();
+    await recovered.whenIdle();
+    expect((await files.list()).snapshots).toEqual([ 1 ]);
+  });
+
+  it('compacts at close when the log holds at least the close threshold, and not otherwise', async(): Promise<void> => {
+    await insert('a');
+    const small = compactor(1024 * 1024, store, { atCloseBytes: 1024 * 1024 });
+    await small.compactAtClose();
+    expect((await files.list()).snapshots).toEqual([]);
+    const eager = compactor(1024 * 1024, store, { atCloseBytes: 1 });
+    await eager.compactAtClose();
+    expect(await files.list()).toMatchObject({ snapshots: [ 1 ], logs: [ 2 ]});
+    // Nothing new since: an empty log is not compacted again.
+    await eager.compactAtClose();
+    expect(await files.list()).toMatchObject({ snapshots: [ 1 ], logs: [ 2 ]});
+    expect(await recovered()).toEqual([ 'a' ]);
+  });
+
+  it('does not compact at close without a close threshold', async(): Promise<void> => {
+    await insert('a');
+    await compactor(1).compactAtClose();
+    expect((await files.list()).snapshots).toEqual([]);
+  });
+
+  it('only warns when compaction at close fails: the log keeps everything', async(): Promise<void> => {
+    await insert('a');
+    const failing = Object.assign(new Store(), { dump: (): string => {
+      throw new RangeError('Invalid string length');
+    } });
+    await compactor(1024 * 1024, failing, { atCloseBytes: 1 }).compactAtClose();
+    expect(warnings).toEqual([ `Compaction of ${files.directory} at close failed (the next start replays its log): Invalid string length` ]);
+    await writer.flush();
+    expect(await recovered()).toEqual([ 'a' ]);
+  });
+
+  it('never dumps a store whose engine has faulted, neither at close nor in the background', async(): Promise<void> => {
+    await insert('a');
+    const health = new EngineHealth();
+    health.report(new WebAssembly.RuntimeError('memory access out of bounds'));
+    const faulted = new DatasetCompactor(store, writer, files, { bytes: 1, atCloseBytes: 0 }, (message): void => {
+      warnings.push(message);
+    }, 0, health);
+    await faulted.compactAtClose();
+    faulted.maybeStart();
+    await faulted.whenIdle();
+    expect((await files.list()).snapshots).toEqual([]);
+    expect(warnings).toEqual([ expect.stringContaining('The store engine failed (memory access out of bounds)') ]);
   });
 });

@@ -57,6 +57,50 @@ describe('EmbeddedDataset durability', (): void => {
     await reopened.close();
   });
 
+  it('folds its log into a snapshot at a clean close when asked to, so a reopen replays nothing', async(): Promise<void> => {
+    factory = new EmbeddedDatasetFactory({ compactThresholdBytes: 64 * 1024 * 1024, compactAtCloseBytes: 0, warn: (message): void => {
+      warnings.push(message);
+    } });
+    const dataset = await factory.openDurable(directory);
+    await dataset.update(`INSERT DATA { ${COUNTER} <${EX}value> 0 }`);
+    await Promise.all(Array.from({ length: 5 }, async(): Promise<void> => dataset.update(INCREMENT)));
+    await dataset.close();
+    expect(files()).toEqual([ 'log-000000000002.wal', 'snapshot-000000000001.nq' ]);
+    const reopened = await factory.openDurable(directory);
+    expect(counterOf(reopened)).toBe(5);
+    await reopened.close();
+    // Nothing was written since: the close leaves the files as they were.
+    expect(files()).toEqual([ 'log-000000000002.wal', 'snapshot-000000000001.nq' ]);
+    expect(warnings).toEqual([]);
+  });
+
+  it('leaves its log as it is when closed without compaction (a dataset about to be deleted)', async(): Promise<void> => {
+    factory = new EmbeddedDatasetFactory({ compactThresholdBytes: 64 * 1024 * 1024, compactAtCloseBytes: 0, warn: (message): void => {
+      warnings.push(message);
+    } });
+    const dataset = await factory.openDurable(directory);
+    await dataset.update(`INSERT DATA { ${COUNTER} <${EX}value> 0 }`);
+    await dataset.close(false);
+    expect(files()).toEqual([ 'log-000000000001.wal' ]);
+  });
+
+  it('compacts once the log holds the record threshold, however small the records', async(): Promise<void> => {
+    factory = new EmbeddedDatasetFactory({ compactThresholdBytes: 64 * 1024 * 1024, compactThresholdRecords: 3, warn: (message): void => {
+      warnings.push(message);
+    } });
+    const dataset = await factory.openDurable(directory);
+    await dataset.update(`INSERT DATA { ${COUNTER} <${EX}value> 0 }`);
+    await dataset.update(INCREMENT);
+    expect(files().filter((name): boolean => name.startsWith('snapshot-'))).toEqual([]);
+    // The third record starts a background compaction, which close() waits for.
+    await dataset.update(INCREMENT);
+    await dataset.close();
+    const reopened = await factory.openDurable(directory);
+    expect(counterOf(reopened)).toBe(2);
+    await reopened.close();
+    expect(files().filter((name): boolean => name.startsWith('snapshot-')).length).toBe(1);
+  });
+
   it('rejects a bad update with a clear error and never logs it', async(): Promise<void> => {
     const dataset = await open();
     await dataset.update(`INSERT DATA { <${EX}s> <${EX}p> 1 }`);

@@ -38,6 +38,34 @@ describe('EmbeddedDatasetFactory', (): void => {
     expect(warnings).toEqual([]);
   });
 
+  it('says what each recovery cost: quads, snapshot load, records replayed', async(): Promise<void> => {
+    const informed: string[] = [];
+    const telling = (compactAtCloseBytes?: number): EmbeddedDatasetFactory => new EmbeddedDatasetFactory({
+      compactThresholdBytes: 1024 * 1024,
+      compactAtCloseBytes,
+      warn: (message): void => {
+        warnings.push(message);
+      },
+      inform: (message): void => {
+        informed.push(message);
+      },
+    });
+    const path = join(directory, 'ds');
+    const dataset = await telling().openDurable(path);
+    await dataset.update('INSERT DATA { <urn:s> <urn:p> "one", "two" }');
+    await dataset.update('INSERT DATA { <urn:s> <urn:p> "three" }');
+    await dataset.close();
+    // Replayed from the log; this factory folds the log into a snapshot at close.
+    await (await telling(0).openDurable(path)).close();
+    await (await telling().openDurable(path)).close();
+    expect(informed).toEqual([
+      expect.stringMatching(/^Dataset ds: 0 quads; snapshot loaded in \d+ ms, 0 log records replayed in \d+ ms$/u),
+      expect.stringMatching(/^Dataset ds: 3 quads; snapshot loaded in \d+ ms, 2 log records replayed in \d+ ms$/u),
+      expect.stringMatching(/^Dataset ds: 3 quads; snapshot loaded in \d+ ms, 0 log records replayed in \d+ ms$/u),
+    ]);
+    expect(warnings).toEqual([]);
+  });
+
   it('makes memory datasets that are not durable and share nothing', async(): Promise<void> => {
     const first = factory.createInMemory();
     const second = factory.createInMemory();

@@ -21,7 +21,8 @@ describe('startEmbeddedStoreWorker', (): void => {
 
   it('serves from a worker thread, stops cleanly, and keeps data for the next start', async(): Promise<void> => {
     const warnings: string[] = [];
-    const store = await startEmbeddedStoreWorker({ port: 0, dataDir }, (message): void => {
+    // Compacting at any close: the next start then loads a snapshot and replays nothing.
+    const store = await startEmbeddedStoreWorker({ port: 0, dataDir, compactAtCloseBytes: 0 }, (message): void => {
       warnings.push(message);
     });
     expect(store.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/u);
@@ -32,8 +33,12 @@ describe('startEmbeddedStoreWorker', (): void => {
     expect(await store.exited).toBe(0);
     await expect(fetch(`${store.url}/$/ping`)).rejects.toThrow();
 
-    const again = await startEmbeddedStoreWorker({ port: 0, dataDir });
+    const informed: string[] = [];
+    const again = await startEmbeddedStoreWorker({ port: 0, dataDir }, undefined, (message): void => {
+      informed.push(message);
+    });
     try {
+      expect(informed).toEqual([ expect.stringMatching(/^Dataset localData: 1 quads; snapshot loaded in \d+ ms, 0 log records replayed/u) ]);
       expect(await select(`${again.url}/localData`, `SELECT ?o WHERE { <${EX}s> <${EX}p> ?o }`))
         .toEqual([{ o: { type: 'literal', value: 'from worker' }}]);
     } finally {
