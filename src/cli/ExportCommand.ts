@@ -3,7 +3,7 @@ import { createWriteStream, existsSync, readdirSync, readFileSync } from 'node:f
 import { copyFile, mkdir, rename, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Quad } from '@rdfjs/types';
-import { Writer } from 'n3';
+import { Parser, Writer } from 'n3';
 import { EmbeddedDatasetReader } from '../storage/EmbeddedDatasetReader';
 import { StoreDump } from '../storage/StoreDump';
 import { DirectoryLock } from '../util/DirectoryLock';
@@ -28,8 +28,8 @@ export function fedpodVersion(): string {
   return (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
-/** The quads of a stopped embedded store, read from its files (the lock keeps a server from starting meanwhile). */
-async function *embeddedQuads(dataDir: string, dataset: string): AsyncGenerator<Quad> {
+/** The quads of a stopped embedded store as N-Quads text, read from its files (the lock keeps a server from starting meanwhile). */
+async function *embeddedQuads(dataDir: string, dataset: string): AsyncGenerator<string> {
   const storeDir = join(dataDir, 'store');
   if (!existsSync(join(storeDir, 'datasets.json'))) {
     throw new UsageError(`${dataDir} holds no embedded store (no store/datasets.json). ` +
@@ -44,7 +44,7 @@ async function *embeddedQuads(dataDir: string, dataset: string): AsyncGenerator<
   }
   try {
     const reader = new EmbeddedDatasetReader(storeDir);
-    yield* reader.quadsOf(await reader.read(dataset, (message): void => say(message, 'warn')));
+    yield* reader.nquadsOf(await reader.read(dataset, (message): void => say(message, 'warn')));
   } finally {
     await lock.release();
   }
@@ -104,7 +104,8 @@ export async function runExport(argv: Argv): Promise<number> {
   await prepareOut(out);
 
   let dump: StoreDump | undefined;
-  let source: AsyncIterable<Quad>;
+  /** Quads, or N-Quads text (parsed here only to be counted). */
+  let source: AsyncIterable<Quad | string>;
   if (endpoint) {
     const urls = storeUrlsOf(endpoint, dataset);
     dump = new StoreDump({ queryUrl: urls.queryUrl, graphStoreUrl: urls.adminUrl ? `${urls.adminUrl}${dataset}/data` : '',
@@ -124,16 +125,25 @@ export async function runExport(argv: Argv): Promise<number> {
   let pending = '';
   try {
     for await (const entry of source) {
-      tally.add(entry);
-      pending += writer.quadToString(entry.subject, entry.predicate, entry.object, entry.graph);
+      const before = tally.quads;
+      if (typeof entry === 'string') {
+        // Labels kept as they are (n3 would prefix them per parser), so that the chunks' blank nodes are counted as one set.
+        for (const parsed of new Parser({ format: 'N-Quads', blankNodePrefix: '' }).parse(entry)) {
+          tally.add(parsed);
+        }
+        pending += entry;
+      } else {
+        tally.add(entry);
+        pending += writer.quadToString(entry.subject, entry.predicate, entry.object, entry.graph);
+      }
       if (pending.length >= WRITE_BYTES) {
         if (!stream.write(pending)) {
           await once(stream, 'drain');
         }
         pending = '';
       }
-      if (tally.quads % PROGRESS_QUADS === 0) {
-        say(`${tally.quads} quads`);
+      if (Math.floor(tally.quads / PROGRESS_QUADS) > Math.floor(before / PROGRESS_QUADS)) {
+        say(`${Math.floor(tally.quads / PROGRESS_QUADS) * PROGRESS_QUADS} quads`);
       }
     }
     stream.end(pending);

@@ -205,8 +205,9 @@ export async function runImport(argv: Argv): Promise<number> {
       const groups = graphGroups(tally.graphs);
       // A dataset of its own (Fuseki-style, embedded) must be empty; on a shared endpoint (Virtuoso and
       // its system graphs) none of the export's graphs may be there already.
-      let occupied = target.urls.adminUrl ? await loader.holdsAnything() : false;
-      for (const group of groups) {
+      const emptyBefore = target.urls.adminUrl ? !await loader.holdsAnything() : false;
+      let occupied = Boolean(target.urls.adminUrl) && !emptyBefore;
+      for (const group of occupied || emptyBefore ? [] : groups) {
         occupied ||= await loader.holdsAnyOf(group);
       }
       if (occupied && argv.force !== true) {
@@ -221,8 +222,9 @@ export async function runImport(argv: Argv): Promise<number> {
       }
       say(`importing into ${target.name}`);
       await load(loader, join(dir, DATASET_FILE), tally, batchSize);
-      let counted = 0;
-      for (const group of groups) {
+      // Into a dataset that was empty, one count of everything says it; otherwise graph by graph.
+      let counted = emptyBefore ? await loader.countAll() : 0;
+      for (const group of emptyBefore ? [] : groups) {
         counted += await loader.countIn(group);
       }
       const named = tally.quads - tally.defaultGraphQuads;

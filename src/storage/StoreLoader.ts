@@ -90,6 +90,12 @@ export class StoreLoader {
     return Number(rows[0]?.n.value ?? 0);
   }
 
+  /** The number of quads in every named graph of the store. */
+  public async countAll(): Promise<number> {
+    const rows = await this.client.select('SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }');
+    return Number(rows[0]?.n.value ?? 0);
+  }
+
   /** Empties `graphs` (an import with --force replaces the graphs it brings, leaving others alone). */
   public async clear(graphs: readonly string[]): Promise<void> {
     if (graphs.length > 0) {
