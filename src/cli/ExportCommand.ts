@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { createWriteStream, existsSync, readdirSync, readFileSync } from 'node:fs';
-import { copyFile, mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Quad } from '@rdfjs/types';
 import { Parser, Writer } from 'n3';
@@ -14,7 +14,8 @@ import type { ExportManifest } from './ExportManifest';
 import { DATASET_FILE, FILES_DIR, filePath, MANIFEST_FILE, manifestOf, shownEndpoint } from './ExportManifest';
 import { ExportTally } from './ExportTally';
 import { MOVE_FLAGS } from './Flags';
-import { checkFlags } from './Preflight';
+import { checkFlags, checkReachable } from './Preflight';
+import { plainError } from './PlainErrors';
 import { ROOT } from './Setups';
 
 type Argv = Record<string, unknown>;
@@ -97,6 +98,18 @@ async function copyFiles(dataDir: string, out: string, names: Iterable<string>):
 export async function runExport(argv: Argv): Promise<number> {
   useLogFormat(argv['log-format']);
   checkFlags(MOVE_FLAGS, argv);
+  const endpoint = String(argv['sparql-endpoint'] ?? '').trim();
+  if (endpoint) {
+    await checkReachable('sparql-endpoint', endpoint);
+  }
+  try {
+    return await exportData(argv);
+  } catch (error: unknown) {
+    throw plainError(error);
+  }
+}
+
+async function exportData(argv: Argv): Promise<number> {
   const out = resolve(String(argv.out));
   const dataDir = resolve(String(argv['data-dir']));
   const dataset = String(argv.dataset);
@@ -149,7 +162,9 @@ export async function runExport(argv: Argv): Promise<number> {
     stream.end(pending);
     await once(stream, 'finish');
   } catch (error: unknown) {
+    // No half-written file left behind: the directory can be used again.
     stream.destroy();
+    await rm(temporary, { force: true });
     throw error;
   }
   await rename(temporary, join(out, DATASET_FILE));

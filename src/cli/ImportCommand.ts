@@ -13,7 +13,8 @@ import type { ExportManifest } from './ExportManifest';
 import { DATASET_FILE, filePath, MANIFEST_FILE, parseManifest, shownEndpoint } from './ExportManifest';
 import { ExportTally } from './ExportTally';
 import { MOVE_FLAGS } from './Flags';
-import { checkFlags } from './Preflight';
+import { checkFlags, checkReachable } from './Preflight';
+import { plainError } from './PlainErrors';
 import { batchesOf } from './QuadBatches';
 
 type Argv = Record<string, unknown>;
@@ -187,6 +188,18 @@ async function load(loader: StoreLoader, file: string, tally: ExportTally, batch
 export async function runImport(argv: Argv): Promise<number> {
   useLogFormat(argv['log-format']);
   checkFlags(MOVE_FLAGS, argv);
+  const endpoint = String(argv['sparql-endpoint'] ?? '').trim();
+  if (endpoint) {
+    await checkReachable('sparql-endpoint', endpoint);
+  }
+  try {
+    return await importData(argv);
+  } catch (error: unknown) {
+    throw plainError(error);
+  }
+}
+
+async function importData(argv: Argv): Promise<number> {
   const dir = resolve(String(argv.in));
   const dataDir = resolve(String(argv['data-dir']));
   const dataset = String(argv.dataset);
