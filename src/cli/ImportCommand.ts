@@ -5,6 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { Quad } from '@rdfjs/types';
 import { StreamParser } from 'n3';
 import { StoreLoader } from '../storage/StoreLoader';
+import { DirectoryLock } from '../util/DirectoryLock';
 import { errnoOf } from '../util/Errors';
 import type { StoreUrls } from '../util/StoreUrls';
 import { storeUrlsOf } from '../util/StoreUrls';
@@ -118,13 +119,40 @@ async function openTarget(argv: Argv, dataDir: string, dataset: string): Promise
   const password = randomBytes(16).toString('hex');
   let running: { url: string; stop: () => Promise<void> };
   try {
-    running = await runEmbeddedStore({ host: '127.0.0.1', port: 0, dataDir: join(dataDir, 'store'), user: 'import', password },
+    // Not compacted while loading (see compactEmbedded).
+    running = await runEmbeddedStore({ host: '127.0.0.1', port: 0, dataDir: join(dataDir, 'store'), user: 'import', password,
+      compactThresholdBytes: Number.MAX_SAFE_INTEGER },
       (message): void => say(message, 'warn'));
   } catch (error: unknown) {
     throw new UsageError(`cannot open the embedded store of ${dataDir}: ${error instanceof Error ? error.message : String(error)}`);
   }
   return { urls: storeUrlsOf(running.url, dataset), user: 'import', password, name: `the embedded store of ${dataDir} (dataset ${dataset})`,
-    stop: running.stop };
+    stop: async(): Promise<void> => {
+      await running.stop();
+      say('writing the embedded store\'s snapshot');
+      await compactEmbedded(join(dataDir, 'store'), dataset);
+    } };
+}
+
+/**
+ * Writes the embedded dataset's snapshot once the import is done: loaded without compacting on the
+ * way (each compaction writes the whole dataset, so a large import would write it again and again),
+ * its log holds the whole import, and a server would otherwise replay all of it at start-up.
+ */
+async function compactEmbedded(storeDir: string, dataset: string): Promise<void> {
+  const { EmbeddedDatasetFactory } = await import('../storage/embedded');
+  const lock = await DirectoryLock.acquire(storeDir, { fileName: 'store.lock', label: 'Data directory', exclusiveInProcess: true });
+  try {
+    const opened = await new EmbeddedDatasetFactory({ compactThresholdBytes: Number.MAX_SAFE_INTEGER,
+      warn: (message): void => say(message, 'warn') }).openDurable(join(storeDir, 'datasets', dataset));
+    try {
+      await opened.compact();
+    } finally {
+      await opened.close();
+    }
+  } finally {
+    await lock.release();
+  }
 }
 
 /** The dataset made on a Fuseki-style store (or the embedded one) as `fedpod start` makes it. */
