@@ -147,6 +147,11 @@ async function compactEmbedded(storeDir: string, dataset: string): Promise<void>
       warn: (message): void => say(message, 'warn') }).openDurable(join(storeDir, 'datasets', dataset));
     try {
       await opened.compact();
+    } catch (error: unknown) {
+      // E.g. a dump past V8's longest string (512 MiB of N-Quads): past what the embedded store handles.
+      throw new Error(`the quads are loaded (in the store's update log) but the embedded store could not write its snapshot ` +
+        `(${error instanceof Error ? error.message : String(error)}): this dataset is past what the embedded store handles ` +
+        '(see "Limits of the embedded store" in docs/operations.md); import it into Fuseki or Virtuoso instead');
     } finally {
       await opened.close();
     }
