@@ -52,3 +52,11 @@ export const SERVER_FLAGS: FlagSpec[] = [
   { name: 'shutdown-timeout', type: 'number', env: 'FEDPOD_SHUTDOWN_TIMEOUT', default: 20, range: [ 1, 3600 ],
     describe: 'Seconds a graceful stop (SIGTERM, SIGINT) may take before the process exits with code 1' },
 ];
+
+/** Flags of `fedpod export` and `fedpod import`: the data directory, and the store (external, or its embedded one). */
+export const MOVE_FLAGS: FlagSpec[] = [
+  ...SERVER_FLAGS.filter((spec): boolean =>
+    [ 'data-dir', 'sparql-endpoint', 'dataset', 'sparql-user', 'sparql-password', 'log-format' ].includes(spec.name)),
+  { name: 'batch-size', type: 'number', default: 5000, range: [ 1, 1_000_000 ],
+    describe: 'Quads per request to the store (import: per write; export from a plain SPARQL endpoint: per answer)' },
+];

@@ -4,7 +4,7 @@ import { hideBin } from 'yargs/helpers';
 import { fail } from './Console';
 import type { FlagSpec } from './FlagSpec';
 import { yargsOption } from './FlagSpec';
-import { SERVER_FLAGS, STORE_FLAGS } from './Flags';
+import { MOVE_FLAGS, SERVER_FLAGS, STORE_FLAGS } from './Flags';
 import type { WebhooksCommandName } from './WebhooksCommand';
 
 /** The flags of `specs` on a yargs command. */
@@ -20,9 +20,19 @@ function webhooks(command: WebhooksCommandName): (argv: Record<string, unknown>)
   };
 }
 
+/** Runs `fedpod export` or `fedpod import`, loaded on use, and exits with its code. */
+function move(command: 'export' | 'import'): (argv: Record<string, unknown>) => void {
+  return (argv): void => {
+    const running = command === 'export' ?
+      import('./ExportCommand').then(async({ runExport }): Promise<number> => runExport(argv)) :
+      import('./ImportCommand').then(async({ runImport }): Promise<number> => runImport(argv));
+    void running.then((code): never => process.exit(code)).catch(fail);
+  };
+}
+
 /**
- * The `fedpod` command line: `start` (the server), `store` (the embedded store alone) and `webhooks`
- * (the operator's console). Every flag is declared once (./Flags.ts), with its environment variable;
+ * The `fedpod` command line: `start` (the server), `store` (the embedded store alone), `webhooks`
+ * (the operator's console), and `export` / `import` (an installation's data, to move it to another store). Every flag is declared once (./Flags.ts), with its environment variable;
  * flags win. Commands load what they need when they run, so `--help` and `webhooks` stay fast.
  */
 export function main(args: string[] = hideBin(process.argv)): void {
@@ -52,6 +62,18 @@ export function main(args: string[] = hideBin(process.argv)): void {
         .command('dead-letters', 'Show webhook jobs that failed for good (JSON lines, newest first)', (sub) => withFlags(sub, SERVER_FLAGS)
           .option('limit', { type: 'number', default: 100 }), webhooks('dead-letters'))
         .demandCommand(1, 'Name a webhooks command: generate, list, revoke or dead-letters'))
+    .command('export', 'Write the store\'s quads (dataset.nq), the files of non-RDF resources and a manifest to a directory',
+      (builder) => withFlags(builder, MOVE_FLAGS)
+        .option('out', { type: 'string', demandOption: true, describe: 'Directory to write (new or empty)' })
+        .example('$0 export --data-dir ./data --out ./export', 'the embedded store of a stopped server')
+        .example('$0 export --sparql-endpoint http://127.0.0.1:3030/ --out ./export', 'a Fuseki-style store (or a running server\'s embedded one)'),
+      move('export'))
+    .command('import', 'Load a directory written by `fedpod export` into an empty store, and its files into --data-dir',
+      (builder) => withFlags(builder, MOVE_FLAGS)
+        .option('in', { type: 'string', demandOption: true, describe: 'Directory written by fedpod export' })
+        .option('force', { type: 'boolean', default: false, describe: 'Import even when the store holds data: the graphs of the export are replaced' })
+        .example('$0 import --in ./export --sparql-endpoint http://fuseki:3030/ --data-dir /srv/fedpod', 'into Fuseki (dataset localData)'),
+      move('import'))
     .strict()
     .help()
     .parse();

@@ -42,7 +42,7 @@ describe('main', (): void => {
   it('lists its commands in --help and exits with 0', async(): Promise<void> => {
     const answer = await run([ '--help' ]);
     expect(answer.code).toBe(0);
-    for (const command of [ 'fedpod start', 'fedpod store', 'fedpod webhooks' ]) {
+    for (const command of [ 'fedpod start', 'fedpod store', 'fedpod webhooks', 'fedpod export', 'fedpod import' ]) {
       expect(answer.out).toContain(command);
     }
     expect(answer.out).toContain('--port');
@@ -58,6 +58,16 @@ describe('main', (): void => {
     const answer = await run([ 'store', '--no-such-flag' ]);
     expect(answer.code).toBe(1);
     expect(answer.err).toContain('Unknown argument');
+  });
+
+  it('requires where export writes and where import reads, and says how in their --help', async(): Promise<void> => {
+    expect((await run([ 'export' ])).err).toContain('Missing required argument: out');
+    expect((await run([ 'import' ])).err).toContain('Missing required argument: in');
+    const help = await run([ 'import', '--help' ]);
+    expect(help.code).toBe(0);
+    for (const flag of [ '--in', '--force', '--batch-size', '--sparql-endpoint', '--dataset', '--data-dir' ]) {
+      expect(help.out).toContain(flag);
+    }
   });
 
   it('requires the user and action of webhooks generate', async(): Promise<void> => {
