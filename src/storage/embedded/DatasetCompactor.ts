@@ -1,6 +1,7 @@
 import type { Store } from 'oxigraph';
 import type { DatasetFiles } from './DatasetFiles';
 import type { EngineHealth } from './EngineHealth';
+import { SnapshotDump } from './SnapshotDump';
 import type { WalWriter } from '../wal/WalWriter';
 import { messageOf } from '../../util/Errors';
 
@@ -34,6 +35,7 @@ export interface CompactionThresholds {
  */
 export class DatasetCompactor {
   private running: Promise<void> | undefined;
+  private readonly dumper = new SnapshotDump();
   private retryAfterBytes = 0;
   private retryAfterRecords = 0;
 
@@ -119,14 +121,13 @@ export class DatasetCompactor {
 
   private async compactNow(): Promise<void> {
     this.health?.check();
-    let dump: string;
+    let dump: string[];
     try {
       // Blocks this thread for roughly a second per million quads; that is the price
       // of a consistent snapshot without a second copy of the store.
-      dump = this.store.dump({ format: 'application/n-quads' });
+      dump = this.dumper.of(this.store);
     } catch (error: unknown) {
-      // E.g. the dump exceeds the maximum JS string length. Keep logging (still
-      // durable) and do not retry on every append.
+      // E.g. out of memory. Keep logging (still durable) and do not retry on every append.
       this.retryAfterBytes = this.writer.bytesInCurrentLog + this.thresholds.bytes;
       this.retryAfterRecords = this.recordsInCurrentLog + (this.thresholds.records ?? 0);
       throw error;

@@ -61,12 +61,16 @@ export class DatasetFiles {
   }
 
   /** Writes `content` as the snapshot covering logs up to `sequence`, crash-safely. */
-  public async writeSnapshot(sequence: number, content: string): Promise<void> {
+  /** Writes a snapshot from its N-Quads, given whole or in pieces (SnapshotDump), and publishes it. */
+  public async writeSnapshot(sequence: number, content: string | readonly string[]): Promise<void> {
     const finalPath = this.snapshotPath(sequence);
     const tempPath = `${finalPath}.tmp`;
     const handle = await fs.open(tempPath, 'w');
     try {
-      await handle.writeFile(content, 'utf8');
+      for (const piece of typeof content === 'string' ? [ content ] : content) {
+        // writeFile on a handle writes all of it from the current position: each piece after the last.
+        await handle.writeFile(piece, 'utf8');
+      }
       await handle.sync();
     } finally {
       await handle.close();

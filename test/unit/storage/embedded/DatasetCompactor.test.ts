@@ -101,12 +101,12 @@ describe('DatasetCompactor', (): void => {
     let dumps = 0;
     const failing = Object.assign(new Store(), { dump: (): string => {
       dumps += 1;
-      throw new RangeError('Invalid string length');
+      throw new Error('out of memory');
     } });
     const broken = compactor(1, failing);
     broken.maybeStart();
     await broken.whenIdle();
-    expect(warnings).toEqual([ `Compaction of ${files.directory} failed: Invalid string length` ]);
+    expect(warnings).toEqual([ `Compaction of ${files.directory} failed: out of memory` ]);
     broken.maybeStart();
     await broken.whenIdle();
     expect(dumps).toBe(1);
