@@ -29,12 +29,12 @@ const GOALS = [
 
 function report(config, outcomes, machineAtStart) {
   const { sizes } = config;
-  const fedpod = { id: 'fedpod', label: 'Fedpod', ...outcomes.fedpod };
-  // The collection rows are Fedpod's too: its column shows both setups' results.
+  // The collection rows are Fedpod's too: its column shows both setups' results (a copy: the JSON
+  // keeps each setup's own).
+  const fedpod = { id: 'fedpod', label: 'Fedpod', ...outcomes.fedpod, sizes: { ...outcomes.fedpod && outcomes.fedpod.sizes } };
   for (const size of sizes) {
     const ap = outcomes[COLLECTIONS_TARGET.id] && outcomes[COLLECTIONS_TARGET.id].sizes[size];
     if (ap && ap.rows) {
-      fedpod.sizes = fedpod.sizes || {};
       fedpod.sizes[size] = fedpod.sizes[size] && fedpod.sizes[size].rows ?
         { ...fedpod.sizes[size], rows: { ...fedpod.sizes[size].rows, ...ap.rows } } :
         { ...ap, rows: ap.rows };
