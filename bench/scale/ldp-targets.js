@@ -52,10 +52,9 @@ async function startFedpodLdp({ startTimeout }) {
   const args = [FEDPOD_BIN, 'start', '--config', 'ldp', '--port', String(port), '--base-url', baseUrl,
     '--data-dir', dataDir, '--store-port', String(storePort)];
   let round = 0;
-  // Ready = /healthz 200, as every bench waits for Fedpod (the ldp setup's /readyz answers 503 while
-  // no job queue has started, and it starts none).
+  // Ready = /readyz 200: the store answers and the server serves (a 503 while the store loads).
   const start = () => startServer({ name: `fedpod-scale-${round++}`, args, cwd: FEDPOD_ROOT,
-    readyUrl: `${baseUrl}healthz`, timeoutMs: startTimeout * 1000 });
+    readyUrl: `${baseUrl}readyz`, timeoutMs: startTimeout * 1000 });
   let handle = await start();
   const session = {
     label: 'Fedpod', baseUrl, containerUrl: `${baseUrl}notes/`, dataDir, startMs: handle.startMs,
