@@ -9,13 +9,11 @@ import { StoreDump } from '../storage/StoreDump';
 import { DirectoryLock } from '../util/DirectoryLock';
 import { errnoOf } from '../util/Errors';
 import { storeUrlsOf } from '../util/StoreUrls';
-import { say, UsageError, useLogFormat } from './Console';
+import { say, UsageError } from './Console';
+import { runMoveCommand } from './MoveCommand';
 import type { ExportManifest } from './ExportManifest';
 import { DATASET_FILE, FILES_DIR, filePath, MANIFEST_FILE, manifestOf, shownEndpoint } from './ExportManifest';
 import { ExportTally } from './ExportTally';
-import { MOVE_FLAGS } from './Flags';
-import { checkFlags, checkReachable } from './Preflight';
-import { plainError } from './PlainErrors';
 import { ROOT } from './Setups';
 
 type Argv = Record<string, unknown>;
@@ -96,17 +94,7 @@ async function copyFiles(dataDir: string, out: string, names: Iterable<string>):
  * (the server stopped; nothing is written to them). Resolves with the exit code.
  */
 export async function runExport(argv: Argv): Promise<number> {
-  useLogFormat(argv['log-format']);
-  checkFlags(MOVE_FLAGS, argv);
-  const endpoint = String(argv['sparql-endpoint'] ?? '').trim();
-  if (endpoint) {
-    await checkReachable('sparql-endpoint', endpoint);
-  }
-  try {
-    return await exportData(argv);
-  } catch (error: unknown) {
-    throw plainError(error);
-  }
+  return runMoveCommand(argv, exportData);
 }
 
 async function exportData(argv: Argv): Promise<number> {

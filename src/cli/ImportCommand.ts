@@ -9,13 +9,11 @@ import { DirectoryLock } from '../util/DirectoryLock';
 import { errnoOf } from '../util/Errors';
 import type { StoreUrls } from '../util/StoreUrls';
 import { storeUrlsOf } from '../util/StoreUrls';
-import { say, UsageError, useLogFormat } from './Console';
+import { say, UsageError } from './Console';
+import { runMoveCommand } from './MoveCommand';
 import type { ExportManifest } from './ExportManifest';
 import { DATASET_FILE, filePath, MANIFEST_FILE, parseManifest, shownEndpoint } from './ExportManifest';
 import { ExportTally } from './ExportTally';
-import { MOVE_FLAGS } from './Flags';
-import { checkFlags, checkReachable } from './Preflight';
-import { plainError } from './PlainErrors';
 import { batchesOf } from './QuadBatches';
 
 type Argv = Record<string, unknown>;
@@ -219,17 +217,7 @@ async function load(loader: StoreLoader, file: string, tally: ExportTally, batch
  * replaces the export's graphs. Resolves with the exit code.
  */
 export async function runImport(argv: Argv): Promise<number> {
-  useLogFormat(argv['log-format']);
-  checkFlags(MOVE_FLAGS, argv);
-  const endpoint = String(argv['sparql-endpoint'] ?? '').trim();
-  if (endpoint) {
-    await checkReachable('sparql-endpoint', endpoint);
-  }
-  try {
-    return await importData(argv);
-  } catch (error: unknown) {
-    throw plainError(error);
-  }
+  return runMoveCommand(argv, importData);
 }
 
 async function importData(argv: Argv): Promise<number> {

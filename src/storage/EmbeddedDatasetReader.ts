@@ -1,4 +1,5 @@
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { fileChunks } from '../util/FileChunks';
 import { join } from 'node:path';
 import { defaultGraph, Store } from 'oxigraph';
 import type { NamedNode } from 'oxigraph';
@@ -34,7 +35,7 @@ export class EmbeddedDatasetReader {
     const snapshot = listing.snapshots.at(-1) ?? 0;
     const store = new Store();
     if (snapshot > 0) {
-      store.load(this.chunksOf(files.snapshotPath(snapshot)), { format: 'application/n-quads', no_transaction: true });
+      store.load(fileChunks(files.snapshotPath(snapshot), READ_CHUNK), { format: 'application/n-quads', no_transaction: true });
     }
     const logs = listing.logs.filter((sequence): boolean => sequence > snapshot);
     for (const [ index, sequence ] of logs.entries()) {
@@ -96,23 +97,6 @@ export class EmbeddedDatasetReader {
     }
     if (entry.type !== 'tdb2') {
       throw new Error(`Dataset ${name} is an in-memory dataset: it keeps nothing on disk to export`);
-    }
-  }
-
-  /** The file in bounded chunks for Oxigraph's streaming parser. */
-  private *chunksOf(path: string): Generator<Uint8Array> {
-    const fd = openSync(path, 'r');
-    try {
-      for (;;) {
-        const chunk = Buffer.allocUnsafe(READ_CHUNK);
-        const bytesRead = readSync(fd, chunk, 0, chunk.length, null);
-        if (bytesRead === 0) {
-          return;
-        }
-        yield chunk.subarray(0, bytesRead);
-      }
-    } finally {
-      closeSync(fd);
     }
   }
 }

@@ -1,6 +1,7 @@
 import type { SparqlClient } from './SparqlClient';
 import { sparqlIri } from './SparqlTerms';
 import { FEDPOD_NS } from './Vocabulary';
+import { InFlight } from '../util/InFlight';
 
 const IN_BUCKET = `${FEDPOD_NS}inBucket`;
 const HAS_BUCKET = `${FEDPOD_NS}bucket`;
@@ -47,8 +48,8 @@ export class MemberIndex {
   private readonly headTtlMs: number;
   private readonly maxLists: number;
   private readonly heads = new Map<string, Head>();
-  private readonly loading = new Map<string, Promise<Head>>();
-  private readonly building = new Map<string, Promise<boolean>>();
+  private readonly loading = new InFlight<Head>();
+  private readonly building = new InFlight<boolean>();
 
   public constructor(private readonly client: SparqlClient, options: MemberIndexOptions = {}) {
     this.bucketSize = options.bucketSize ?? 256;
@@ -170,14 +171,7 @@ ORDER BY ${order === 'newest' ? 'DESC' : 'ASC'}(?bucket) LIMIT ${count}`);
 
   /** Reads the head bucket and its size; one read at a time per list. */
   private async loadHead(list: string, existing: ExistingMembers): Promise<Head> {
-    let pending = this.loading.get(list);
-    if (!pending) {
-      pending = this.readHead(list, existing).finally((): void => {
-        this.loading.delete(list);
-      });
-      this.loading.set(list, pending);
-    }
-    return pending;
+    return this.loading.run(list, async(): Promise<Head> => this.readHead(list, existing));
   }
 
   private async readHead(list: string, existing: ExistingMembers): Promise<Head> {
@@ -200,14 +194,7 @@ ORDER BY ${order === 'newest' ? 'DESC' : 'ASC'}(?bucket) LIMIT ${count}`);
    * list meanwhile finds no directory and builds the same index itself, rather than half of it.
    */
   private async build(list: string, existing: ExistingMembers): Promise<boolean> {
-    let pending = this.building.get(list);
-    if (!pending) {
-      pending = this.buildOnce(list, existing).finally((): void => {
-        this.building.delete(list);
-      });
-      this.building.set(list, pending);
-    }
-    return pending;
+    return this.building.run(list, async(): Promise<boolean> => this.buildOnce(list, existing));
   }
 
   private async buildOnce(list: string, existing: ExistingMembers): Promise<boolean> {

@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { fileChunks } from '../../util/FileChunks';
 import { Store } from 'oxigraph';
 import type { WalReader } from '../wal/WalReader';
 import { WalWriter } from '../wal/WalWriter';
@@ -111,23 +111,6 @@ export class DatasetRecovery {
     // Oxigraph 0.5's in-memory store, loading in one transaction took about a tenth less CPU time
     // and a quarter less peak memory than `no_transaction` (600,000 quads). Chunks of 1 to 4 MiB
     // cost the least: the whole file as one buffer took twice the CPU time, TriG a sixth more.
-    store.load(this.chunksOf(path), { format: 'application/n-quads', lenient: true });
-  }
-
-  /** Feeds the file to Oxigraph's streaming parser without holding it all in memory. */
-  private *chunksOf(path: string): Generator<Uint8Array> {
-    const fd = openSync(path, 'r');
-    try {
-      for (;;) {
-        const chunk = Buffer.allocUnsafe(SNAPSHOT_READ_CHUNK);
-        const bytesRead = readSync(fd, chunk, 0, chunk.length, null);
-        if (bytesRead === 0) {
-          return;
-        }
-        yield chunk.subarray(0, bytesRead);
-      }
-    } finally {
-      closeSync(fd);
-    }
+    store.load(fileChunks(path, SNAPSHOT_READ_CHUNK), { format: 'application/n-quads', lenient: true });
   }
 }

@@ -3,6 +3,7 @@ import type { JsonObject } from '../../ldp/Contexts';
 import type { RemoteContextSource } from '../../ldp/DocumentLoader';
 import type { RemoteFetcher } from './RemoteFetcher';
 import { messageOf } from '../../../util/Errors';
+import { InFlight } from '../../../util/InFlight';
 
 interface Entry {
   document?: JsonObject;
@@ -21,7 +22,7 @@ interface Entry {
 export class RemoteContextCache implements RemoteContextSource {
   protected readonly logger = getLoggerFor(this);
   private readonly entries = new Map<string, Entry>();
-  private readonly inFlight = new Map<string, Promise<JsonObject | undefined>>();
+  private readonly inFlight = new InFlight<JsonObject | undefined>();
 
   public constructor(
     private readonly fetcher: RemoteFetcher,
@@ -34,14 +35,7 @@ export class RemoteContextCache implements RemoteContextSource {
     if (entry && (entry.document || (entry.retryAt ?? 0) > Date.now())) {
       return entry.document;
     }
-    let pending = this.inFlight.get(url);
-    if (!pending) {
-      pending = this.fetch(url).finally((): void => {
-        this.inFlight.delete(url);
-      });
-      this.inFlight.set(url, pending);
-    }
-    return pending;
+    return this.inFlight.run(url, async(): Promise<JsonObject | undefined> => this.fetch(url));
   }
 
   private async fetch(url: string): Promise<JsonObject | undefined> {
