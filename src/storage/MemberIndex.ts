@@ -23,8 +23,9 @@ export interface MemberIndexOptions {
   /** Members per bucket; a first page reads about `limit / bucketSize + 1` buckets. */
   bucketSize?: number;
   /**
-   * How long a process trusts the head bucket it knows before reading it again: another node may
-   * have moved on, and a member added to an old bucket would not show on the first page.
+   * How long a process trusts the head bucket it knows before reading it again (default 10 s):
+   * another node may have moved on, and a member added to an old bucket would show a bucket late.
+   * Each read is two queries, so a short time costs lists written now and then (inboxes, followers).
    */
   headTtlMs?: number;
   /** Lists whose head is kept in memory (the least recently used go first). */
@@ -40,8 +41,9 @@ export interface MemberIndexOptions {
  * an index lookup by a bound term: its cost follows the page, not the list.
  *
  * Pages are ordered by bucket, then by the list's own keys inside a bucket. One process fills buckets
- * in the order of its writes; with several nodes, a member may land in the bucket before the newest
- * one (at most `headTtlMs` late), which keeps paging exact and the order newest-first to a bucket.
+ * in the order of its writes; with several nodes, a member may land in an older bucket than the
+ * newest (when other nodes filled buckets within `headTtlMs`), which keeps paging exact and the
+ * order newest-first to a bucket or so.
  */
 export class MemberIndex {
   private readonly bucketSize: number;
@@ -53,7 +55,7 @@ export class MemberIndex {
 
   public constructor(private readonly client: SparqlClient, options: MemberIndexOptions = {}) {
     this.bucketSize = options.bucketSize ?? 256;
-    this.headTtlMs = options.headTtlMs ?? 1000;
+    this.headTtlMs = options.headTtlMs ?? 10_000;
     this.maxLists = options.maxLists ?? 10_000;
   }
 
