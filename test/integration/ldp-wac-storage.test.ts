@@ -101,6 +101,17 @@ describe('per-user storage under WebACL (config/ldp-wac.json), two nodes', () =>
       expect((await fetch(`${storage}.acl`, { headers: as(session) })).status).toBe(status);
     }
     expect((await fetch(note, { headers: { accept: 'application/ld+json', ...as(alice) } })).status).toBe(200);
+    // A browser's page of the storage: its owner sees the note listed; strangers get an error page without it.
+    const page = async(session?: Session): Promise<Response> => fetch(storage, { headers: { accept: 'text/html', ...as(session) } });
+    const ownPage = await page(alice);
+    expect(ownPage.status).toBe(200);
+    expect(await ownPage.text()).toContain(`href="${note}"`);
+    for (const [ session, status ] of [ [ undefined, 401 ], [ bob, 403 ] ] as const) {
+      const refused = await page(session);
+      expect(refused.status).toBe(status);
+      expect(refused.headers.get('content-type')).toMatch(/^text\/html/u);
+      expect(await refused.text()).not.toContain(note);
+    }
     // Another spelling of the same resource is checked against the same ACL.
     const spelled = note.replace('/pods/', '/p%6fds/');
     expect((await fetch(spelled, { headers: { accept: 'application/ld+json' } })).status).toBe(401);
