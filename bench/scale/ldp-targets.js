@@ -55,22 +55,12 @@ async function startFedpodLdp({ startTimeout }) {
   // Ready = /readyz 200: the store answers and the server serves (a 503 while the store loads).
   const start = () => startServer({ name: `fedpod-scale-${round++}`, args, cwd: FEDPOD_ROOT,
     readyUrl: `${baseUrl}readyz`, timeoutMs: startTimeout * 1000 });
-  let handle = await start();
-  const session = {
-    label: 'Fedpod', baseUrl, containerUrl: `${baseUrl}notes/`, dataDir, startMs: handle.startMs,
-    pid: () => handle.pid,
-    async restart() {
-      await handle.stop();
-      handle = await start();
-      session.startMs = handle.startMs;
-      return handle.startMs;
-    },
-    stop: () => handle.stop(),
+  return restartableSession(start, (handle) => ({
+    label: 'Fedpod', baseUrl, containerUrl: `${baseUrl}notes/`, dataDir,
     lastPage: walkToLastPage,
     pagingNote: 'pages of --container-page-size (500) members, newest first, rel="next" links',
-    info: () => ({ config: 'ldp', args: args.slice(2).join(' '), log: handle.logFile }),
-  };
-  return session;
+    info: () => ({ config: 'ldp', args: args.slice(2).join(' '), log: handle().logFile }),
+  }));
 }
 
 async function startCssFile({ startTimeout }) {
@@ -79,9 +69,24 @@ async function startCssFile({ startTimeout }) {
   let round = 0;
   const start = () => startStockCss({ name: `css-file-scale-${round++}`, config: 'file-root', port,
     extraArgs: ['-f', dataDir], timeoutMs: startTimeout * 1000 });
+  return restartableSession(start, (handle) => ({
+    label: 'CSS', baseUrl: handle().baseUrl, containerUrl: `${handle().baseUrl}notes/`, dataDir,
+    // CSS does not page containers: its first and last page are the whole listing.
+    lastPage: async (firstUrl) => ({ url: firstUrl, pages: 1 }),
+    pagingNote: 'no paging: first and last page are the whole container',
+    info: () => ({ config: '@css:config/file-root.json', log: handle().logFile }),
+  }));
+}
+
+/**
+ * A target's session over the server `start` starts: its pid, start time, stop, and a restart on the
+ * same data; `describe` adds what differs (given the current handle, which a restart replaces).
+ */
+async function restartableSession(start, describe) {
   let handle = await start();
   const session = {
-    label: 'CSS', baseUrl: handle.baseUrl, containerUrl: `${handle.baseUrl}notes/`, dataDir, startMs: handle.startMs,
+    ...describe(() => handle),
+    startMs: handle.startMs,
     pid: () => handle.pid,
     async restart() {
       await handle.stop();
@@ -90,10 +95,6 @@ async function startCssFile({ startTimeout }) {
       return handle.startMs;
     },
     stop: () => handle.stop(),
-    // CSS does not page containers: its first and last page are the whole listing.
-    lastPage: async (firstUrl) => ({ url: firstUrl, pages: 1 }),
-    pagingNote: 'no paging: first and last page are the whole container',
-    info: () => ({ config: '@css:config/file-root.json', log: handle.logFile }),
   };
   return session;
 }
