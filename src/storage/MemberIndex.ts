@@ -82,11 +82,6 @@ export class MemberIndex {
     return head.bucket;
   }
 
-  /** Update operation that indexes a member known to be new. */
-  public addNew(list: string, member: string, bucket: number): string {
-    return `INSERT DATA { ${this.entries(list, member, bucket)} }`;
-  }
-
   /**
    * Update operation that indexes a member unless it is indexed already (a rewrite keeps its place).
    * A COUNT, not FILTER NOT EXISTS: Virtuoso ignores a FILTER NOT EXISTS that is the whole WHERE.

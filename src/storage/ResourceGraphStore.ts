@@ -6,7 +6,7 @@ import type { Bindings, SparqlClient } from './SparqlClient';
 import { sparqlGraphBlock, sparqlIri, sparqlLiteral } from './SparqlTerms';
 import type { Skolemizer } from './Skolemizer';
 import { InvalidCursorError } from './InvalidCursorError';
-import { MemberIndex } from './MemberIndex';
+import { MemberIndex, type ExistingMembers } from './MemberIndex';
 import { DC_MODIFIED, LDP_CONTAINS, metadataGraphOf, RESPONSE_METADATA_GRAPH, XSD_DATETIME } from './Vocabulary';
 
 const { namedNode, literal, quad } = DataFactory;
@@ -165,7 +165,7 @@ export class ResourceGraphStore implements ResourceGraphs {
       return undefined;
     }
     const found = await this.index.collect(container, 'newest', limit + 1, cursor?.bucket,
-      async(): Promise<string[]> => this.children(container, true),
+      this.existingMembers(container),
       async(buckets, wanted): Promise<{ iri: string; bucket: number }[]> => {
         const filter = cursor && buckets.includes(cursor.bucket) ?
           `FILTER(?bucket != ${cursor.bucket} || STR(?member) < ${sparqlLiteral(literal(cursor.iri))})` :
@@ -198,7 +198,7 @@ export class ResourceGraphStore implements ResourceGraphs {
    */
   public async createInContainer(container: string, iri: string, data: readonly Quad[], metadata: readonly Quad[],
     modified: Date): Promise<void> {
-    const bucket = await this.index.bucketFor(container, async(): Promise<string[]> => this.children(container, true));
+    const bucket = await this.index.bucketFor(container, this.existingMembers(container));
     await this.client.update([
       ...this.touch(container, modified),
       `INSERT DATA { ${[
@@ -244,7 +244,7 @@ export class ResourceGraphStore implements ResourceGraphs {
       }
       operations.push(`INSERT DATA { ${blocks.join('\n')} }`);
       if (parent) {
-        const bucket = await this.index.bucketFor(parent, async(): Promise<string[]> => this.children(parent, true));
+        const bucket = await this.index.bucketFor(parent, this.existingMembers(parent));
         operations.push(this.index.addUnlessPresent(parent, iri, bucket));
       }
     }
@@ -309,6 +309,11 @@ export class ResourceGraphStore implements ResourceGraphs {
       `SELECT ?o WHERE { GRAPH ${sparqlIri(metadataGraphOf(iri))} { ${sparqlIri(iri)} ${sparqlIri(DC_MODIFIED)} ?o } }`,
     );
     return rows.length === 1 ? rows[0].o.value : undefined;
+  }
+
+  /** A container's members in their order before the paging index, for MemberIndex to index them. */
+  private existingMembers(container: string): ExistingMembers {
+    return async(): Promise<string[]> => this.children(container, true);
   }
 
   private encodeCursor(bucket: number, iri: string): string {

@@ -41,7 +41,7 @@ export function sendError(response: ServerResponse, error: unknown, request?: In
 }
 
 /** Writes an HTML page with the right headers (only the headers, for a HEAD request: `headOnly`). */
-export function sendHtml(response: ServerResponse, status: number, html: string, headers: Record<string, string> = {},
+export function sendHtml(response: ServerResponse, status: number, html: string, headers: Record<string, string | string[]> = {},
   headOnly = false): void {
   response.writeHead(status, {
     ...headers,

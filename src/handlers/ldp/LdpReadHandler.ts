@@ -301,12 +301,8 @@ ${containerListing({
     // The ActivityPub containers take posts through outboxes, not forms.
     noteForm: !this.audience,
   })}`);
-    const headers = ldpHeaders(root, iri, 'container', AccessHeaders.of(request));
-    const flat: Record<string, string> = { vary: 'Accept, Authorization', 'cache-control': 'no-cache' };
-    for (const [ name, value ] of Object.entries(headers)) {
-      flat[name] = Array.isArray(value) ? value.join(', ') : value;
-    }
-    sendHtml(response, 200, html, flat, request.method === 'HEAD');
+    sendHtml(response, 200, html, { vary: 'Accept, Authorization', 'cache-control': 'no-cache',
+      ...ldpHeaders(root, iri, 'container', AccessHeaders.of(request)) }, request.method === 'HEAD');
   }
 
   private async readPage(iri: string, after: string | undefined): Promise<ContainerPage | undefined> {
