@@ -187,8 +187,11 @@ ORDER BY ${order === 'newest' ? 'DESC' : 'ASC'}(?bucket) LIMIT ${count}`);
 
   /**
    * Indexes the members of a list made before the index, in their order (`existing`, oldest first);
-   * false when there are none. The directory is written last, so another process that reads the
-   * list meanwhile finds no directory and builds the same index itself, rather than half of it.
+   * false when there are none. A member that has an entry keeps it: another node may have added it
+   * (and indexed it) since this node found no directory, or a build that stopped half-way indexed it.
+   * Nothing is cleared, so nothing another node wrote meanwhile is lost. The directory is written
+   * last, so another process that reads the list meanwhile finds no directory and builds too; both
+   * builds give a member the same bucket, and the second finds its entry and leaves it.
    */
   private async build(list: string, existing: ExistingMembers): Promise<boolean> {
     return this.building.run(list, async(): Promise<boolean> => this.buildOnce(list, existing));
@@ -203,11 +206,11 @@ ORDER BY ${order === 'newest' ? 'DESC' : 'ASC'}(?bucket) LIMIT ${count}`);
     const inBucket = sparqlIri(IN_BUCKET);
     const chunk = 5000;
     for (let start = 0; start < members.length; start += chunk) {
-      const triples = members.slice(start, start + chunk).map((member, offset): string =>
-        `${sparqlIri(member)} ${inBucket} ${this.number(Math.floor((start + offset) / this.bucketSize))} .`);
-      // The first request clears what a build that stopped half-way left, so no member is in two buckets.
-      const clear = start === 0 ? `DELETE WHERE { GRAPH ${graph} { ?s ?p ?o } } ;\n` : '';
-      await this.client.update(`${clear}INSERT DATA { GRAPH ${graph} { ${triples.join('\n')} } }`);
+      const rows = members.slice(start, start + chunk).map((member, offset): string =>
+        `(${sparqlIri(member)} ${this.number(Math.floor((start + offset) / this.bucketSize))})`);
+      // OPTIONAL and !BOUND rather than FILTER NOT EXISTS, which Virtuoso ignored in other updates here.
+      await this.client.update(`INSERT { GRAPH ${graph} { ?member ${inBucket} ?bucket } }
+WHERE { VALUES (?member ?bucket) { ${rows.join(' ')} } OPTIONAL { GRAPH ${graph} { ?member ${inBucket} ?indexed } } FILTER(!BOUND(?indexed)) }`);
     }
     const last = Math.floor((members.length - 1) / this.bucketSize);
     const directory = Array.from({ length: last + 1 }, (unused, bucket): string =>

@@ -126,6 +126,37 @@ describe('MemberIndex (on the embedded store)', (): void => {
     expect(await pages(10)).toEqual([[ 'old', 'new' ]]);
   });
 
+  it('keeps the members another node indexes while this node indexes an old container', async(): Promise<void> => {
+    // Node B writes through its own index. Node A reads the directory before B's first write lands,
+    // and B adds one more member between A reading the old members and A indexing them.
+    const nodeB = new ResourceGraphStore(client, new Skolemizer(BASE), undefined, new MemberIndex(client, { bucketSize: 2 }));
+    const addOnB = async(name: string): Promise<void> => {
+      const iri = `${container}${name}`;
+      await nodeB.createInContainer(container, iri, [], documentMetadata(iri, new Date()), new Date());
+    };
+    class LateClient extends SparqlClient {
+      private first = true;
+      public override async select(query: string): Promise<Awaited<ReturnType<SparqlClient['select']>>> {
+        const rows = await super.select(query);
+        if (this.first && query.includes('MAX(?bucket)')) {
+          this.first = false;
+          await addOnB('b1');
+        }
+        return rows;
+      }
+    }
+    const late = new LateClient(graphs.client.queryUrl, graphs.client.updateUrl, 'admin', 'admin');
+    const nodeA = new MemberIndex(late, { bucketSize: 2 });
+    const bucket = await nodeA.bucketFor(container, async(): Promise<string[]> => {
+      const seen = [ `${container}b1` ];
+      await addOnB('b2');
+      return seen;
+    });
+    await client.update(`INSERT DATA { ${nodeA.entries(container, `${container}a1`, bucket)} GRAPH ${sparqlIri(container)} {
+      ${sparqlIri(container)} ${sparqlIri(LDP_CONTAINS)} ${sparqlIri(`${container}a1`)} } }`);
+    expect((await pages(10)).flat().sort()).toEqual([ 'a1', 'b1', 'b2' ]);
+  });
+
   it('refuses a cursor it did not make', async(): Promise<void> => {
     await add('a');
     await expect(resources.readContainerPage(container, 1, `${container}a`)).rejects.toThrow(InvalidCursorError);
