@@ -29,6 +29,8 @@ const PUBLIC_APPEND_CONFIG = joinPath(ROOT_DIR, 'test', 'fixtures', 'config', 'a
 const KILLS = 5;
 /** Writes acknowledged in a round before the kill: enough that every kind is in flight, few enough for 2 cores. */
 const ACKS_PER_ROUND = 12;
+/** Of them, at least this many of each kind: the outbox lane is slower than the others and was outrun. */
+const ACKS_PER_KIND = 2;
 
 /**
  * One listing page holds every stored webhook payload; a job whose run failed (e.g. cut short by the
@@ -103,7 +105,7 @@ async function killRepeatedly(run: Run): Promise<void> {
   for (let round = 1; round <= KILLS; round++) {
     const load = new Load(run.lanes, run.ledger, `round${round}`);
     try {
-      await load.untilAcked(ACKS_PER_ROUND);
+      await load.untilAcked(ACKS_PER_ROUND, { eachKind: ACKS_PER_KIND });
     } catch (err) {
       throw new Error(`${run.setup.name}, round ${round}: ${String(err)} (refusals: ${JSON.stringify(run.ledger.refusals.slice(-3))}; log ${server.logFile})`);
     } finally {

@@ -59,6 +59,7 @@ export class Load {
   inFlight = 0;
   /** Acknowledged writes of this load. */
   acked = 0;
+  private readonly ackedByKind = new Map<Kind, number>();
 
   constructor(
     private readonly lanes: readonly Lane[],
@@ -71,11 +72,19 @@ export class Load {
     }
   }
 
-  /** Resolves once `count` writes of this load were acknowledged (rejects after `timeoutMs`). */
-  async untilAcked(count: number, timeoutMs = 60_000): Promise<void> {
+  /**
+   * Resolves once `count` writes of this load were acknowledged, and at least `eachKind` of every
+   * writing lane's kind (a slow lane is not outrun by fast ones); rejects after `timeoutMs`.
+   */
+  async untilAcked(count: number, { eachKind = 0, timeoutMs = 60_000 }: { eachKind?: number; timeoutMs?: number } = {}): Promise<void> {
     const deadline = Date.now() + timeoutMs;
-    while (this.acked < count) {
-      if (Date.now() > deadline) throw new Error(`load ${this.phase}: only ${this.acked} of ${count} writes acknowledged in ${timeoutMs} ms`);
+    const kinds = [ ...new Set(this.lanes.map((lane) => lane.kind).filter((kind) => kind !== 'read')) ];
+    const short = (): Kind[] => kinds.filter((kind) => (this.ackedByKind.get(kind) ?? 0) < eachKind);
+    while (this.acked < count || short().length > 0) {
+      if (Date.now() > deadline) {
+        throw new Error(`load ${this.phase}: ${this.acked} of ${count} writes acknowledged in ${timeoutMs} ms` +
+          `${short().length > 0 ? `, fewer than ${eachKind} of ${short().join(', ')}` : ''}`);
+      }
       await sleep(50);
     }
   }
@@ -105,6 +114,7 @@ export class Load {
         if (lane.kind !== 'read') {
           this.ledger.acks.push({ kind: lane.kind, marker, ref: outcome.ref, phase: this.phase });
           this.acked += 1;
+          this.ackedByKind.set(lane.kind, (this.ackedByKind.get(lane.kind) ?? 0) + 1);
         }
       } else if (!(lane.kind === 'read' && outcome.status === 200)) {
         this.ledger.refusals.push({ kind: lane.kind, phase: this.phase, status: outcome.status, body: outcome.body.slice(0, 300) });
