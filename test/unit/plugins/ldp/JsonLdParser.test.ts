@@ -255,6 +255,27 @@ describe('JsonLdParser', (): void => {
       }
     });
 
+    it('keeps the bundled contexts across documents, never a vocabulary that clients\' documents may not use', async(): Promise<void> => {
+      const loader = new DocumentLoader(BASE);
+      const loaded: string[] = [];
+      const counting = Object.assign(Object.create(loader) as DocumentLoader, {
+        load: async(url: string): ReturnType<DocumentLoader['load']> => {
+          loaded.push(url);
+          return loader.load(url);
+        },
+      });
+      const reader = new JsonLdParser(BASE, counting);
+      const document = { '@context': 'https://www.w3.org/ns/activitystreams#', ...note };
+      await reader.toQuads(document, note.id);
+      await reader.toQuads({ ...document, id: `${note.id}-2` }, `${note.id}-2`);
+      // jsonld.js kept it (tagged static), resolved and processed: not loaded for the second document.
+      expect(loaded.filter((url): boolean => url === 'https://www.w3.org/ns/activitystreams#').length).toBeLessThanOrEqual(1);
+      const litepub = 'https://pleroma.example/schemas/litepub-0.1.jsonld';
+      await parser.toQuads({ '@context': [ 'https://www.w3.org/ns/activitystreams', litepub ], ...note }, note.id, { lenient: true });
+      await expect(parser.toQuads({ '@context': [ 'https://www.w3.org/ns/activitystreams', litepub ], ...note }, note.id))
+        .rejects.toMatchObject({ statusCode: 400, errorCode: 'invalid_jsonld' });
+    });
+
     describe('with contexts of other servers', (): void => {
       const asked: string[] = [];
       // Stand-in for RemoteContextCache (tested on its own): two contexts, one of them unreadable.
