@@ -9,6 +9,7 @@ import type { TransportRequest, TransportResponse } from './HttpTransport';
 import type { StoreQueries } from './StoreQueries';
 import { StoreUnavailableHttpError } from './StoreUnavailableHttpError';
 import { errnoOf } from '../util/Errors';
+import { GroupCommit } from '../util/GroupCommit';
 
 const { namedNode, literal, blankNode } = DataFactory;
 
@@ -29,6 +30,9 @@ const REFUSED_CONTENT = new Set([ 400, 413, 414, 422 ]);
 /** Virtuoso answers 500 to data it cannot take: SQLSTATE class 22 (bad value) and 37000 (SPARQL/SQL compile). */
 const VIRTUOSO_CONTENT_ERROR = /^Virtuoso (?:22\w{3}|37000) /u;
 const RETRY_DELAY_MS = 100;
+/** Bounds of one grouped update request (see SparqlClient.update). */
+const MAX_GROUPED_UPDATES = 64;
+const MAX_GROUPED_UPDATE_CHARS = 512 * 1024;
 
 /**
  * SPARQL 1.1 Protocol client.
@@ -42,6 +46,12 @@ const RETRY_DELAY_MS = 100;
 export class SparqlClient implements StoreQueries {
   private readonly transport = new HttpTransport();
   private readonly authorization?: string;
+  private readonly updates = new GroupCommit<string>(async(texts): Promise<void> => this.sendUpdate(texts.join('\n;\n')), {
+    maxItems: MAX_GROUPED_UPDATES,
+    maxWeight: MAX_GROUPED_UPDATE_CHARS,
+    weigh: (text): number => text.length,
+    failsAll: (error): boolean => error instanceof StoreUnavailableHttpError,
+  });
 
   /**
    * @param queryUrl - URL that answers SPARQL queries (Fuseki: {base}/{ds}/query; Virtuoso: {base}/sparql).
@@ -111,7 +121,19 @@ export class SparqlClient implements StoreQueries {
     return this.postQuery(query, accept, false);
   }
 
+  /**
+   * Sends an update. Updates asked for while another request of updates is under way go to the store
+   * together, as the operations of one request (a group commit: one round trip, and on the embedded
+   * store one log write and sync, for many writers); each resolves once the store took the request.
+   * A request the store refuses is sent again one update at a time, so a bad update fails alone.
+   * The operations of one request run in order, each seeing the ones before it; updates of different
+   * callers never depended on each other's order, as they were in flight at the same time.
+   */
   public async update(update: string): Promise<void> {
+    return this.updates.add(update);
+  }
+
+  private async sendUpdate(update: string): Promise<void> {
     const response = await this.send('update', {
       method: 'POST',
       url: this.updateUrl,

@@ -1,11 +1,16 @@
 import * as http from 'node:http';
 import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { PrometheusMetrics } from '../../../src/plugins/observability/PrometheusMetrics';
+import { runEmbeddedStore, type EmbeddedStoreHandle } from '../../../src/storage/embedded';
 import { SparqlClient } from '../../../src/storage/SparqlClient';
 import { StoreUnavailableHttpError } from '../../../src/storage/StoreUnavailableHttpError';
 import { rejection } from '../../support/rejection';
 import { FakeStore as MetricsStore } from '../plugins/observability/support/FakeStore';
+import { createDataset } from './embedded/support/storeHttp';
 
 /** A store stand-in on loopback: `answer` decides, per request (1-based), what it does. */
 interface FakeStore {
@@ -185,5 +190,59 @@ describe('SparqlClient metrics', (): void => {
     const { body } = await metrics.expose();
     expect(body).toContain('fedpod_store_request_duration_seconds_count{operation="query",outcome="ok"} 2');
     expect(body).toContain('fedpod_store_request_duration_seconds_count{operation="update",outcome="error"} 1');
+  });
+});
+
+describe('SparqlClient update groups (on the embedded store)', (): void => {
+  let dataDir: string;
+  let store: EmbeddedStoreHandle;
+
+  beforeAll(async(): Promise<void> => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fedpod-update-groups-'));
+    store = await runEmbeddedStore({ port: 0, dataDir });
+    expect((await createDataset(store.url, 'ds')).status).toBeLessThan(300);
+  });
+
+  afterAll(async(): Promise<void> => {
+    await store.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  /** A client whose update requests are counted (by outcome) by its metrics. */
+  function countedClient(): { client: SparqlClient; requests: () => Promise<string> } {
+    const metrics = new PrometheusMetrics(1000, 2000, false);
+    const client = new SparqlClient(`${store.url}/ds/query`, `${store.url}/ds/update`, 'admin', 'admin', 5000, metrics);
+    return { client, requests: async(): Promise<string> => (await metrics.expose()).body.split('\n')
+      .filter((line): boolean => line.startsWith('fedpod_store_request_duration_seconds_count{operation="update"')).sort().join('\n') };
+  }
+
+  it('sends updates asked for together as one request, each applied', async(): Promise<void> => {
+    const { client, requests } = countedClient();
+    await Promise.all(Array.from({ length: 20 }, async(unused, index): Promise<void> =>
+      client.update(`INSERT DATA { GRAPH <urn:group:1> { <urn:s${index}> <urn:p> ${index} } }`)));
+    expect(await client.select('SELECT (COUNT(*) AS ?n) WHERE { GRAPH <urn:group:1> { ?s ?p ?o } }')).toEqual([
+      { n: expect.objectContaining({ value: '20' }) },
+    ]);
+    expect(await requests()).toBe('fedpod_store_request_duration_seconds_count{operation="update",outcome="ok"} 1');
+    client.close();
+  });
+
+  it('applies the good updates of a group the store refused, and refuses the bad one alone', async(): Promise<void> => {
+    const { client, requests } = countedClient();
+    const outcomes = await Promise.allSettled([
+      client.update('INSERT DATA { GRAPH <urn:group:2> { <urn:a> <urn:p> 1 } }'),
+      client.update('INSERT DATA { GRAPH <urn:group:2> { <urn:b> } }'),
+      client.update('INSERT DATA { GRAPH <urn:group:2> { <urn:c> <urn:p> 3 } }'),
+    ]);
+    expect(outcomes.map((outcome): string => outcome.status)).toEqual([ 'fulfilled', 'rejected', 'fulfilled' ]);
+    expect((outcomes[1] as PromiseRejectedResult).reason).toMatchObject({ statusCode: 400 });
+    const rows = await client.select('SELECT ?s WHERE { GRAPH <urn:group:2> { ?s ?p ?o } } ORDER BY ?s');
+    expect(rows.map((row): string => row.s.value)).toEqual([ 'urn:a', 'urn:c' ]);
+    // The group, then each update alone.
+    expect(await requests()).toBe([
+      'fedpod_store_request_duration_seconds_count{operation="update",outcome="error"} 2',
+      'fedpod_store_request_duration_seconds_count{operation="update",outcome="ok"} 2',
+    ].join('\n'));
+    client.close();
   });
 });
