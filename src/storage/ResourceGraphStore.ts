@@ -51,14 +51,29 @@ export class ResourceGraphStore implements ResourceGraphs {
     if (metadata.length === 0) {
       return undefined;
     }
-    return { data: this.skolemizer.deskolemize(data), metadata: this.skolemizer.deskolemize(metadata) };
+    return { data: this.skolemizer.deskolemize(data), metadata: this.latestModified(iri, this.skolemizer.deskolemize(metadata)) };
   }
 
   public async readMetadata(iri: string): Promise<Quad[]> {
     const rows = await this.client.select(
       `SELECT ?s ?p ?o WHERE { GRAPH ${sparqlIri(metadataGraphOf(iri))} { ?s ?p ?o } }`,
     );
-    return this.skolemizer.deskolemize(rows.map((row): Quad => this.toQuad(row)));
+    return this.latestModified(iri, this.skolemizer.deskolemize(rows.map((row): Quad => this.toQuad(row))));
+  }
+
+  /**
+   * The metadata with one dc:modified, the latest, where the store holds several: two touches of a
+   * container at once on a store without serializable updates (Virtuoso) each delete the old value
+   * and add their own. The next touch replaces them all; until then the ETag and Last-Modified
+   * follow the latest. Compared as dates: stores rewrite the text (`.000Z` becomes `Z`).
+   */
+  private latestModified(iri: string, metadata: Quad[]): Quad[] {
+    const dates = metadata.filter((entry): boolean => entry.subject.value === iri && entry.predicate.value === DC_MODIFIED);
+    if (dates.length < 2) {
+      return metadata;
+    }
+    const latest = dates.reduce((best, entry): Quad => Date.parse(entry.object.value) > Date.parse(best.object.value) ? entry : best);
+    return metadata.filter((entry): boolean => !dates.includes(entry) || entry === latest);
   }
 
   public async readData(iri: string): Promise<Quad[]> {
@@ -306,9 +321,9 @@ export class ResourceGraphStore implements ResourceGraphs {
   /** The container's dc:modified as stored, in one small query; undefined when it has none. */
   public async readModified(iri: string): Promise<string | undefined> {
     const rows = await this.client.select(
-      `SELECT ?o WHERE { GRAPH ${sparqlIri(metadataGraphOf(iri))} { ${sparqlIri(iri)} ${sparqlIri(DC_MODIFIED)} ?o } }`,
+      `SELECT (MAX(?o) AS ?latest) WHERE { GRAPH ${sparqlIri(metadataGraphOf(iri))} { ${sparqlIri(iri)} ${sparqlIri(DC_MODIFIED)} ?o } }`,
     );
-    return rows.length === 1 ? rows[0].o.value : undefined;
+    return rows[0]?.latest?.value;
   }
 
   /** A container's members in their order before the paging index, for MemberIndex to index them. */

@@ -3,11 +3,10 @@ import { MemberIndex } from '../../../src/storage/MemberIndex';
 import { documentMetadata } from '../../../src/storage/ResourceGraphs';
 import { ResourceGraphStore } from '../../../src/storage/ResourceGraphStore';
 import { Skolemizer } from '../../../src/storage/Skolemizer';
-import { SparqlClient } from '../../../src/storage/SparqlClient';
+import type { SparqlClient } from '../../../src/storage/SparqlClient';
 import { sparqlIri } from '../../../src/storage/SparqlTerms';
 import { LDP_CONTAINS } from '../../../src/storage/Vocabulary';
-import { sharedServers } from '../../support/env';
-import { JENA_PASSWORD, JENA_USER } from '../../support/jena';
+import { STORES } from './support/storageStores';
 
 /**
  * The paging index's own updates on the external stores, whose SPARQL dialects differ from the
@@ -15,34 +14,13 @@ import { JENA_PASSWORD, JENA_USER } from '../../support/jena';
  * two nodes indexing one container at once.
  */
 const BASE = 'https://pod.example/';
-const DATASET = 'memberIndex';
 
-const STORES: { name: string; client: () => SparqlClient; prepare: () => Promise<void> }[] = [
-  {
-    name: 'Virtuoso',
-    client: () => new SparqlClient(sharedServers().sparqlEndpoint, sharedServers().sparqlEndpoint),
-    prepare: async() => undefined,
-  },
-  {
-    name: 'Jena',
-    client: () => new SparqlClient(`${sharedServers().jenaUrl}/${DATASET}/query`, `${sharedServers().jenaUrl}/${DATASET}/update`,
-      JENA_USER, JENA_PASSWORD),
-    // A dataset of this test's own, made as Fedpod makes its dataset on Fuseki (409: made already).
-    prepare: async() => {
-      const answer = await fetch(`${sharedServers().jenaUrl}/$/datasets`, { method: 'POST',
-        headers: { authorization: `Basic ${Buffer.from(`${JENA_USER}:${JENA_PASSWORD}`).toString('base64')}` },
-        body: new URLSearchParams({ dbName: DATASET, dbType: 'tdb2' }) });
-      expect([ 200, 409 ]).toContain(answer.status);
-    },
-  },
-];
-
-
-describe.each(STORES)('MemberIndex on $name', ({ client: makeClient, prepare }): void => {
+describe.each(STORES)('MemberIndex on $name', ({ client: makeClient, prepare, finish }): void => {
   let client: SparqlClient;
   let container: string;
 
   beforeAll(prepare);
+  afterAll(finish);
 
   beforeEach(async(): Promise<void> => {
     client = makeClient();
