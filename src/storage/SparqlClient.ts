@@ -5,11 +5,12 @@ import { performance } from 'node:perf_hooks';
 import type { StoreRequestObserver } from './StoreRequestObserver';
 import { NO_STORE_OBSERVER } from './StoreRequestObserver';
 import { HttpTransport } from './HttpTransport';
-import type { TransportRequest, TransportResponse } from './HttpTransport';
+import type { TransportResponse } from './HttpTransport';
 import type { StoreQueries } from './StoreQueries';
 import { StoreUnavailableHttpError } from './StoreUnavailableHttpError';
 import { errnoOf } from '../util/Errors';
 import { GroupCommit } from '../util/GroupCommit';
+import { InProcessStores } from './embedded/InProcessStores';
 
 const { namedNode, literal, blankNode } = DataFactory;
 
@@ -35,6 +36,19 @@ const MAX_GROUPED_UPDATES = 64;
 const MAX_GROUPED_UPDATE_CHARS = 512 * 1024;
 
 /**
+ * The dataset a Fuseki-style endpoint URL names (`/{ds}`, `/{ds}/sparql`, or `/{ds}/{service}`),
+ * or undefined for any other URL (Virtuoso's `/sparql`, a query string): only such a URL can be an
+ * embedded store of this process.
+ */
+function datasetOf(url: URL, service: 'query' | 'update'): string | undefined {
+  const segments = url.pathname.split('/').filter((segment): boolean => segment.length > 0);
+  if (url.search || segments.length === 0 || segments.length > 2 || segments[0].startsWith('$')) {
+    return undefined;
+  }
+  return segments.length === 1 || segments[1] === service || segments[1] === 'sparql' ? decodeURIComponent(segments[0]) : undefined;
+}
+
+/**
  * SPARQL 1.1 Protocol client.
  *
  * Portable across Fuseki, Oxigraph's face and Virtuoso:
@@ -46,6 +60,8 @@ const MAX_GROUPED_UPDATE_CHARS = 512 * 1024;
 export class SparqlClient implements StoreQueries {
   private readonly transport = new HttpTransport();
   private readonly authorization?: string;
+  /** Where the endpoints would be on an embedded store of this process (InProcessStores). */
+  private readonly inProcess: { origin: string; query?: string; update?: string };
   private readonly updates = new GroupCommit<string>(async(texts): Promise<void> => this.sendUpdate(texts.join('\n;\n')), {
     maxItems: MAX_GROUPED_UPDATES,
     maxWeight: MAX_GROUPED_UPDATE_CHARS,
@@ -72,6 +88,10 @@ export class SparqlClient implements StoreQueries {
     if (user !== '') {
       this.authorization = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
     }
+    const query = new URL(queryUrl);
+    const update = new URL(updateUrl);
+    this.inProcess = { origin: query.origin, query: datasetOf(query, 'query'),
+      update: update.origin === query.origin ? datasetOf(update, 'update') : undefined };
   }
 
   public async select(query: string): Promise<Bindings[]> {
@@ -134,13 +154,7 @@ export class SparqlClient implements StoreQueries {
   }
 
   private async sendUpdate(update: string): Promise<void> {
-    const response = await this.send('update', {
-      method: 'POST',
-      url: this.updateUrl,
-      headers: this.headers('*/*', 'application/x-www-form-urlencoded'),
-      body: `update=${encodeURIComponent(update)}`,
-      timeoutMs: this.timeoutMs,
-    });
+    const response = await this.send('update', update, '*/*');
     this.assertOk(response, 'update');
   }
 
@@ -163,13 +177,7 @@ export class SparqlClient implements StoreQueries {
   }
 
   private async postQuery(query: string, accept: string, check = true): Promise<TransportResponse> {
-    const response = await this.send('query', {
-      method: 'POST',
-      url: this.queryUrl,
-      headers: this.headers(accept, 'application/x-www-form-urlencoded'),
-      body: `query=${encodeURIComponent(query)}`,
-      timeoutMs: this.timeoutMs,
-    });
+    const response = await this.send('query', query, accept);
     if (check) {
       this.assertOk(response, 'query');
     }
@@ -177,14 +185,15 @@ export class SparqlClient implements StoreQueries {
   }
 
   /** Sends a request to the store, timed when metrics are on (an answer other than 2xx counts as an error). */
-  private async send(operation: 'query' | 'update', request: TransportRequest): Promise<TransportResponse> {
+  private async send(operation: 'query' | 'update', text: string, accept: string): Promise<TransportResponse> {
+    const exchange = (): Promise<TransportResponse> => this.exchange(operation, text, accept);
     if (!this.metrics.enabled) {
-      return this.sendWithRetry(request, operation === 'query');
+      return this.sendWithRetry(exchange, operation === 'query');
     }
     const start = performance.now();
     let ok = false;
     try {
-      const response = await this.sendWithRetry(request, operation === 'query');
+      const response = await this.sendWithRetry(exchange, operation === 'query');
       ok = response.status >= 200 && response.status < 300;
       return response;
     } finally {
@@ -199,11 +208,11 @@ export class SparqlClient implements StoreQueries {
    * is sent again too. A store still unreachable, or too slow, is a StoreUnavailableHttpError (503
    * for the client) rather than an unexpected error (500).
    */
-  private async sendWithRetry(request: TransportRequest, idempotent: boolean): Promise<TransportResponse> {
+  private async sendWithRetry(exchange: () => Promise<TransportResponse>, idempotent: boolean): Promise<TransportResponse> {
     for (let attempt = 1; ; attempt += 1) {
       let response: TransportResponse;
       try {
-        response = await this.transport.send(request);
+        response = await exchange();
       } catch (error: unknown) {
         const code = errnoOf(error) ?? '';
         if (!UNREACHABLE.has(code)) {
@@ -212,7 +221,7 @@ export class SparqlClient implements StoreQueries {
         const retry = code === 'ECONNREFUSED' || (idempotent && (code === 'ECONNRESET' || code === 'EPIPE'));
         if (!retry || attempt >= SEND_ATTEMPTS) {
           throw new StoreUnavailableHttpError(code === 'ETIMEDOUT' ?
-            `The triple store did not answer in time (timed out after ${request.timeoutMs ?? this.timeoutMs} ms).` :
+            `The triple store did not answer in time (timed out after ${this.timeoutMs} ms).` :
             `The triple store is not reachable (${code}).`, { cause: error });
         }
         await new Promise((resolve): unknown => setTimeout(resolve, RETRY_DELAY_MS * attempt));
@@ -225,6 +234,26 @@ export class SparqlClient implements StoreQueries {
       }
       return response;
     }
+  }
+
+  /**
+   * One request to the store: a message to its thread when it is an embedded store of this process
+   * (the same answers as its HTTP face, without HTTP on either side), else form-encoded over HTTP.
+   */
+  private async exchange(operation: 'query' | 'update', text: string, accept: string): Promise<TransportResponse> {
+    const dataset = this.inProcess[operation];
+    const store = dataset === undefined ? undefined : InProcessStores.find(this.inProcess.origin);
+    if (store && dataset !== undefined) {
+      const answer = await store.operate({ dataset, kind: operation, text, accept }, this.timeoutMs);
+      return { status: answer.status, headers: answer.contentType ? { 'content-type': answer.contentType } : {}, body: answer.body };
+    }
+    return this.transport.send({
+      method: 'POST',
+      url: operation === 'query' ? this.queryUrl : this.updateUrl,
+      headers: this.headers(accept, 'application/x-www-form-urlencoded'),
+      body: `${operation}=${encodeURIComponent(text)}`,
+      timeoutMs: this.timeoutMs,
+    });
   }
 
   private headers(accept: string, contentType: string): Record<string, string> {

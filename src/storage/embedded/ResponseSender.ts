@@ -48,15 +48,24 @@ export class ResponseSender {
     }
     if (error instanceof FedpodHttpError && error.statusCode === 401) {
       this.unauthorized(response);
-    } else if (error instanceof FedpodHttpError) {
-      this.text(response, error.statusCode, `Error ${error.statusCode}: ${error.message}`, error.headers);
-    } else if (error instanceof InvalidOperationError) {
-      this.text(response, 400, `Error 400: ${error.message}`);
-    } else if (error instanceof StoreUnavailableError) {
-      this.text(response, 503, `Error 503: ${error.message}`);
-    } else {
-      this.warn(`Internal error: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
-      this.text(response, 500, 'Error 500: internal error');
+      return;
     }
+    const answer = this.errorAnswer(error);
+    this.text(response, answer.status, answer.message, answer.headers);
+  }
+
+  /** The status and text that answer a thrown error (logged when it is a fault of the store). */
+  public errorAnswer(error: unknown): { status: number; message: string; headers?: Readonly<Record<string, string>> } {
+    if (error instanceof FedpodHttpError) {
+      return { status: error.statusCode, message: `Error ${error.statusCode}: ${error.message}`, headers: error.headers };
+    }
+    if (error instanceof InvalidOperationError) {
+      return { status: 400, message: `Error 400: ${error.message}` };
+    }
+    if (error instanceof StoreUnavailableError) {
+      return { status: 503, message: `Error 503: ${error.message}` };
+    }
+    this.warn(`Internal error: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+    return { status: 500, message: 'Error 500: internal error' };
   }
 }

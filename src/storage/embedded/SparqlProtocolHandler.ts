@@ -25,13 +25,20 @@ export class SparqlProtocolHandler {
 
   /** `params` carries the protocol parameters (URL or form): default-graph-uri, named-graph-uri, format. */
   public query(context: StoreRequestContext, dataset: EmbeddedDataset, query: string | null, params: URLSearchParams): void {
+    const answer = this.answer(dataset, query, context.request.headers.accept, params);
+    this.sender.send(context.response, 200, answer.contentType, answer.body);
+  }
+
+  /** A query's results, serialized in the format `accept` (or a `format` parameter) asks for. */
+  public answer(dataset: EmbeddedDataset, query: string | null, accept: string | undefined, params: URLSearchParams):
+  { contentType: string; body: string } {
     if (!query) {
       throw new FedpodHttpError(400, 'bad_request', 'Missing query (use ?query=, a form field "query" or an application/sparql-query body)');
     }
     const override = this.overrideFrom(params);
     const form = this.sniffer.sniff(query);
     const graphForm = form === 'CONSTRUCT' || form === 'DESCRIBE';
-    let format = this.formatFor(context, params, graphForm);
+    let format = this.formatFor(accept, params, graphForm);
     let body: string;
     try {
       body = dataset.query(query, format, override);
@@ -40,10 +47,10 @@ export class SparqlProtocolHandler {
       if (form !== undefined || !(error instanceof InvalidOperationError) || !error.message.includes('RDF format')) {
         throw error;
       }
-      format = this.formatFor(context, params, true);
+      format = this.formatFor(accept, params, true);
       body = dataset.query(query, format, override);
     }
-    this.sender.send(context.response, 200, `${format}; charset=utf-8`, body);
+    return { contentType: `${format}; charset=utf-8`, body };
   }
 
   public async update(context: StoreRequestContext, dataset: EmbeddedDataset, update: string | null, params: URLSearchParams): Promise<void> {
@@ -61,7 +68,7 @@ export class SparqlProtocolHandler {
     this.sender.empty(context.response, 204);
   }
 
-  private formatFor(context: StoreRequestContext, params: URLSearchParams, graphForm: boolean): string {
+  private formatFor(accept: string | undefined, params: URLSearchParams, graphForm: boolean): string {
     const negotiator = graphForm ? this.graphNegotiator : this.resultsNegotiator;
     const requested = params.get('format') ?? params.get('output');
     if (requested) {
@@ -70,7 +77,7 @@ export class SparqlProtocolHandler {
         return explicit;
       }
     }
-    return negotiator.choose(context.request.headers.accept);
+    return negotiator.choose(accept);
   }
 
   private overrideFrom(params: URLSearchParams): QueryDatasetOverride | undefined {

@@ -21,7 +21,8 @@ runEmbeddedStore(
   (message): void => post({ type: 'info', message }),
 ).then((handle): void => {
   port.on('message', (message: ParentToWorkerMessage): void => {
-    if (message.type !== 'stop') {
+    if (message.type === 'operation') {
+      void handle.operate(message.operation).then((answer): void => post({ type: 'answer', id: message.id, answer }));
       return;
     }
     handle.stop().then(

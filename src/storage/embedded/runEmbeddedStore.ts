@@ -3,6 +3,7 @@ import { BasicAuthGuard } from './BasicAuthGuard';
 import { DirectoryLock } from '../../util/DirectoryLock';
 import { DatasetRegistry } from './DatasetRegistry';
 import { DatasetServiceRouter } from './DatasetServiceRouter';
+import { DirectOperations } from './DirectOperations';
 import { EmbeddedDatasetFactory } from './EmbeddedDatasetFactory';
 import type { EmbeddedStoreOptions } from './EmbeddedStoreOptions';
 import { EMBEDDED_STORE_DEFAULTS } from './EmbeddedStoreOptions';
@@ -10,6 +11,8 @@ import { EmbeddedStoreServer } from './EmbeddedStoreServer';
 import { EngineHealth } from './EngineHealth';
 import { FusekiAdminHandler } from './FusekiAdminHandler';
 import { GraphStoreHandler } from './GraphStoreHandler';
+import { InProcessStores } from './InProcessStores';
+import type { InProcessStore, StoreAnswer, StoreOperation } from './InProcessStores';
 import { DATASET_OFFERS, GRAPH_OFFERS, GRAPH_RESULT_OFFERS, RESULTS_OFFERS } from './MediaTypes';
 import { RequestBodyReader } from './RequestBodyReader';
 import { ResponseSender } from './ResponseSender';
@@ -22,6 +25,8 @@ export interface EmbeddedStoreHandle {
   readonly url: string;
   /** Stops serving, waits for in-flight requests, flushes and closes every dataset. */
   stop: () => Promise<void>;
+  /** Runs a query or update without HTTP, answering as the HTTP face would (see InProcessStores). */
+  operate: (operation: StoreOperation) => Promise<StoreAnswer>;
 }
 
 const defaultWarn = (message: string): void => {
@@ -111,13 +116,19 @@ export async function runEmbeddedStore(
     throw error;
   }
   server.markReady();
+  const direct = new DirectOperations(registry, sparql, sender);
+  // Clients on this thread (an import, tests) skip HTTP too; a worker's parent registers its own.
+  const inThread: InProcessStore = { operate: async(operation): Promise<StoreAnswer> => direct.run(operation) };
+  InProcessStores.register(url, inThread);
   const heldLock = lock;
   let stopping: Promise<void> | undefined;
   return {
     url,
     stop: (): Promise<void> => {
-      stopping ??= server.close().then(async(): Promise<void> => heldLock.release());
+      InProcessStores.unregister(url, inThread);
+      stopping ??= direct.close().then(async(): Promise<void> => server.close()).then(async(): Promise<void> => heldLock.release());
       return stopping;
     },
+    operate: async(operation): Promise<StoreAnswer> => direct.run(operation),
   };
 }

@@ -4,6 +4,8 @@ import { Worker } from 'node:worker_threads';
 import type { EmbeddedStoreHandle } from './runEmbeddedStore';
 import type { EmbeddedStoreOptions } from './EmbeddedStoreOptions';
 import type { EmbeddedStoreWorkerData, ParentToWorkerMessage, WorkerToParentMessage } from './EmbeddedStoreWorkerMessages';
+import { InProcessStores } from './InProcessStores';
+import type { InProcessStore, StoreAnswer, StoreOperation } from './InProcessStores';
 import { messageOf } from '../../util/Errors';
 
 /** A store running on its own worker thread. */
@@ -42,6 +44,38 @@ interface LaunchedWorker {
   readonly worker: Worker;
   readonly url: string;
   readonly exited: Promise<number>;
+  /** Operations sent to this worker and not answered yet, by id. */
+  readonly waiting: Map<number, (answer: StoreAnswer | Error) => void>;
+}
+
+let nextOperationId = 1;
+
+/** An error with the code a dropped connection would have, so clients treat it alike (a query is sent again). */
+function transportError(message: string, code: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
+/** Sends an operation to the worker's thread; see InProcessStore.operate. */
+async function operateOn(launched: LaunchedWorker, operation: StoreOperation, timeoutMs: number): Promise<StoreAnswer> {
+  const id = nextOperationId;
+  nextOperationId += 1;
+  return new Promise<StoreAnswer>((resolve, reject): void => {
+    const timer = setTimeout((): void => {
+      launched.waiting.delete(id);
+      reject(transportError(`The embedded store did not answer in ${timeoutMs} ms`, 'ETIMEDOUT'));
+    }, timeoutMs);
+    launched.waiting.set(id, (answer): void => {
+      clearTimeout(timer);
+      launched.waiting.delete(id);
+      if (answer instanceof Error) {
+        reject(answer);
+      } else {
+        resolve(answer);
+      }
+    });
+    const message: ParentToWorkerMessage = { type: 'operation', id, operation };
+    launched.worker.postMessage(message);
+  });
 }
 
 /**
@@ -106,14 +140,28 @@ export async function startEmbeddedStoreWorker(
   current = await launchWorker(options, warn, onFault, inform);
   watch(current);
   const url = current.url;
+  const unavailable = (why: string): StoreAnswer => ({ status: 503, contentType: 'text/plain; charset=utf-8', body: `Error 503: ${why}\n` });
+  const inProcess: InProcessStore = {
+    operate: async(operation, timeoutMs): Promise<StoreAnswer> => {
+      if (stopping) {
+        return unavailable('store is stopping');
+      }
+      if (restarting) {
+        return unavailable('store is restarting after an engine failure');
+      }
+      return operateOn(current, operation, timeoutMs);
+    },
+  };
+  InProcessStores.register(url, inProcess);
   const stop = (): Promise<void> => {
     stopping ??= (async(): Promise<void> => {
+      InProcessStores.unregister(url, inProcess);
       await restarting;
       await stopWorker(current.worker, current.exited, warn);
     })();
     return stopping;
   };
-  return { url, stop, exited };
+  return { url, stop, exited, operate: async(operation): Promise<StoreAnswer> => inProcess.operate(operation, 30_000) };
 }
 
 async function stopWorker(worker: Worker, exited: Promise<number>, warn: (message: string) => void): Promise<void> {
@@ -134,8 +182,14 @@ function launchWorker(
   inform: (message: string) => void,
 ): Promise<LaunchedWorker> {
   const worker = createWorker(options);
+  const waiting = new Map<number, (answer: StoreAnswer | Error) => void>();
   const exited = new Promise<number>((resolve): void => {
-    worker.once('exit', resolve);
+    worker.once('exit', (code): void => {
+      for (const settle of [ ...waiting.values() ]) {
+        settle(transportError('The embedded store stopped before it answered', 'ECONNRESET'));
+      }
+      resolve(code);
+    });
   });
   return new Promise<LaunchedWorker>((resolve, reject): void => {
     let ready = false;
@@ -143,7 +197,10 @@ function launchWorker(
       switch (message.type) {
         case 'ready':
           ready = true;
-          resolve({ worker, url: message.url, exited });
+          resolve({ worker, url: message.url, exited, waiting });
+          break;
+        case 'answer':
+          waiting.get(message.id)?.(message.answer);
           break;
         case 'failed':
           if (ready) {

@@ -4,6 +4,10 @@ import type { Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedStoreWorker } from '../../../../src/storage/embedded';
+import { InProcessStores } from '../../../../src/storage/embedded/InProcessStores';
+import type { InProcessStore } from '../../../../src/storage/embedded/InProcessStores';
+import { SparqlClient } from '../../../../src/storage/SparqlClient';
+import { StoreUnavailableHttpError } from '../../../../src/storage/StoreUnavailableHttpError';
 import { createDataset, request, select, sparqlUpdate } from './support/storeHttp';
 
 const EX = 'http://example.org/';
@@ -45,6 +49,40 @@ describe('startEmbeddedStoreWorker', (): void => {
       await again.stop();
     }
     expect(warnings).toEqual([]);
+  });
+
+  it('takes the queries and updates of this process\'s clients without HTTP, answering as over HTTP', async(): Promise<void> => {
+    const store = await startEmbeddedStoreWorker({ port: 0, dataDir });
+    expect((await createDataset(store.url, 'localData')).status).toBe(200);
+    // Counts what reaches the worker as messages (the registered store, wrapped).
+    const direct = InProcessStores.find(store.url)!;
+    const sent: string[] = [];
+    const counting: InProcessStore = { operate: async(operation, timeoutMs) => {
+      sent.push(operation.kind);
+      return direct.operate(operation, timeoutMs);
+    } };
+    InProcessStores.register(store.url, counting);
+    const client = new SparqlClient(`${store.url}/localData/query`, `${store.url}/localData/update`, 'admin', 'admin');
+    try {
+      await client.update(`INSERT DATA { <${EX}s> <${EX}p> "direct" }`);
+      expect(await client.select(`SELECT ?o WHERE { <${EX}s> <${EX}p> ?o }`)).toEqual([{ o: expect.objectContaining({ value: 'direct' }) }]);
+      expect(await client.ask(`ASK { <${EX}s> ?p ?o }`)).toBe(true);
+      expect((await client.construct(`CONSTRUCT WHERE { <${EX}s> ?p ?o }`)).map((quad) => quad.object.value)).toEqual([ 'direct' ]);
+      // The same refusals as the HTTP face gives: a syntax error is the client's (400), a missing dataset a fault.
+      await expect(client.update('INSERT DATA { <urn:a> }')).rejects.toMatchObject({ statusCode: 400 });
+      await expect(new SparqlClient(`${store.url}/missing/query`, `${store.url}/missing/update`).select('SELECT * {}'))
+        .rejects.toThrow('refused the query with 404');
+      expect(sent).toEqual([ 'update', 'query', 'query', 'query', 'update', 'query' ]);
+      // Seen over HTTP too: one store.
+      expect(await select(`${store.url}/localData`, `SELECT ?o WHERE { <${EX}s> <${EX}p> ?o }`)).toEqual([{ o: { type: 'literal', value: 'direct' }}]);
+    } finally {
+      InProcessStores.register(store.url, direct);
+      await store.stop();
+    }
+    // Stopped: no longer in this process, and a client says the store is away.
+    expect(InProcessStores.find(store.url)).toBeUndefined();
+    expect(StoreUnavailableHttpError.isInstance(await client.select('SELECT * {}').catch((error: unknown) => error))).toBe(true);
+    client.close();
   });
 
   it('rejects with a clear error when the port is taken', async(): Promise<void> => {
