@@ -148,6 +148,9 @@ export class SparqlClient implements StoreQueries {
    * A request the store refuses is sent again one update at a time, so a bad update fails alone.
    * The operations of one request run in order, each seeing the ones before it; updates of different
    * callers never depended on each other's order, as they were in flight at the same time.
+   * Updates must be idempotent (every one Fedpod sends is: data inserts and deletes, dates replaced,
+   * counts stored rather than incremented): a store that applied part of a refused request
+   * (Virtuoso does not roll one back) has those updates applied again when they are sent alone.
    */
   public async update(update: string): Promise<void> {
     return this.updates.add(update);
