@@ -178,4 +178,14 @@ async function startServer(options) {
   return handle;
 }
 
-module.exports = { startServer, stopProcess, stopAll, killAllNow, getLogDir, sleep, readLogTail };
+/** Resident memory of a process in MB (VmRSS of /proc/<pid>/status: all its threads; Linux only), or null. */
+function residentMb(pid) {
+  try {
+    const line = fs.readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((entry) => entry.startsWith('VmRSS:'));
+    return line ? Number(line.split(/\s+/u)[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+module.exports = { startServer, stopProcess, stopAll, killAllNow, getLogDir, sleep, readLogTail, residentMb };

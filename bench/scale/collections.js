@@ -11,7 +11,7 @@
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
-const { log, firstLine, measureScenario } = require('../lib/runner');
+const { log, measureScenario, withTargetSession } = require('../lib/runner');
 const { sleep } = require('../lib/process');
 const { makeDataDir } = require('../lib/fedpod');
 const { request } = require('../lib/http');
@@ -186,10 +186,8 @@ async function growTo(world, state, size, config, deadline) {
 /** Every size. Never throws: a failure is { unavailable }, a size out of time { skipped }. */
 async function runCollections(config, runEnd) {
   const outcome = { sizes: {}, info: {} };
-  log(`\n== ${COLLECTIONS_TARGET.label}: ${COLLECTIONS_TARGET.description}`);
-  let world;
-  try {
-    world = await startWorld(config);
+  const target = { ...COLLECTIONS_TARGET, start: async () => startWorld(config) };
+  await withTargetSession(target, {}, outcome, async (world) => {
     outcome.info = { famous: world.famous.actorUrl, poster: world.poster.actorUrl, log: world.server.logFile,
       followersPerSize: config.followersPerSize, outboxPerSize: config.outboxPerSize };
     const state = { followers: 0, outbox: 0, mark: 0, measureMs: 0 };
@@ -214,15 +212,7 @@ async function runCollections(config, runEnd) {
       outcome.sizes[size] = { ...counts, rows: await measureSize(world, state, config, runEnd()) };
       state.measureMs = Date.now() - measureStarted;
     }
-  } catch (error) {
-    outcome.unavailable = firstLine(error);
-    outcome.detail = String(error.message || error);
-    log(`  not available: ${outcome.unavailable}`);
-  } finally {
-    if (world) {
-      await world.stop();
-    }
-  }
+  });
   return outcome;
 }
 

@@ -4,12 +4,12 @@
 // notes into /notes/, and measured at each size (after a restart on the same data).
 
 const { randomBytes } = require('node:crypto');
-const { log, firstLine, measureScenario } = require('../lib/runner');
-const { sleep } = require('../lib/process');
+const { log, measureScenario, withTargetSession } = require('../lib/runner');
+const { sleep, residentMb } = require('../lib/process');
 const { formatNumber } = require('../lib/report');
 const { expectStatus } = require('../lib/http');
 const { noteBody } = require('../ldp/seed');
-const { sampleRequests, fixedLoad, residentMb, diskMb } = require('./measure');
+const { sampleRequests, fixedLoad, diskMb } = require('./measure');
 const { grow } = require('./grow');
 const { ensureContainer, JSON_LD } = require('./ldp-targets');
 
@@ -96,10 +96,7 @@ async function growTo(session, state, size, config, deadline) {
  */
 async function runLdpTarget(target, config, { seedDeadline, runEnd }) {
   const outcome = { sizes: {}, info: {} };
-  log(`\n== ${target.label}: ${target.description}`);
-  let session;
-  try {
-    session = await target.start({ startTimeout: config.startTimeout });
+  await withTargetSession(target, { startTimeout: config.startTimeout }, outcome, async (session) => {
     outcome.info = { ...session.info(), paging: session.pagingNote, firstStartMs: session.startMs };
     await ensureContainer(session.containerUrl);
     const state = { count: 0, writes: 0, seedMs: 0, noteUrl: null, pages: 1, measureMs: 0 };
@@ -138,15 +135,7 @@ async function runLdpTarget(target, config, { seedDeadline, runEnd }) {
       state.measureMs = Date.now() - measureStarted;
     }
     outcome.seedMs = state.seedMs;
-  } catch (error) {
-    outcome.unavailable = firstLine(error);
-    outcome.detail = String(error.message || error);
-    log(`  not available: ${outcome.unavailable}`);
-  } finally {
-    if (session) {
-      await session.stop();
-    }
-  }
+  });
   return outcome;
 }
 

@@ -83,15 +83,6 @@ async function fixedLoad({ count, connections, makeRequest, expected = [201], de
   return { done, failed, firstProblem, elapsedMs, reqPerSec: done / (elapsedMs / 1000), medianMs: median(times) };
 }
 
-/** Resident memory of a process in MB (VmRSS of /proc/<pid>/status: all its threads; Linux only). */
-function residentMb(pid) {
-  try {
-    const line = fs.readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((entry) => entry.startsWith('VmRSS:'));
-    return line ? Number(line.split(/\s+/u)[1]) / 1024 : null;
-  } catch {
-    return null;
-  }
-}
 
 /** Bytes a directory tree takes on disk, as `du` counts them (allocated blocks, not file lengths). */
 function diskMb(dir) {
@@ -120,4 +111,4 @@ function diskMb(dir) {
   return bytes / 2 ** 20;
 }
 
-module.exports = { sampleRequests, fixedLoad, residentMb, diskMb, median };
+module.exports = { sampleRequests, fixedLoad, diskMb, median };

@@ -19,7 +19,7 @@
 const fs = require('node:fs');
 const { loadConfig } = require('../lib/config');
 const { freePort } = require('../lib/ports');
-const { sleep, stopProcess } = require('../lib/process');
+const { sleep, stopProcess, residentMb } = require('../lib/process');
 const path = require('node:path');
 const { startFedpod, makeDataDir } = require('../lib/fedpod');
 const { seedNotes } = require('./seed');
@@ -48,15 +48,6 @@ const TARGETS = [
   { id: 'css-file', label: 'stock CSS (file)', kind: 'css', config: 'file' },
 ];
 
-/** Resident memory of a process in MB (VmRSS of /proc/<pid>/status; Linux). */
-function residentMb(pid) {
-  try {
-    const line = fs.readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((entry) => entry.startsWith('VmRSS:'));
-    return line ? Number(line.split(/\s+/u)[1]) / 1024 : null;
-  } catch {
-    return null;
-  }
-}
 
 function median(values) {
   const sorted = values.filter((value) => value !== null).sort((a, b) => a - b);
