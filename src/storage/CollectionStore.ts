@@ -133,7 +133,7 @@ ${this.index.remove(collection, item)}`);
       });
     const items = rows.slice(0, query.limit).map((row): CollectionItem => ({
       iri: row.item.value,
-      cursor: this.encode(Number(row.bucket.value), new Date(row.t.value).toISOString(), row.item.value),
+      cursor: MemberIndex.cursor(Number(row.bucket.value), `${new Date(row.t.value).toISOString()} ${row.item.value}`),
     }));
     return { items: ascending ? items.reverse() : items, more: rows.length > query.limit };
   }
@@ -155,18 +155,16 @@ ${this.index.remove(collection, item)}`);
     return `VALUES ?recipient { ${addressedTo.map(sparqlIri).join(' ')} } GRAPH ?item { ?item ${audience} ?recipient }`;
   }
 
-  private encode(bucket: number, time: string, item: string): string {
-    return Buffer.from(`${bucket} ${time} ${item}`).toString('base64url');
-  }
-
+  /** A cursor's bucket, time and item (the keys of a collection's rows). */
   private decode(cursor?: string): { bucket: number; time: string; item: string } | undefined {
     if (!cursor) {
       return undefined;
     }
-    const match = /^(\d{1,15}) (\S+) (.+)$/su.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (!match || Number.isNaN(Date.parse(match[2]))) {
+    const { bucket, key } = MemberIndex.parseCursor(cursor);
+    const match = /^(\S+) (.+)$/su.exec(key);
+    if (!match || Number.isNaN(Date.parse(match[1]))) {
       throw new InvalidCursorError();
     }
-    return { bucket: Number(match[1]), time: new Date(match[2]).toISOString(), item: match[3] };
+    return { bucket, time: new Date(match[1]).toISOString(), item: match[2] };
   }
 }

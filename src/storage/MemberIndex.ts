@@ -2,6 +2,7 @@ import type { SparqlClient } from './SparqlClient';
 import { sparqlIri } from './SparqlTerms';
 import { FEDPOD_NS } from './Vocabulary';
 import { InFlight } from '../util/InFlight';
+import { InvalidCursorError } from './InvalidCursorError';
 
 const IN_BUCKET = `${FEDPOD_NS}inBucket`;
 const HAS_BUCKET = `${FEDPOD_NS}bucket`;
@@ -57,6 +58,20 @@ export class MemberIndex {
     this.bucketSize = options.bucketSize ?? 256;
     this.headTtlMs = options.headTtlMs ?? 10_000;
     this.maxLists = options.maxLists ?? 10_000;
+  }
+
+  /** An opaque page cursor: the bucket of a page's last row and that row's own keys (`key`). */
+  public static cursor(bucket: number, key: string): string {
+    return Buffer.from(`${bucket} ${key}`).toString('base64url');
+  }
+
+  /** The bucket and keys of a cursor made by cursor(); InvalidCursorError for anything else. */
+  public static parseCursor(cursor: string): { bucket: number; key: string } {
+    const match = /^(\d{1,15}) (.+)$/su.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (!match) {
+      throw new InvalidCursorError();
+    }
+    return { bucket: Number(match[1]), key: match[2] };
   }
 
   /** The graph holding the index of `list`. */

@@ -5,7 +5,6 @@ import type { ContainerMember, ContainerPage, ResourceGraphs, ResourceWrite, Sto
 import type { Bindings, SparqlClient } from './SparqlClient';
 import { sparqlGraphBlock, sparqlIri, sparqlLiteral } from './SparqlTerms';
 import type { Skolemizer } from './Skolemizer';
-import { InvalidCursorError } from './InvalidCursorError';
 import { MemberIndex, type ExistingMembers } from './MemberIndex';
 import { DC_MODIFIED, LDP_CONTAINS, metadataGraphOf, RESPONSE_METADATA_GRAPH, XSD_DATETIME } from './Vocabulary';
 
@@ -174,7 +173,7 @@ export class ResourceGraphStore implements ResourceGraphs {
    * cursor naming the last member of the previous page), which stays correct while members are added.
    */
   public async readContainerPage(container: string, limit: number, after?: string): Promise<ContainerPage | undefined> {
-    const cursor = after === undefined ? undefined : this.decodeCursor(after);
+    const cursor = after === undefined ? undefined : MemberIndex.parseCursor(after);
     const metadata = await this.readMetadata(container);
     if (metadata.length === 0) {
       return undefined;
@@ -183,7 +182,7 @@ export class ResourceGraphStore implements ResourceGraphs {
       this.existingMembers(container),
       async(buckets, wanted): Promise<{ iri: string; bucket: number }[]> => {
         const filter = cursor && buckets.includes(cursor.bucket) ?
-          `FILTER(?bucket != ${cursor.bucket} || STR(?member) < ${sparqlLiteral(literal(cursor.iri))})` :
+          `FILTER(?bucket != ${cursor.bucket} || STR(?member) < ${sparqlLiteral(literal(cursor.key))})` :
           '';
         const rows = await this.client.select(`SELECT ?member ?bucket WHERE { ${this.index.values(buckets)}
   ${this.index.memberPattern(container)} ${filter} } ORDER BY DESC(?bucket) DESC(STR(?member)) LIMIT ${wanted}`);
@@ -203,7 +202,7 @@ export class ResourceGraphStore implements ResourceGraphs {
     return {
       metadata,
       members: page.map(({ iri }): ContainerMember => ({ iri, data: this.skolemizer.deskolemize(data.get(iri)!) })),
-      nextAfter: found.length > limit && last ? this.encodeCursor(last.bucket, last.iri) : undefined,
+      nextAfter: found.length > limit && last ? MemberIndex.cursor(last.bucket, last.iri) : undefined,
     };
   }
 
@@ -329,19 +328,6 @@ export class ResourceGraphStore implements ResourceGraphs {
   /** A container's members in their order before the paging index, for MemberIndex to index them. */
   private existingMembers(container: string): ExistingMembers {
     return async(): Promise<string[]> => this.children(container, true);
-  }
-
-  private encodeCursor(bucket: number, iri: string): string {
-    return Buffer.from(`${bucket} ${iri}`).toString('base64url');
-  }
-
-  private decodeCursor(cursor: string): { bucket: number; iri: string } {
-    const text = Buffer.from(cursor, 'base64url').toString('utf8');
-    const match = /^(\d{1,15}) (.+)$/su.exec(text);
-    if (!match) {
-      throw new InvalidCursorError();
-    }
-    return { bucket: Number(match[1]), iri: match[2] };
   }
 
   private clearGraph(graph: string): string {
