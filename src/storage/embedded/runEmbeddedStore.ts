@@ -117,8 +117,9 @@ export async function runEmbeddedStore(
   }
   server.markReady();
   const direct = new DirectOperations(registry, sparql, sender);
+  const operate = async(operation: StoreOperation): Promise<StoreAnswer> => direct.run(operation);
   // Clients on this thread (an import, tests) skip HTTP too; a worker's parent registers its own.
-  const inThread: InProcessStore = { operate: async(operation): Promise<StoreAnswer> => direct.run(operation) };
+  const inThread: InProcessStore = { operate };
   InProcessStores.register(url, inThread);
   const heldLock = lock;
   let stopping: Promise<void> | undefined;
@@ -129,6 +130,6 @@ export async function runEmbeddedStore(
       stopping ??= direct.close().then(async(): Promise<void> => server.close()).then(async(): Promise<void> => heldLock.release());
       return stopping;
     },
-    operate: async(operation): Promise<StoreAnswer> => direct.run(operation),
+    operate,
   };
 }
