@@ -13,6 +13,11 @@ let nextFile = 0;
  * exactly the seeded notes while the container GET is measured.
  * Each `request(urls)` builds the load description for one prepared target.
  */
+/** The file scenarios of a target that refused the file when seeding are skipped, with its reason. */
+function filesRefused(error) {
+  throw new Error(`the target does not store files: ${String(error.message || error).split('\n')[0]}`);
+}
+
 const SCENARIOS = [
   {
     id: 'get-note',
@@ -45,7 +50,7 @@ const SCENARIOS = [
     label: '(d) GET 100 kB file',
     order: 4,
     kind: 'GET',
-    request: ({ fileUrl }) => ({ url: fileUrl, headers: { accept: '*/*' } }),
+    request: ({ fileUrl, fileRefused }) => ({ url: fileUrl ?? filesRefused(fileRefused), headers: { accept: '*/*' } }),
   },
   {
     // A new file per request (overwriting one takes its owner's credentials in Fedpod's LDP setup).
@@ -53,8 +58,8 @@ const SCENARIOS = [
     label: '(e) PUT 100 kB file',
     order: 5,
     kind: 'PUT',
-    request: ({ containerUrl }) => ({
-      url: `${containerUrl}file-${RUN_TAG}.bin`,
+    request: ({ containerUrl, fileRefused }) => ({
+      url: fileRefused ? filesRefused(fileRefused) : `${containerUrl}file-${RUN_TAG}.bin`,
       // Its own sequence: the load tool's counter restarts with each run (warm-up, measurement),
       // and a second PUT of one URL would be an overwrite.
       makeUrl: () => `${containerUrl}file-${RUN_TAG}-${nextFile++}.bin`,
