@@ -1,4 +1,5 @@
 import { getLoggerFor } from '@solid/community-server';
+import { LRUCache } from 'lru-cache';
 import type { ActorEndpointRecords, ActorEndpoints } from '../../../storage/ActorEndpointRecords';
 import { isValidIri } from '../../../storage/SparqlTerms';
 import { messageOf } from '../../../util/Errors';
@@ -16,28 +17,43 @@ const CHUNK = 500;
  * Writes are buffered for `flushDelayMs` and written together (one update for many actors): a cold
  * fan-out fetches hundreds of actors at once. This is a cache of public documents, so a write that
  * fails is logged and dropped; the actors are fetched again when next needed.
+ *
+ * What was read or noted is also kept in memory for `memoryTtlMs` (at most `memoryEntries` actors),
+ * so that a second fan-out to the same followers reads nothing: without it every post to 1,000
+ * followers looked up 1,000 actors again, the store's largest work of the post. Another node's
+ * newer record for an actor is seen once the memory copy expires; the record is a cache of a
+ * public document that may be days old anyway.
  */
 export class ActorEndpointStore {
   protected readonly logger = getLoggerFor(this);
   private pending = new Map<string, ActorEndpoints>();
   private timer?: NodeJS.Timeout;
   private flushing: Promise<void> = Promise.resolve();
+  private readonly known: LRUCache<string, ActorEndpoints>;
 
   /**
    * @param records - The stored endpoints.
    * @param flushDelayMs - How long noted endpoints wait to be written with others.
+   * @param memoryTtlMs - How long endpoints read or noted are answered from memory.
+   * @param memoryEntries - Actors kept in memory at most.
    */
   public constructor(
     private readonly records: ActorEndpointRecords,
     private readonly flushDelayMs = 50,
-  ) {}
+    memoryTtlMs = 600_000,
+    memoryEntries = 100_000,
+  ) {
+    this.known = new LRUCache({ max: memoryEntries, ttl: memoryTtlMs, ttlAutopurge: false });
+  }
 
   /** Notes the endpoints of a fetched actor (written shortly, with others). Invalid IRIs are ignored. */
   public note(actorId: string, inbox: string, sharedInbox?: string, checkedAt = Date.now()): void {
     if (!isValidIri(actorId) || !isValidIri(inbox) || (sharedInbox !== undefined && !isValidIri(sharedInbox))) {
       return;
     }
-    this.pending.set(actorId, { inbox, sharedInbox, checkedAt });
+    const endpoints = { inbox, sharedInbox, checkedAt };
+    this.pending.set(actorId, endpoints);
+    this.known.set(actorId, endpoints);
     if (this.pending.size >= CHUNK) {
       void this.flush();
     } else {
@@ -64,9 +80,9 @@ export class ActorEndpointStore {
     const found = new Map<string, ActorEndpoints>();
     const wanted: string[] = [];
     for (const id of new Set(actorIds)) {
-      const noted = this.pending.get(id);
-      if (noted) {
-        found.set(id, noted);
+      const known = this.pending.get(id) ?? this.known.get(id);
+      if (known) {
+        found.set(id, known);
       } else if (isValidIri(id)) {
         wanted.push(id);
       }
@@ -74,6 +90,7 @@ export class ActorEndpointStore {
     for (let start = 0; start < wanted.length; start += CHUNK) {
       for (const [ id, endpoints ] of await this.records.lookup(wanted.slice(start, start + CHUNK))) {
         found.set(id, endpoints);
+        this.known.set(id, endpoints);
       }
     }
     return found;

@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { ActorEndpointStore } from '../../../../../src/plugins/activitypub/fetch/ActorEndpointStore';
 import { SparqlActorEndpointRecords } from '../../../../../src/storage/SparqlActorEndpointRecords';
+import type { ActorEndpointRecords } from '../../../../../src/storage/ActorEndpointRecords';
 import type { EmbeddedStoreHandle } from '../../../../../src/storage/embedded';
 import { runEmbeddedStore } from '../../../../../src/storage/embedded';
 import { SparqlClient } from '../../../../../src/storage/SparqlClient';
@@ -87,6 +88,36 @@ describe('ActorEndpointStore (on the embedded store)', () => {
     const endpoints = new ActorEndpointStore(new SparqlActorEndpointRecords(down), 10);
     endpoints.note(`${HOST}/users/f`, `${HOST}/users/f/inbox`);
     await expect(endpoints.flush()).resolves.toBeUndefined();
-    await expect(endpoints.lookup([ `${HOST}/users/f` ])).rejects.toThrow();
+    // What this process noted is still answered from memory; anything else needs the store.
+    expect((await endpoints.lookup([ `${HOST}/users/f` ])).get(`${HOST}/users/f`)?.inbox).toBe(`${HOST}/users/f/inbox`);
+    await expect(endpoints.lookup([ `${HOST}/users/g` ])).rejects.toThrow();
+  });
+
+  it('answers endpoints it read from memory until they expire, then reads the store again', async() => {
+    const writer = new ActorEndpointStore(new SparqlActorEndpointRecords(client), 10);
+    writer.note(`${HOST}/users/h`, `${HOST}/users/h/inbox`);
+    await writer.flush();
+    const records = new SparqlActorEndpointRecords(client);
+    const asked: string[][] = [];
+    const counted: ActorEndpointRecords = {
+      lookup: async(ids) => {
+        asked.push([ ...ids ]);
+        return records.lookup(ids);
+      },
+      replace: async(entries) => records.replace(entries),
+    };
+    const ttlMs = 300;
+    const endpoints = new ActorEndpointStore(counted, 10, ttlMs);
+    const wanted = [ `${HOST}/users/h`, `${HOST}/users/unknown-h` ];
+    expect((await endpoints.lookup(wanted)).get(`${HOST}/users/h`)?.inbox).toBe(`${HOST}/users/h/inbox`);
+    expect((await endpoints.lookup(wanted)).get(`${HOST}/users/h`)?.inbox).toBe(`${HOST}/users/h/inbox`);
+    // The second lookup asked the store only for the actor it did not know.
+    expect(asked).toEqual([ wanted, [ `${HOST}/users/unknown-h` ]]);
+    // Another process changes the record; this one sees it once its copy has expired.
+    writer.note(`${HOST}/users/h`, `${HOST}/users/h/moved-inbox`);
+    await writer.flush();
+    await new Promise((resolve): unknown => setTimeout(resolve, ttlMs + 50));
+    expect((await endpoints.lookup([ `${HOST}/users/h` ])).get(`${HOST}/users/h`)?.inbox).toBe(`${HOST}/users/h/moved-inbox`);
+    expect(asked).toHaveLength(3);
   });
 });
