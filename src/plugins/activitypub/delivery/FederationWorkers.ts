@@ -79,7 +79,7 @@ export class FederationWorkers extends Initializer implements Finalizable {
   protected readonly logger = getLoggerFor(this);
   private readonly urls: ActorUrls;
   private readonly signer: HttpSigner;
-  private readonly keys = new Map<string, KeyObject>();
+  private readonly keys = new Map<string, Promise<KeyObject>>();
   private readonly bodies = new Map<string, string>();
   private readonly resolver: InboxResolver;
   private readonly queues: JobQueueFactory;
@@ -245,16 +245,28 @@ export class FederationWorkers extends Initializer implements Finalizable {
     }
   }
 
+  /**
+   * The sender's key, read and parsed once: the promise is kept, so the hundreds of deliveries a
+   * fan-out starts at once share one read instead of each parsing the PEM.
+   */
   private async privateKey(username: string): Promise<KeyObject> {
     let key = this.keys.get(username);
     if (!key) {
-      const pem = await this.keyStore.privateKeyPem(username);
-      if (!pem) {
-        throw new PermanentJobError(`No private key for ${username}`);
-      }
-      key = createPrivateKey(pem);
+      key = this.loadPrivateKey(username);
       this.keys.set(username, key);
+      key.catch((): void => {
+        this.keys.delete(username);
+      });
     }
     return key;
   }
+
+  private async loadPrivateKey(username: string): Promise<KeyObject> {
+    const pem = await this.keyStore.privateKeyPem(username);
+    if (!pem) {
+      throw new PermanentJobError(`No private key for ${username}`);
+    }
+    return createPrivateKey(pem);
+  }
+
 }
