@@ -9,6 +9,16 @@ export interface EmbeddedStoreWorkerData {
   readonly typescriptModule?: string;
 }
 
+export interface NumberedOperation {
+  readonly id: number;
+  readonly operation: StoreOperation;
+}
+
+export interface NumberedAnswer {
+  readonly id: number;
+  readonly answer: StoreAnswer;
+}
+
 export type WorkerToParentMessage =
   | { readonly type: 'ready'; readonly url: string }
   | { readonly type: 'failed'; readonly message: string }
@@ -18,10 +28,10 @@ export type WorkerToParentMessage =
   /** The engine faulted: the store answers 503 until the parent replaces this worker. */
   | { readonly type: 'engineFault'; readonly message: string }
   | { readonly type: 'stopped'; readonly error?: string }
-  /** The answer to the operation of that id. */
-  | { readonly type: 'answer'; readonly id: number; readonly answer: StoreAnswer };
+  /** The answers to operations, by their ids (those answered in one turn of the thread's loop). */
+  | { readonly type: 'answers'; readonly answers: readonly NumberedAnswer[] };
 
 export type ParentToWorkerMessage =
   | { readonly type: 'stop' }
-  /** A query or update of a client of the parent's thread (InProcessStores). */
-  | { readonly type: 'operation'; readonly id: number; readonly operation: StoreOperation };
+  /** Queries and updates of clients of the parent's thread (InProcessStores), those sent in one turn of its loop. */
+  | { readonly type: 'operations'; readonly operations: readonly NumberedOperation[] };

@@ -3,9 +3,10 @@
  * the store on this thread's event loop (the second core) and reports back.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { EmbeddedStoreWorkerData, ParentToWorkerMessage, WorkerToParentMessage } from './EmbeddedStoreWorkerMessages';
+import type { EmbeddedStoreWorkerData, NumberedAnswer, ParentToWorkerMessage, WorkerToParentMessage } from './EmbeddedStoreWorkerMessages';
 import { runEmbeddedStore } from './runEmbeddedStore';
 import { messageOf } from '../../util/Errors';
+import { TurnBatcher } from '../../util/TurnBatcher';
 
 const port = parentPort;
 if (!port) {
@@ -20,12 +21,16 @@ runEmbeddedStore(
   (message): void => post({ type: 'engineFault', message }),
   (message): void => post({ type: 'info', message }),
 ).then((handle): void => {
+  const answers = new TurnBatcher<NumberedAnswer>((list): void => post({ type: 'answers', answers: list }));
   port.on('message', (message: ParentToWorkerMessage): void => {
-    if (message.type === 'operation') {
-      void handle.operate(message.operation).then((answer): void => post({ type: 'answer', id: message.id, answer }));
+    if (message.type === 'operations') {
+      for (const { id, operation } of message.operations) {
+        void handle.operate(operation).then((answer): void => answers.add({ id, answer }));
+      }
       return;
     }
-    handle.stop().then(
+    // Answers of operations that finished while stopping go before the 'stopped' message.
+    handle.stop().finally((): void => answers.flush()).then(
       (): void => post({ type: 'stopped' }),
       (error: unknown): void => post({ type: 'stopped', error: messageOf(error) }),
     ).finally((): void => {

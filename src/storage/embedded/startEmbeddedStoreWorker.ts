@@ -3,10 +3,11 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { EmbeddedStoreHandle } from './runEmbeddedStore';
 import type { EmbeddedStoreOptions } from './EmbeddedStoreOptions';
-import type { EmbeddedStoreWorkerData, ParentToWorkerMessage, WorkerToParentMessage } from './EmbeddedStoreWorkerMessages';
+import type { EmbeddedStoreWorkerData, NumberedOperation, ParentToWorkerMessage, WorkerToParentMessage } from './EmbeddedStoreWorkerMessages';
 import { InProcessStores } from './InProcessStores';
 import type { InProcessStore, StoreAnswer, StoreOperation } from './InProcessStores';
 import { messageOf } from '../../util/Errors';
+import { TurnBatcher } from '../../util/TurnBatcher';
 
 /** A store running on its own worker thread. */
 export interface EmbeddedStoreWorkerHandle extends EmbeddedStoreHandle {
@@ -46,6 +47,8 @@ interface LaunchedWorker {
   readonly exited: Promise<number>;
   /** Operations sent to this worker and not answered yet, by id. */
   readonly waiting: Map<number, (answer: StoreAnswer | Error) => void>;
+  /** Operations to post, as one message per turn of the loop. */
+  readonly outgoing: TurnBatcher<NumberedOperation>;
 }
 
 let nextOperationId = 1;
@@ -73,8 +76,7 @@ async function operateOn(launched: LaunchedWorker, operation: StoreOperation, ti
         resolve(answer);
       }
     });
-    const message: ParentToWorkerMessage = { type: 'operation', id, operation };
-    launched.worker.postMessage(message);
+    launched.outgoing.add({ id, operation });
   });
 }
 
@@ -110,7 +112,7 @@ export async function startEmbeddedStoreWorker(
   };
   const restart = async(message: string): Promise<void> => {
     warn(`Embedded store engine failed (${message}); restarting the store to reload its datasets`);
-    await stopWorker(current.worker, current.exited, warn);
+    await stopWorker(current, warn);
     // The same port as before, also when the first start picked a free one.
     const port = Number(new URL(current.url).port);
     for (let attempt = 1; !stopping; attempt++) {
@@ -157,14 +159,16 @@ export async function startEmbeddedStoreWorker(
     stopping ??= (async(): Promise<void> => {
       InProcessStores.unregister(url, inProcess);
       await restarting;
-      await stopWorker(current.worker, current.exited, warn);
+      await stopWorker(current, warn);
     })();
     return stopping;
   };
   return { url, stop, exited, operate: async(operation): Promise<StoreAnswer> => inProcess.operate(operation, 30_000) };
 }
 
-async function stopWorker(worker: Worker, exited: Promise<number>, warn: (message: string) => void): Promise<void> {
+async function stopWorker({ worker, exited, outgoing }: LaunchedWorker, warn: (message: string) => void): Promise<void> {
+  // Operations sent before the stop reach the worker before it.
+  outgoing.flush();
   const message: ParentToWorkerMessage = { type: 'stop' };
   worker.postMessage(message);
   const timer = setTimeout((): void => {
@@ -183,6 +187,10 @@ function launchWorker(
 ): Promise<LaunchedWorker> {
   const worker = createWorker(options);
   const waiting = new Map<number, (answer: StoreAnswer | Error) => void>();
+  const outgoing = new TurnBatcher<NumberedOperation>((operations): void => {
+    const message: ParentToWorkerMessage = { type: 'operations', operations };
+    worker.postMessage(message);
+  });
   const exited = new Promise<number>((resolve): void => {
     worker.once('exit', (code): void => {
       for (const settle of [ ...waiting.values() ]) {
@@ -197,10 +205,12 @@ function launchWorker(
       switch (message.type) {
         case 'ready':
           ready = true;
-          resolve({ worker, url: message.url, exited, waiting });
+          resolve({ worker, url: message.url, exited, waiting, outgoing });
           break;
-        case 'answer':
-          waiting.get(message.id)?.(message.answer);
+        case 'answers':
+          for (const { id, answer } of message.answers) {
+            waiting.get(id)?.(answer);
+          }
           break;
         case 'failed':
           if (ready) {

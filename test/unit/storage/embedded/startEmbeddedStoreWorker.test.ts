@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import type { Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { startEmbeddedStoreWorker } from '../../../../src/storage/embedded';
 import { InProcessStores } from '../../../../src/storage/embedded/InProcessStores';
 import type { InProcessStore } from '../../../../src/storage/embedded/InProcessStores';
@@ -83,6 +84,30 @@ describe('startEmbeddedStoreWorker', (): void => {
     expect(InProcessStores.find(store.url)).toBeUndefined();
     expect(StoreUnavailableHttpError.isInstance(await client.select('SELECT * {}').catch((error: unknown) => error))).toBe(true);
     client.close();
+  });
+
+  it('sends the operations asked for in one turn of the loop as one message, and answers each', async(): Promise<void> => {
+    const store = await startEmbeddedStoreWorker({ port: 0, dataDir });
+    expect((await createDataset(store.url, 'localData')).status).toBe(200);
+    const client = new SparqlClient(`${store.url}/localData/query`, `${store.url}/localData/update`, 'admin', 'admin');
+    const posted = jest.spyOn(Worker.prototype, 'postMessage');
+    try {
+      await client.update(`INSERT DATA { ${Array.from({ length: 40 }, (_, index) => `<${EX}s${index}> <${EX}p> ${index} .`).join(' ')} }`);
+      posted.mockClear();
+      const answers = await Promise.all(Array.from({ length: 40 }, async(_, index) =>
+        client.select(`SELECT ?o WHERE { <${EX}s${index}> <${EX}p> ?o }`)));
+      // Each query got its own answer...
+      expect(answers.map((rows) => Number(rows[0].o.value))).toEqual(Array.from({ length: 40 }, (_, index) => index));
+      // ...and the forty went to the store's thread together.
+      const batches = posted.mock.calls.map(([ message ]) => message as { type: string; operations?: unknown[] })
+        .filter((message) => message.type === 'operations');
+      expect(batches).toHaveLength(1);
+      expect(batches[0].operations).toHaveLength(40);
+    } finally {
+      posted.mockRestore();
+      client.close();
+      await store.stop();
+    }
   });
 
   it('rejects with a clear error when the port is taken', async(): Promise<void> => {
