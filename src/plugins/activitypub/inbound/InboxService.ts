@@ -115,9 +115,16 @@ export class InboxService {
       throw new PermanentJobError(`Refused an activity whose id ${String(id)} is not on its sender's server ${String(sender)}`);
     }
     await this.exclusively(`remote ${id}`, async(): Promise<void> => {
+      const effect = this.effectFor(activity);
+      // Without side effects nothing this job does changes who follows or blocked the sender, so that
+      // is read alongside the received state (one message to the store) instead of after storing: a
+      // job waits for one store round trip less.
+      const memberships = effect ? undefined : this.membershipsOf(sender);
+      // Awaited below, or left on a refusal: its failure then concerns nobody.
+      memberships?.catch((): void => undefined);
       if (await this.activities.receivedState(id) === 'done') {
         this.logger.debug(`Already received ${id}`);
-        await this.addToInboxes(activity, id, sender, inboxOwner);
+        await this.addToInboxes(activity, id, sender, inboxOwner, memberships);
         return;
       }
       if (!await this.permissions.mayApply(activity, sender, announcer)) {
@@ -128,14 +135,13 @@ export class InboxService {
       delete activity.proof;
       const now = new Date();
       const type = typeOf(activity);
-      const effect = this.effectFor(activity);
       // Without side effects (most Creates) there is nothing to mark pending: stored once, done.
       await this.activities.storeRemote(activity, now, type === 'Create' || type === 'Update', effect !== undefined);
       if (effect) {
         await effect.apply({ activity, sender, now });
         await this.activities.markDone(id, now);
       }
-      await this.addToInboxes(activity, id, sender, inboxOwner);
+      await this.addToInboxes(activity, id, sender, inboxOwner, memberships);
     });
     await this.receiveAnnounced(activity, sender, inboxOwner);
   }
@@ -160,14 +166,20 @@ export class InboxService {
     return effect?.appliesTo(activity) ? effect : undefined;
   }
 
+  /** One query for both: the local collections that list `sender` as followed or as blocked. */
+  private async membershipsOf(sender: string): Promise<string[]> {
+    return this.collections.collectionsContaining(sender, '/following', '/blocked');
+  }
+
   /**
    * The inbox that received it, and for the shared inbox every local actor addressed or following the
    * sender; never the inbox of a local actor who blocked the sender (the activity stays stored).
+   * @param read - The sender's memberships (membershipsOf) when already asked for.
    */
-  private async addToInboxes(activity: Json, id: string, sender: string, inboxOwner?: string): Promise<void> {
+  private async addToInboxes(activity: Json, id: string, sender: string, inboxOwner?: string,
+    read?: Promise<string[]>): Promise<void> {
     const owners = new Set<string>();
-    // One query for both: who follows the sender, and who blocked it.
-    const memberships = await this.collections.collectionsContaining(sender, '/following', '/blocked');
+    const memberships = await (read ?? this.membershipsOf(sender));
     if (inboxOwner) {
       owners.add(inboxOwner);
     } else {
@@ -190,9 +202,9 @@ export class InboxService {
     for (const username of this.collectionOwners(memberships, '/blocked')) {
       owners.delete(username);
     }
-    for (const username of owners) {
-      await this.collections.add(this.urls.collection(username, 'inbox'), id);
-    }
+    // Together: they go to the store as one group (a shared inbox may reach many local followers).
+    await Promise.all([ ...owners ].map(async(username): Promise<void> =>
+      this.collections.add(this.urls.collection(username, 'inbox'), id)));
   }
 
   /** The local actors whose collection named `suffix` is among `collections`. */
