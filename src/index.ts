@@ -110,6 +110,7 @@ export * from './plugins/activitypub/signatures/WorkerThreadSigner';
 export * from './plugins/cluster/ChangeCounter';
 export * from './plugins/cluster/ChangeCounterSwitch';
 export * from './plugins/cluster/FileChangeCounter';
+export * from './plugins/cluster/FifoMemoryLocker';
 export * from './plugins/cluster/ReadWriteLockerSwitch';
 export * from './plugins/cluster/RedisChangeCounter';
 export * from './plugins/cluster/RedisReadWriteLocker';
