@@ -1,5 +1,6 @@
 import type { Literal, NamedNode, Quad, Term } from '@rdfjs/types';
 import { FedpodHttpError } from '../util/HttpErrors';
+import { forbiddenCharIndex, hasOneFragmentAtMost, hasScheme } from '../util/Iris';
 
 /**
  * Serialises RDF terms as SPARQL / N-Triples text.
@@ -14,10 +15,6 @@ import { FedpodHttpError } from '../util/HttpErrors';
 const XSD_STRING = 'http://www.w3.org/2001/XMLSchema#string';
 const RDF_LANG_STRING = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#langString';
 
-// IRIREF ::= '<' ([^#x00-#x20<>"{}|^`\] | UCHAR)* '>' ; we also require an absolute IRI with a scheme.
-// eslint-disable-next-line no-control-regex -- control characters are exactly what IRIREF forbids
-const IRI_FORBIDDEN = /[\u0000-\u0020<>"{}|^`\\]/u;
-const IRI_SCHEME = /^[a-z][a-z0-9+.-]*:/iu;
 const LANGUAGE_TAG = /^[a-z]+(?:-[a-z0-9]+)*$/iu;
 
 /**
@@ -31,9 +28,12 @@ export class InvalidTermError extends FedpodHttpError {
   }
 }
 
+/**
+ * IRIREF ::= '<' ([^#x00-#x20<>"{}|^`\] | UCHAR)* '>', and an absolute IRI with a scheme. One `#` at
+ * most: the fragment cannot hold another, and stores refuse the whole update for it.
+ */
 export function isValidIri(iri: string): boolean {
-  // One `#` at most: the fragment cannot hold another, and stores refuse the whole update for it.
-  return IRI_SCHEME.test(iri) && !IRI_FORBIDDEN.test(iri) && iri.indexOf('#') === iri.lastIndexOf('#');
+  return hasScheme(iri) && forbiddenCharIndex(iri) < 0 && hasOneFragmentAtMost(iri);
 }
 
 export function sparqlIri(iri: string): string {
