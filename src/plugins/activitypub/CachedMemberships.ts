@@ -1,0 +1,119 @@
+import { LRUCache } from 'lru-cache';
+import type { CollectionItem, CollectionQuery, Collections } from '../../storage/Collections';
+import type { ChangeCounter } from '../cluster/ChangeCounter';
+
+/**
+ * The collections (Collections, e.g. the CollectionStore) with `collectionsContaining` answered from
+ * memory for the collections named by `watched` suffixes (who follows or blocked an actor). Every
+ * activity delivered to an inbox asks that of its sender, and in the store it was the costliest query
+ * of an inbox job, a third of the store's work while a busy inbox drained.
+ *
+ * The answers hold until such a collection changes: any add or remove through this object drops them
+ * (on this node at once) and bumps the shared `changes` counter, which every node reads before
+ * answering from memory (one read serves the lookups that arrive while it is under way), as the
+ * WebACL decisions do. An answer read while a change was under way is not kept. Writes made on the
+ * triple store directly, bypassing Fedpod, are not seen until the next change.
+ */
+export class CachedMemberships implements Collections {
+  private readonly answers: LRUCache<string, string[]>;
+  /** Moves on with every change seen: an answer is kept only if it did not move while it was read. */
+  private generation = 0;
+  private counterValue?: string;
+  private pendingRead?: Promise<string>;
+
+  /**
+   * @param collections - Where the collections are.
+   * @param watched - Suffixes of the collections whose memberships are kept, e.g. `/following`.
+   * @param changes - Counts changes of those collections for every node; none: this node's own only.
+   * @param maxEntries - Items whose memberships are kept at most.
+   */
+  public constructor(
+    private readonly collections: Collections,
+    private readonly watched: string[],
+    private readonly changes?: ChangeCounter,
+    maxEntries = 50_000,
+  ) {
+    this.answers = new LRUCache({ max: maxEntries });
+  }
+
+  public async collectionsContaining(item: string, ...suffixes: string[]): Promise<string[]> {
+    if (suffixes.length === 0 || !suffixes.every((suffix): boolean => this.watched.includes(suffix))) {
+      return this.collections.collectionsContaining(item, ...suffixes);
+    }
+    await this.checkCounter();
+    const key = `${suffixes.join(' ')}\n${item}`;
+    const known = this.answers.get(key);
+    if (known) {
+      return [ ...known ];
+    }
+    const generation = this.generation;
+    const found = await this.collections.collectionsContaining(item, ...suffixes);
+    if (generation === this.generation) {
+      this.answers.set(key, [ ...found ]);
+    }
+    return found;
+  }
+
+  public async add(collection: string, item: string, at?: Date): Promise<void> {
+    await this.changing(collection, async(): Promise<void> => this.collections.add(collection, item, at));
+  }
+
+  public async remove(collection: string, item: string): Promise<void> {
+    await this.changing(collection, async(): Promise<void> => this.collections.remove(collection, item));
+  }
+
+  public async contains(collection: string, item: string): Promise<boolean> {
+    return this.collections.contains(collection, item);
+  }
+
+  public async holdsItemAbout(collection: string, iri: string): Promise<boolean> {
+    return this.collections.holdsItemAbout(collection, iri);
+  }
+
+  public async all(collection: string): Promise<string[]> {
+    return this.collections.all(collection);
+  }
+
+  public async count(collection: string, addressedTo?: string[]): Promise<number> {
+    return this.collections.count(collection, addressedTo);
+  }
+
+  public async page(collection: string, query: CollectionQuery): Promise<{ items: CollectionItem[]; more: boolean }> {
+    return this.collections.page(collection, query);
+  }
+
+  /** Runs a write; for a watched collection, drops the answers before and after it and tells the other nodes. */
+  private async changing(collection: string, write: () => Promise<void>): Promise<void> {
+    if (!this.watched.some((suffix): boolean => collection.endsWith(suffix))) {
+      return write();
+    }
+    this.forget();
+    try {
+      await write();
+    } finally {
+      // Whatever the outcome: a write that failed may still have been applied.
+      this.forget();
+      await this.changes?.bump();
+      this.counterValue = undefined;
+    }
+  }
+
+  private forget(): void {
+    this.answers.clear();
+    this.generation += 1;
+  }
+
+  private async checkCounter(): Promise<void> {
+    if (!this.changes) {
+      return;
+    }
+    this.pendingRead ??= this.changes.read().finally((): void => {
+      this.pendingRead = undefined;
+    });
+    const value = await this.pendingRead;
+    if (value !== this.counterValue) {
+      this.forget();
+      this.counterValue = value;
+    }
+  }
+}
