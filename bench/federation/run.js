@@ -239,7 +239,7 @@ async function waitProcessed(session, target, seconds) {
   return { count, at: performance.timeOrigin + performance.now(), complete: count >= target };
 }
 
-async function measureIngest(session, sender, config, runTag) {
+async function measureIngest(session, sender, config, runTag, serverPid) {
   const { inboxUrl, recipient, port, extraHeaders } = session.ingest;
   const common = { inboxUrl, sender: sender.actor, keyId: sender.keyId, privateKey: sender.privateKey, recipient, extraHeaders };
   const signStarted = performance.now();
@@ -254,12 +254,16 @@ async function measureIngest(session, sender, config, runTag) {
   await waitProcessed(session, base + warmLoad.accepted, config.drainSeconds);
 
   const before = await session.processed();
+  const cpuBefore = serverPid ? cpuSample(serverPid) : null;
   const fromUs = monoUs();
   const load = await runLoad({ requests: measured, port, connections: config.ingestConnections, maxSeconds: config.ingestSeconds });
   const loadEndUs = monoUs();
   const drain = await waitProcessed(session, before + load.accepted, config.drainSeconds);
   const toUs = monoUs();
   const processed = drain.count - before;
+  // The receiving server's CPU (all threads; and its main thread) per activity accepted and processed,
+  // from the load's start until the queue drained: what each one cost, whatever the machine ran beside.
+  const cpu = cpuBefore && processed > 0 ? cpuDelta(cpuBefore, cpuSample(serverPid)) : null;
   const result = {
     ...load,
     requests: measured.length,
@@ -268,6 +272,9 @@ async function measureIngest(session, sender, config, runTag) {
     processed,
     processedComplete: drain.complete,
     processedPerSec: processed / ((drain.at - load.startedAt) / 1000),
+    cpuMsPerActivity: cpu ? cpu.ms / processed : null,
+    mainThreadMsPerActivity: cpu && cpu.mainThreadMs !== null ? cpu.mainThreadMs / processed : null,
+    cpu,
     window: { fromUs, toUs: loadEndUs },
     drainWindow: { fromUs: loadEndUs, toUs },
   };
@@ -286,6 +293,7 @@ async function measureIngest(session, sender, config, runTag) {
   log(`  inbox ingest: ${formatNumber(load.acceptedPerSec)} accepted/s (${load.accepted}/${measured.length} answered 202 in ` +
     `${formatNumber(load.elapsedMs, 0)} ms, p50 ${formatNumber(load.latencyP50Ms, 0)} ms, p99 ${formatNumber(load.latencyP99Ms, 0)} ms); ` +
     `processed ${processed} (${formatNumber(result.processedPerSec)}/s${drain.complete ? '' : `, NOT all within ${config.drainSeconds} s`})` +
+    `${cpu ? `; server CPU ${formatNumber(result.cpuMsPerActivity, 3)} ms per activity (main thread ${formatNumber(result.mainThreadMsPerActivity, 3)})` : ''}` +
     `${result.flagged ? `  INVALID: ${result.problems.join('; ')}` : ''}`);
   return result;
 }
@@ -300,7 +308,7 @@ async function benchmarkTarget(target, context) {
   const startOptions = { tls: context.tls, startTimeout: config.startTimeout, followers: config.followers };
   await withTargetSession(target, startOptions, outcome, async (session) => {
     log(`  up in ${session.info.startMs} ms; log ${session.info.log}`);
-    const cpuPid = config.parts.includes('fanout') ? senderProcess(session.info) : null;
+    const cpuPid = config.parts.includes('fanout') || config.parts.includes('ingest') ? senderProcess(session.info) : null;
     outcome.info.cpuProcess = cpuPid;
     for (const shape of config.parts.includes('fanout') ? SHAPES : []) {
       const followers = followersOf(shape.id, sinks, config.followers);
@@ -320,7 +328,7 @@ async function benchmarkTarget(target, context) {
       profile = false;
       return;
     }
-    outcome.ingest = await skipOnError('inbox ingest', () => measureIngest(session, sender, config, `${runId}-${target.id}`));
+    outcome.ingest = await skipOnError('inbox ingest', () => measureIngest(session, sender, config, `${runId}-${target.id}`, cpuPid && cpuPid.pid));
   });
   // outcome.info is the session's info once the target started ({} otherwise).
   if (profile && outcome.info.profileDir) {
@@ -465,6 +473,8 @@ function ingestRows(targets, outcomes) {
     line('accepted (202) activities/s', (r) => cell(r.acceptedPerSec, 1, r.flagged), 'acceptedPerSec'),
     line('p50 / p99 ms', (r) => `${formatNumber(r.latencyP50Ms, 0)} / ${formatNumber(r.latencyP99Ms, 0)}`),
     line('processed activities/s', (r) => `${formatNumber(r.processedPerSec)}${r.processedComplete ? '' : ' (partial)'}`, 'processedPerSec'),
+    line('server CPU ms per activity (main thread)', (r) => r.cpuMsPerActivity === null ? '-' :
+      `${formatNumber(r.cpuMsPerActivity, 3)} (${r.mainThreadMsPerActivity === null ? '-' : formatNumber(r.mainThreadMsPerActivity, 3)})`),
   ];
 }
 
@@ -683,7 +693,9 @@ function report(context, targets, outcomes, ceilingResult) {
   )}`);
   log('  accepted: 202 answers per second of load (signature verified, activity queued); processed: until the');
   log('  activity was stored and in the recipient\'s inbox (Fedpod) / the inbox listener ran (Fedify), from load start.');
-  log('  Plain HTTP to both servers\' ports (TLS termination excluded for both, as behind a proxy).');
+  log('  Plain HTTP to both servers\' ports (TLS termination excluded for both, as behind a proxy). Server CPU: utime +');
+  log('  stime of the receiving process (all threads; in brackets its main thread) from load start until all were');
+  log('  processed, per processed activity.');
   const tableNotes = notes(targets, outcomes, config);
   if (tableNotes.length > 0) {
     log(tableNotes.join('\n'));
