@@ -60,7 +60,7 @@ export * from './plugins/accounts/OidcIssuer';
 export * from './plugins/accounts/PasswordHasher';
 export * from './plugins/accounts/TokenService';
 export * from './plugins/activitypub/ActivityRepository';
-export * from './plugins/activitypub/CachedMemberships';
+export * from './plugins/activitypub/CachedRelations';
 export * from './plugins/activitypub/ActivityStreamsSerializer';
 export * from './plugins/activitypub/delivery/FederationWorkers';
 export * from './plugins/activitypub/delivery/InboxResolver';

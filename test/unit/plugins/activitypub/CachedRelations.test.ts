@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { CachedMemberships } from '../../../../src/plugins/activitypub/CachedMemberships';
+import { CachedRelations } from '../../../../src/plugins/activitypub/CachedRelations';
 import { FileChangeCounter } from '../../../../src/plugins/cluster/FileChangeCounter';
 import type { Collections } from '../../../../src/storage/Collections';
 import type { EmbeddedGraphs } from '../../support/embeddedGraphs';
@@ -12,22 +12,35 @@ const SENDER = 'https://remote.example/users/sam';
 const FOLLOWING = `${BASE}actors/alice/following`;
 const BLOCKED = `${BASE}actors/bob/blocked`;
 const FOLLOWERS = `${BASE}actors/carol/followers`;
-const WATCHED = [ '/following', '/blocked' ];
+const WATCHED = [ '/following', '/blocked', '/followers' ];
 
-/** The store's collections, counting the membership queries that reach it, and able to hold one back. */
-function counting(inner: Collections): { collections: Collections; asked: () => number; hold: () => () => void } {
+/** The store's collections, counting the membership and list queries that reach it, and able to hold one back. */
+function counting(inner: Collections): { collections: Collections; asked: () => number; listed: () => number; hold: () => () => void } {
   let asked = 0;
+  let listed = 0;
   let gate: Promise<void> | undefined;
-  const collections = Object.create(inner) as Collections;
-  collections.collectionsContaining = async(item: string, ...suffixes: string[]): Promise<string[]> => {
-    asked += 1;
-    const answer = await inner.collectionsContaining(item, ...suffixes);
-    await gate;
-    return answer;
+  const collections: Collections = {
+    add: async(collection, item, at) => inner.add(collection, item, at),
+    remove: async(collection, item) => inner.remove(collection, item),
+    contains: async(collection, item) => inner.contains(collection, item),
+    holdsItemAbout: async(collection, iri) => inner.holdsItemAbout(collection, iri),
+    count: async(collection, addressedTo) => inner.count(collection, addressedTo),
+    page: async(collection, query) => inner.page(collection, query),
+    collectionsContaining: async(item, ...suffixes) => {
+      asked += 1;
+      const answer = await inner.collectionsContaining(item, ...suffixes);
+      await gate;
+      return answer;
+    },
+    all: async(collection) => {
+      listed += 1;
+      return inner.all(collection);
+    },
   };
   return {
     collections,
     asked: (): number => asked,
+    listed: (): number => listed,
     hold: (): (() => void) => {
       let open: () => void = (): void => undefined;
       gate = new Promise<void>((resolve): void => {
@@ -41,7 +54,7 @@ function counting(inner: Collections): { collections: Collections; asked: () => 
   };
 }
 
-describe('CachedMemberships (on the embedded store)', (): void => {
+describe('CachedRelations (on the embedded store)', (): void => {
   let graphs: EmbeddedGraphs;
   let dataDir: string;
 
@@ -55,7 +68,7 @@ describe('CachedMemberships (on the embedded store)', (): void => {
 
   beforeEach(async(): Promise<void> => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fedpod-memberships-'));
-    for (const collection of [ FOLLOWING, BLOCKED, FOLLOWERS ]) {
+    for (const collection of [ FOLLOWING, BLOCKED, FOLLOWERS, `${BASE}actors/carol/inbox` ]) {
       for (const item of await graphs.collections.all(collection)) {
         await graphs.collections.remove(collection, item);
       }
@@ -68,7 +81,7 @@ describe('CachedMemberships (on the embedded store)', (): void => {
 
   it('answers who follows or blocked an actor from memory until such a collection changes here', async(): Promise<void> => {
     const store = counting(graphs.collections);
-    const cached = new CachedMemberships(store.collections, WATCHED, new FileChangeCounter(dataDir, 'membership-changes'));
+    const cached = new CachedRelations(store.collections, WATCHED, new FileChangeCounter(dataDir, 'relation-changes'));
     await cached.add(FOLLOWING, SENDER);
     expect(await cached.collectionsContaining(SENDER, '/following', '/blocked')).toEqual([ FOLLOWING ]);
     expect(await cached.collectionsContaining(SENDER, '/following', '/blocked')).toEqual([ FOLLOWING ]);
@@ -81,13 +94,13 @@ describe('CachedMemberships (on the embedded store)', (): void => {
   });
 
   it('sees a change another node made, through the shared counter', async(): Promise<void> => {
-    const here = new CachedMemberships(graphs.collections, WATCHED, new FileChangeCounter(dataDir, 'membership-changes'));
-    const there = new CachedMemberships(graphs.collections, WATCHED, new FileChangeCounter(dataDir, 'membership-changes'));
+    const here = new CachedRelations(graphs.collections, WATCHED, new FileChangeCounter(dataDir, 'relation-changes'));
+    const there = new CachedRelations(graphs.collections, WATCHED, new FileChangeCounter(dataDir, 'relation-changes'));
     expect(await here.collectionsContaining(SENDER, '/following', '/blocked')).toEqual([]);
     await there.add(BLOCKED, SENDER);
     expect(await here.collectionsContaining(SENDER, '/following', '/blocked')).toEqual([ BLOCKED ]);
     // Without the counter, only this node's own changes are seen (the case the counter is for).
-    const alone = new CachedMemberships(graphs.collections, WATCHED);
+    const alone = new CachedRelations(graphs.collections, WATCHED);
     expect(await alone.collectionsContaining(SENDER, '/following', '/blocked')).toEqual([ BLOCKED ]);
     await there.remove(BLOCKED, SENDER);
     expect(await alone.collectionsContaining(SENDER, '/following', '/blocked')).toEqual([ BLOCKED ]);
@@ -96,7 +109,7 @@ describe('CachedMemberships (on the embedded store)', (): void => {
 
   it('does not keep an answer read while a change was under way', async(): Promise<void> => {
     const store = counting(graphs.collections);
-    const cached = new CachedMemberships(store.collections, WATCHED);
+    const cached = new CachedRelations(store.collections, WATCHED);
     const release = store.hold();
     // Read before the follow is stored, answered after it.
     const stale = cached.collectionsContaining(SENDER, '/following', '/blocked');
@@ -108,16 +121,37 @@ describe('CachedMemberships (on the embedded store)', (): void => {
     expect(store.asked()).toBe(2);
   });
 
+  it('keeps the followers of an actor until they change, here or on another node', async(): Promise<void> => {
+    const store = counting(graphs.collections);
+    const here = new CachedRelations(store.collections, WATCHED, new FileChangeCounter(dataDir, 'relation-changes'));
+    const there = new CachedRelations(graphs.collections, WATCHED, new FileChangeCounter(dataDir, 'relation-changes'));
+    await here.add(FOLLOWERS, SENDER);
+    expect(await here.all(FOLLOWERS)).toEqual([ SENDER ]);
+    expect(await here.all(FOLLOWERS)).toEqual([ SENDER ]);
+    expect(store.listed()).toBe(1);
+    const other = 'https://remote.example/users/uma';
+    await there.add(FOLLOWERS, other);
+    expect(await here.all(FOLLOWERS)).toEqual([ SENDER, other ]);
+    await here.remove(FOLLOWERS, SENDER);
+    expect(await here.all(FOLLOWERS)).toEqual([ other ]);
+    expect(store.listed()).toBe(3);
+    await here.remove(FOLLOWERS, other);
+  });
+
   it('leaves other collections and other questions to the store', async(): Promise<void> => {
     const store = counting(graphs.collections);
-    const cached = new CachedMemberships(store.collections, WATCHED);
-    await cached.add(FOLLOWERS, SENDER);
-    expect(await cached.collectionsContaining(SENDER, '/followers', '/following')).toEqual([ FOLLOWERS ]);
-    expect(await cached.collectionsContaining(SENDER, '/followers', '/following')).toEqual([ FOLLOWERS ]);
+    const cached = new CachedRelations(store.collections, WATCHED);
+    const inbox = `${BASE}actors/carol/inbox`;
+    await cached.add(inbox, SENDER);
+    expect(await cached.collectionsContaining(SENDER, '/inbox')).toEqual([ inbox ]);
+    expect(await cached.collectionsContaining(SENDER, '/inbox')).toEqual([ inbox ]);
     expect(store.asked()).toBe(2);
-    expect(await cached.contains(FOLLOWERS, SENDER)).toBe(true);
-    expect(await cached.count(FOLLOWERS)).toBe(1);
-    expect(await cached.all(FOLLOWERS)).toEqual([ SENDER ]);
-    expect((await cached.page(FOLLOWERS, { limit: 10 })).items.map((item) => item.iri)).toEqual([ SENDER ]);
+    expect(await cached.all(inbox)).toEqual([ SENDER ]);
+    expect(await cached.all(inbox)).toEqual([ SENDER ]);
+    expect(store.listed()).toBe(2);
+    expect(await cached.contains(inbox, SENDER)).toBe(true);
+    expect(await cached.count(inbox)).toBe(1);
+    expect((await cached.page(inbox, { limit: 10 })).items.map((item) => item.iri)).toEqual([ SENDER ]);
+    await cached.remove(inbox, SENDER);
   });
 });
