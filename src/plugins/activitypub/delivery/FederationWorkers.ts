@@ -80,7 +80,7 @@ export class FederationWorkers extends Initializer implements Finalizable {
   private readonly urls: ActorUrls;
   private readonly signer: HttpSigner;
   private readonly keys = new Map<string, Promise<KeyObject>>();
-  private readonly bodies = new Map<string, string>();
+  private readonly bodies = new Map<string, Promise<string>>();
   private readonly resolver: InboxResolver;
   private readonly queues: JobQueueFactory;
   private readonly activities: ActivityRepository;
@@ -165,6 +165,10 @@ export class FederationWorkers extends Initializer implements Finalizable {
         remote.push(recipient);
       }
     }
+    // Read while the inboxes are resolved: every delivery of the fan-out sends it.
+    if (remote.length > 0) {
+      this.deliveryBody(data.activity).catch((): void => undefined);
+    }
     const { inboxes, unresolved } = await this.resolver.resolve(remote);
     for (const inbox of inboxes) {
       adds.push(deliveryQueue.add({ activity: data.activity, sender: data.sender, inbox }, { jobId: `deliver:${data.activity}:${inbox}` }));
@@ -219,23 +223,30 @@ export class FederationWorkers extends Initializer implements Finalizable {
   /**
    * The JSON delivered for an activity, without bto/bcc. Kept for a while: a fan-out to many inboxes
    * delivers the same activity many times, and an activity does not change once posted (an edit is
-   * a new Update activity).
+   * a new Update activity). The promise is kept, so the deliveries a fan-out starts at once share one
+   * read of the activity (they each read it before, the first post's deliveries waiting on 32 reads).
    */
   private async deliveryBody(iri: string): Promise<string> {
-    const cached = this.bodies.get(iri);
-    if (cached) {
-      return cached;
+    let body = this.bodies.get(iri);
+    if (!body) {
+      body = this.readDeliveryBody(iri);
+      this.bodies.set(iri, body);
+      body.catch((): void => {
+        this.bodies.delete(iri);
+      });
+      if (this.bodies.size > BODY_CACHE_ENTRIES) {
+        this.bodies.delete(this.bodies.keys().next().value as string);
+      }
     }
+    return body;
+  }
+
+  private async readDeliveryBody(iri: string): Promise<string> {
     const activity = await this.activities.read(iri);
     if (!activity) {
       throw new PermanentJobError(`Activity ${iri} is gone`);
     }
-    const body = JSON.stringify(withoutBlindCopies(activity));
-    this.bodies.set(iri, body);
-    if (this.bodies.size > BODY_CACHE_ENTRIES) {
-      this.bodies.delete(this.bodies.keys().next().value as string);
-    }
-    return body;
+    return JSON.stringify(withoutBlindCopies(activity));
   }
 
   private async deliverLocally({ data }: QueuedJob<LocalDeliveryJob>): Promise<void> {
