@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { CollectionItem, CollectionQuery, Collections } from '../../storage/Collections';
 import type { ChangeCounter } from '../cluster/ChangeCounter';
+import { CounterWatch } from '../cluster/CounterWatch';
 
 /**
  * The collections (Collections, e.g. the CollectionStore) with the relations between actors kept in
@@ -22,8 +23,7 @@ export class CachedRelations implements Collections {
   private readonly lists: LRUCache<string, string[]>;
   /** Moves on with every change seen: an answer is kept only if it did not move while it was read. */
   private generation = 0;
-  private counterValue?: string;
-  private pendingRead?: Promise<string>;
+  private readonly changes: CounterWatch;
 
   /**
    * @param collections - Where the collections are.
@@ -35,10 +35,11 @@ export class CachedRelations implements Collections {
   public constructor(
     private readonly collections: Collections,
     private readonly watched: string[],
-    private readonly changes?: ChangeCounter,
+    changes?: ChangeCounter,
     maxEntries = 50_000,
     maxListed = 1_000_000,
   ) {
+    this.changes = new CounterWatch(changes);
     this.answers = new LRUCache({ max: maxEntries });
     this.lists = new LRUCache({ maxSize: maxListed, sizeCalculation: (items): number => items.length + 1 });
   }
@@ -113,8 +114,7 @@ export class CachedRelations implements Collections {
     } finally {
       // Whatever the outcome: a write that failed may still have been applied.
       this.forget();
-      await this.changes?.bump();
-      this.counterValue = undefined;
+      await this.changes.bump();
     }
   }
 
@@ -129,16 +129,8 @@ export class CachedRelations implements Collections {
   }
 
   private async checkCounter(): Promise<void> {
-    if (!this.changes) {
-      return;
-    }
-    this.pendingRead ??= this.changes.read().finally((): void => {
-      this.pendingRead = undefined;
-    });
-    const value = await this.pendingRead;
-    if (value !== this.counterValue) {
+    if (await this.changes.moved()) {
       this.forget();
-      this.counterValue = value;
     }
   }
 }

@@ -1,6 +1,7 @@
 import type { Quad } from '@rdfjs/types';
 import type { ResourceGraphs } from '../../storage/ResourceGraphs';
 import type { ChangeCounter } from '../cluster/ChangeCounter';
+import { CounterWatch } from '../cluster/CounterWatch';
 
 const ACL = 'http://www.w3.org/ns/auth/acl#';
 const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
@@ -50,8 +51,7 @@ const MODES: Record<string, AccessMode> = {
 export class WebAclAuthorizer {
   private readonly root: string;
   private readonly cache = new Map<string, CachedAcl>();
-  private counterValue?: string;
-  private pendingRead?: Promise<string>;
+  private readonly changes: CounterWatch;
 
   /**
    * @param baseUrl - Public base URL: the root container, whose ACL is the last one looked for.
@@ -62,9 +62,10 @@ export class WebAclAuthorizer {
   public constructor(
     baseUrl: string,
     private readonly store: ResourceGraphs,
-    private readonly changes?: ChangeCounter,
+    changes?: ChangeCounter,
     private readonly cacheSize = 10_000,
   ) {
+    this.changes = new CounterWatch(changes);
     this.root = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
   }
 
@@ -92,8 +93,7 @@ export class WebAclAuthorizer {
   /** Call after an ACL changed (or may have: a DELETE removes a resource's ACL with it). */
   public async changed(): Promise<void> {
     this.cache.clear();
-    await this.changes?.bump();
-    this.counterValue = undefined;
+    await this.changes.bump();
   }
 
   /** The `.acl` document of a resource. */
@@ -102,17 +102,8 @@ export class WebAclAuthorizer {
   }
 
   private async checkCounter(): Promise<void> {
-    if (!this.changes) {
-      return;
-    }
-    // One read serves every request that arrives while it is under way.
-    this.pendingRead ??= this.changes.read().finally((): void => {
-      this.pendingRead = undefined;
-    });
-    const value = await this.pendingRead;
-    if (value !== this.counterValue) {
+    if (await this.changes.moved()) {
       this.cache.clear();
-      this.counterValue = value;
     }
   }
 
@@ -121,11 +112,11 @@ export class WebAclAuthorizer {
     if (cached) {
       return cached;
     }
-    const value = this.counterValue;
+    const value = this.changes.value;
     const quads = await this.store.readData(acl);
     const entry: CachedAcl = quads.length > 0 || await this.store.exists(acl) ? { authorizations: this.parse(quads) } : {};
     // Kept only if no change was seen meanwhile.
-    if (value === this.counterValue) {
+    if (value === this.changes.value) {
       if (this.cache.size >= this.cacheSize) {
         this.cache.delete(this.cache.keys().next().value!);
       }
