@@ -20,6 +20,7 @@ import type { DeliveryJob, FanOutJob, InboxJob, LocalDeliveryJob } from './Deliv
 import { QUEUES } from './DeliveryJobs';
 import { InboxResolver, inboxOf } from './InboxResolver';
 import { messageOf, statusOf } from '../../../util/Errors';
+import { SharedLoads } from '../../../util/SharedLoads';
 
 const BODY_CACHE_ENTRIES = 256;
 
@@ -79,8 +80,17 @@ export class FederationWorkers extends Initializer implements Finalizable {
   protected readonly logger = getLoggerFor(this);
   private readonly urls: ActorUrls;
   private readonly signer: HttpSigner;
-  private readonly keys = new Map<string, Promise<KeyObject>>();
-  private readonly bodies = new Map<string, Promise<string>>();
+  /**
+   * Senders' keys, read and parsed once: the hundreds of deliveries a fan-out starts at once share
+   * one read instead of each parsing the PEM.
+   */
+  private readonly keys = new SharedLoads(async(username: string): Promise<KeyObject> => this.loadPrivateKey(username), 10_000);
+  /**
+   * Delivered JSON by activity: a fan-out delivers the same activity many times, and an activity
+   * does not change once posted (an edit is a new Update activity). Its deliveries share one read
+   * (they each read it before, the first post's deliveries waiting on 32 reads).
+   */
+  private readonly bodies = new SharedLoads(async(iri: string): Promise<string> => this.readDeliveryBody(iri), BODY_CACHE_ENTRIES);
   private readonly resolver: InboxResolver;
   private readonly queues: JobQueueFactory;
   private readonly activities: ActivityRepository;
@@ -167,7 +177,7 @@ export class FederationWorkers extends Initializer implements Finalizable {
     }
     // Read while the inboxes are resolved: every delivery of the fan-out sends it.
     if (remote.length > 0) {
-      this.deliveryBody(data.activity).catch((): void => undefined);
+      this.bodies.get(data.activity).catch((): void => undefined);
     }
     const { inboxes, unresolved } = await this.resolver.resolve(remote);
     for (const inbox of inboxes) {
@@ -189,13 +199,13 @@ export class FederationWorkers extends Initializer implements Finalizable {
         throw new PermanentJobError(`${data.recipient} has no inbox`);
       }
     }
-    const body = await this.deliveryBody(data.activity);
+    const body = await this.bodies.get(data.activity);
     const schemes = this.signatureScheme === 'rfc9421' ? [ 'rfc9421', 'cavage' ] as const : [ 'cavage' ] as const;
     let status = 0;
     for (const scheme of schemes) {
       const headers: Record<string, string> = { 'content-type': 'application/activity+json', host: new URL(inbox).host };
       Object.assign(headers, await this.signer.signAsync({ method: 'POST', url: inbox, headers, body },
-        { keyId: `${this.urls.actor(data.sender)}#main-key`, privateKey: await this.privateKey(data.sender) }, scheme));
+        { keyId: `${this.urls.actor(data.sender)}#main-key`, privateKey: await this.keys.get(data.sender) }, scheme));
       try {
         ({ status } = await this.fetcher.post(inbox, body, headers));
       } catch (error: unknown) {
@@ -220,27 +230,7 @@ export class FederationWorkers extends Initializer implements Finalizable {
     throw new Error(`${inbox} answered ${status}`);
   }
 
-  /**
-   * The JSON delivered for an activity, without bto/bcc. Kept for a while: a fan-out to many inboxes
-   * delivers the same activity many times, and an activity does not change once posted (an edit is
-   * a new Update activity). The promise is kept, so the deliveries a fan-out starts at once share one
-   * read of the activity (they each read it before, the first post's deliveries waiting on 32 reads).
-   */
-  private async deliveryBody(iri: string): Promise<string> {
-    let body = this.bodies.get(iri);
-    if (!body) {
-      body = this.readDeliveryBody(iri);
-      this.bodies.set(iri, body);
-      body.catch((): void => {
-        this.bodies.delete(iri);
-      });
-      if (this.bodies.size > BODY_CACHE_ENTRIES) {
-        this.bodies.delete(this.bodies.keys().next().value as string);
-      }
-    }
-    return body;
-  }
-
+  /** The JSON delivered for an activity, without bto/bcc. */
   private async readDeliveryBody(iri: string): Promise<string> {
     const activity = await this.activities.read(iri);
     if (!activity) {
@@ -254,22 +244,6 @@ export class FederationWorkers extends Initializer implements Finalizable {
     if (activity) {
       await this.inbox.receiveLocal(activity, data.recipient);
     }
-  }
-
-  /**
-   * The sender's key, read and parsed once: the promise is kept, so the hundreds of deliveries a
-   * fan-out starts at once share one read instead of each parsing the PEM.
-   */
-  private async privateKey(username: string): Promise<KeyObject> {
-    let key = this.keys.get(username);
-    if (!key) {
-      key = this.loadPrivateKey(username);
-      this.keys.set(username, key);
-      key.catch((): void => {
-        this.keys.delete(username);
-      });
-    }
-    return key;
   }
 
   private async loadPrivateKey(username: string): Promise<KeyObject> {
