@@ -48,18 +48,8 @@ export class CachedRelations implements Collections {
     if (suffixes.length === 0 || !suffixes.every((suffix): boolean => this.watched.includes(suffix))) {
       return this.collections.collectionsContaining(item, ...suffixes);
     }
-    await this.checkCounter();
-    const key = `${suffixes.join(' ')}\n${item}`;
-    const known = this.answers.get(key);
-    if (known) {
-      return [ ...known ];
-    }
-    const generation = this.generation;
-    const found = await this.collections.collectionsContaining(item, ...suffixes);
-    if (generation === this.generation) {
-      this.answers.set(key, [ ...found ]);
-    }
-    return found;
+    return this.remembered(this.answers, `${suffixes.join(' ')}\n${item}`,
+      async(): Promise<string[]> => this.collections.collectionsContaining(item, ...suffixes));
   }
 
   public async add(collection: string, item: string, at?: Date): Promise<void> {
@@ -82,17 +72,7 @@ export class CachedRelations implements Collections {
     if (!this.isWatched(collection)) {
       return this.collections.all(collection);
     }
-    await this.checkCounter();
-    const known = this.lists.get(collection);
-    if (known) {
-      return [ ...known ];
-    }
-    const generation = this.generation;
-    const items = await this.collections.all(collection);
-    if (generation === this.generation) {
-      this.lists.set(collection, [ ...items ]);
-    }
-    return items;
+    return this.remembered(this.lists, collection, async(): Promise<string[]> => this.collections.all(collection));
   }
 
   public async count(collection: string, addressedTo?: string[]): Promise<number> {
@@ -116,6 +96,21 @@ export class CachedRelations implements Collections {
       this.forget();
       await this.changes.bump();
     }
+  }
+
+  /** The answer kept under `key`, else `read` (kept unless a change was seen while it was read). */
+  private async remembered(cache: LRUCache<string, string[]>, key: string, read: () => Promise<string[]>): Promise<string[]> {
+    await this.checkCounter();
+    const known = cache.get(key);
+    if (known) {
+      return [ ...known ];
+    }
+    const generation = this.generation;
+    const found = await read();
+    if (generation === this.generation) {
+      cache.set(key, [ ...found ]);
+    }
+    return found;
   }
 
   private isWatched(collection: string): boolean {

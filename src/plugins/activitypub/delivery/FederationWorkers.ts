@@ -253,5 +253,4 @@ export class FederationWorkers extends Initializer implements Finalizable {
     }
     return createPrivateKey(pem);
   }
-
 }
