@@ -114,6 +114,21 @@ describe('RemoteFetcher', () => {
       }
       expect(server.connections).toBe(1);
     });
+
+    it('closes connections idle longer than idleSocketMs', async () => {
+      server.json('/doc', {});
+      const brief = new RemoteFetcher(true, 2_000, 'Fedpod', 8, 1_048_576, 200);
+      try {
+        await brief.getJson(`${server.origin}/doc`);
+        await brief.getJson(`${server.origin}/doc`);
+        expect(server.connections).toBe(1);
+        await new Promise((resolve) => setTimeout(resolve, 600));
+        await brief.getJson(`${server.origin}/doc`);
+        expect(server.connections).toBe(2);
+      } finally {
+        brief.close();
+      }
+    });
   });
 
   describe('post', () => {
