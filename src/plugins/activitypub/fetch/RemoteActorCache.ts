@@ -98,7 +98,8 @@ export class RemoteActorCache {
 
   /** The actor document in memory, if fetched within the TTL; never fetches. */
   public peekActor(iri: string): RemoteActor | undefined {
-    const entry = this.actors.get(withoutFragment(iri));
+    // Keys are the URLs looked up: an IRI found as it is needs no parse (a fan-out asks this per follower).
+    const entry = (iri.includes('#') ? undefined : this.actors.get(iri)) ?? this.actors.get(withoutFragment(iri));
     return entry !== undefined && Date.now() < entry.expiresAt ? entry.value : undefined;
   }
 

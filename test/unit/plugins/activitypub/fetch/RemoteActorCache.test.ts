@@ -48,6 +48,18 @@ describe('RemoteActorCache', () => {
       expect(server.seen[0].headers.accept).toMatch(/^application\/activity\+json/u);
     });
 
+    it('answers peekActor from memory only, for the IRI as given, with a fragment or not normalized', async () => {
+      const cache = new RemoteActorCache(fetcher, 60_000);
+      expect(cache.peekActor(alice)).toBeUndefined();
+      await cache.getActor(alice);
+      for (const iri of [ alice, `${alice}#main-key`, alice.replace('http://', 'HTTP://') ]) {
+        expect(cache.peekActor(iri)).toMatchObject({ id: alice });
+      }
+      expect(cache.peekActor(`${server.origin}/users/bob`)).toBeUndefined();
+      expect(() => cache.peekActor('not a url')).toThrow(RemoteDocumentError);
+      expect(server.requestsTo('/users/alice')).toHaveLength(1);
+    });
+
     it('refetches after the TTL, and on refresh', async () => {
       const cache = new RemoteActorCache(fetcher, 50, 0);
       await cache.getActor(alice);
