@@ -81,6 +81,23 @@ describe('WorkerThreadSigner', () => {
     await expect(signer.sign('rsa-v1_5-sha256', data, rsa.privateKey)).resolves.toEqual(signBytes('rsa-v1_5-sha256', data, rsa.privateKey));
   });
 
+  it('starts its threads as an initializer, and none after finalize()', async () => {
+    // Reached through the private field: a thread started ahead is not visible otherwise.
+    const threadsOf = (of: WorkerThreadSigner): ({ worker: Worker } | undefined)[] =>
+      (of as unknown as { threads: ({ worker: Worker } | undefined)[] }).threads;
+    await signer.handle();
+    const started = threadsOf(signer).map((thread) => thread?.worker);
+    expect(started.every((worker) => worker !== undefined)).toBe(true);
+    const data = Buffer.from('after start');
+    await expect(signer.sign('rsa-v1_5-sha256', data, rsa.privateKey)).resolves.toEqual(signBytes('rsa-v1_5-sha256', data, rsa.privateKey));
+    expect(threadsOf(signer).map((thread) => thread?.worker)).toEqual(started);
+
+    const closed = new WorkerThreadSigner(2);
+    await closed.finalize();
+    await closed.handle();
+    expect(threadsOf(closed)).toEqual([]);
+  });
+
   it('answers the signatures under way when finalized, and signs on libuv\'s pool afterwards', async () => {
     const data = Buffer.from('under way');
     const underWay = Array.from({ length: 20 }, async () => signer.sign('rsa-v1_5-sha256', data, rsa.privateKey));
