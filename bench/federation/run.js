@@ -199,6 +199,7 @@ async function measureFanOut(session, sinks, shape, postIndex, config, runTag, s
     sincePostSentMs: outcome.complete ? outcome.lastAt - (answer.at - answer.ms) : null,
     arrivalMs: { p10: quantile(0.1), p50: quantile(0.5), p90: quantile(0.9) },
     actorGets: after.actorGets - before.actorGets,
+    handshakes: after.handshakes - before.handshakes,
     rejected: rejectedSince(before, after),
     window: { fromUs, toUs },
     // outcome.posts: POSTs of this activity the sinks had accepted when the end sample was taken.
@@ -219,7 +220,7 @@ async function measureFanOut(session, sinks, shape, postIndex, config, runTag, s
     `${result.deliveredMs === null ? 'incomplete' : `${formatNumber(result.deliveredMs, 0)} ms`.padStart(8)} after the answer` +
     ` (answer ${formatNumber(result.postMs, 0)} ms; deliveries at ${formatNumber(result.firstDeliveryMs, 0)} (1st), ` +
     `${formatNumber(result.arrivalMs.p50, 0)} (50%), ${formatNumber(result.arrivalMs.p90, 0)} (90%) ms; ` +
-    `${result.actorGets} actor GETs${duplicates > 0 ? `, ${duplicates} duplicate POSTs` : ''})` +
+    `${result.actorGets} actor GETs; ${result.handshakes} new TLS connections${duplicates > 0 ? `, ${duplicates} duplicate POSTs` : ''})` +
     `${result.flagged ? `  INVALID: ${result.problems.join('; ')}` : ''}`);
   if (result.cpu) {
     log(formatCpu(result.cpu));

@@ -27,7 +27,7 @@
 //                         {posts, distinctInboxes, firstAt, lastAt}; lastAt = when the last inbox
 //                         got its first accepted copy (epoch ms, performance.timeOrigin based);
 //                         &times=1 adds `times`, every inbox's first accepted time
-//   GET  /totals          {posts, accepted, rejected: {reason: n}, verified, unverifiedRfc9421, actorGets}
+//   GET  /totals          {posts, accepted, rejected: {reason: n}, verified, unverifiedRfc9421, actorGets, handshakes}
 
 const crypto = require('node:crypto');
 const fs = require('node:fs');
@@ -64,7 +64,7 @@ const PUBLIC_KEY_PEM = fs.readFileSync(args['public-key'], 'utf8');
 
 const now = () => performance.timeOrigin + performance.now();
 
-const totals = { posts: 0, accepted: 0, rejected: {}, verified: 0, unverifiedRfc9421: 0, actorGets: 0 };
+const totals = { posts: 0, accepted: 0, rejected: {}, verified: 0, unverifiedRfc9421: 0, actorGets: 0, handshakes: 0 };
 // tag -> { posts, inboxes: Map(inbox -> first accepted at), firstAt, lastAt }
 const deliveries = new Map();
 // keyId -> Promise<KeyObject>
@@ -270,6 +270,10 @@ async function main() {
     const server = https.createServer(tlsOptions, (req, res) => handler(req, res));
     server.keepAliveTimeout = 30000;
     server.on('tlsClientError', () => undefined);
+    // New TLS connections (handshakes, resumed or not): what a sender's connection reuse saves.
+    server.on('secureConnection', () => {
+      totals.handshakes += 1;
+    });
     await new Promise((resolve, reject) => {
       server.once('error', reject);
       server.listen({ port: 0, host: '127.0.0.1', exclusive: true }, resolve);

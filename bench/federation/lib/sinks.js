@@ -109,9 +109,9 @@ async function startSinks({ tls, hosts, processes, publicKeyFile, verify, timeou
     /** Sum of every sink's counters (posts, accepted, rejected by reason, verified, actor GETs). */
     async totals() {
       const parts = await Promise.all(controls.map((control) => getJson(`${control}totals`)));
-      const sum = { posts: 0, accepted: 0, rejected: {}, verified: 0, unverifiedRfc9421: 0, actorGets: 0 };
+      const sum = { posts: 0, accepted: 0, rejected: {}, verified: 0, unverifiedRfc9421: 0, actorGets: 0, handshakes: 0 };
       for (const part of parts) {
-        for (const key of ['posts', 'accepted', 'verified', 'unverifiedRfc9421', 'actorGets']) {
+        for (const key of ['posts', 'accepted', 'verified', 'unverifiedRfc9421', 'actorGets', 'handshakes']) {
           sum[key] += part[key];
         }
         for (const [reason, count] of Object.entries(part.rejected)) {
