@@ -21,8 +21,7 @@ import { CounterWatch } from '../cluster/CounterWatch';
 export class CachedRelations implements Collections {
   private readonly answers: LRUCache<string, string[]>;
   private readonly lists: LRUCache<string, string[]>;
-  /** Moves on with every change seen: an answer is kept only if it did not move while it was read. */
-  private generation = 0;
+  /** Its generation moves on with every change seen: an answer is kept only if it did not move while it was read. */
   private readonly changes: CounterWatch;
 
   /**
@@ -105,9 +104,9 @@ export class CachedRelations implements Collections {
     if (known) {
       return [ ...known ];
     }
-    const generation = this.generation;
+    const generation = this.changes.generation;
     const found = await read();
-    if (generation === this.generation) {
+    if (generation === this.changes.generation) {
       cache.set(key, [ ...found ]);
     }
     return found;
@@ -120,7 +119,7 @@ export class CachedRelations implements Collections {
   private forget(): void {
     this.answers.clear();
     this.lists.clear();
-    this.generation += 1;
+    this.changes.changing();
   }
 
   private async checkCounter(): Promise<void> {

@@ -112,11 +112,11 @@ export class WebAclAuthorizer {
     if (cached) {
       return cached;
     }
-    const value = this.changes.value;
+    const generation = this.changes.generation;
     const quads = await this.store.readData(acl);
     const entry: CachedAcl = quads.length > 0 || await this.store.exists(acl) ? { authorizations: this.parse(quads) } : {};
     // Kept only if no change was seen meanwhile.
-    if (value === this.changes.value) {
+    if (generation === this.changes.generation) {
       if (this.cache.size >= this.cacheSize) {
         this.cache.delete(this.cache.keys().next().value!);
       }

@@ -45,4 +45,29 @@ describe('CounterWatch (on a FileChangeCounter)', (): void => {
     await watch.bump();
     expect(await watch.moved()).toBe(false);
   });
+
+  it('counts in generation every change it learns of: a move read, a bump, a change starting here', async(): Promise<void> => {
+    const here = new CounterWatch(new FileChangeCounter(dataDir, 'things'));
+    const there = new CounterWatch(new FileChangeCounter(dataDir, 'things'));
+    const start = here.generation;
+    await here.moved();
+    expect(here.generation).toBe(start + 1);
+    await here.moved();
+    expect(here.generation).toBe(start + 1);
+    await there.bump();
+    await here.moved();
+    expect(here.generation).toBe(start + 2);
+    here.changing();
+    expect(here.generation).toBe(start + 3);
+    // A bump counts before the counter is written: reads under way meanwhile are stale.
+    const bumping = here.bump();
+    expect(here.generation).toBe(start + 4);
+    await bumping;
+
+    const alone = new CounterWatch();
+    await alone.bump();
+    alone.changing();
+    expect(await alone.moved()).toBe(false);
+    expect(alone.generation).toBe(2);
+  });
 });

@@ -94,4 +94,36 @@ describe('WebAclAuthorizer (on the embedded store)', () => {
     expect(readData).toHaveBeenCalled();
     readData.mockRestore();
   });
+
+  it('does not keep an ACL read while an ACL changed, even without a counter', async() => {
+    const authorizer = new WebAclAuthorizer(BASE, graphs.resources);
+    const gated = `${BASE}gated/.acl`;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let reached!: () => void;
+    const held = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    const readData = graphs.resources.readData.bind(graphs.resources);
+    const spy = jest.spyOn(graphs.resources, 'readData').mockImplementation(async(iri: string) => {
+      const answer = await readData(iri);
+      if (iri === gated) {
+        // Read before the change below, answered after it.
+        reached();
+        await gate;
+      }
+      return answer;
+    });
+    const first = modes(authorizer, `${BASE}gated/doc`);
+    await held;
+    await graphs.putTriples(gated, rule(`${gated}#owner`, [[ 'agent', OWNER ]], [ 'Read' ], [], [ `${BASE}gated/` ]));
+    await authorizer.changed();
+    release();
+    // The answer under way may be either; what it read is not kept.
+    await first;
+    spy.mockRestore();
+    expect(await modes(authorizer, `${BASE}gated/doc`, OWNER)).toBe(`read |  | ${gated}`);
+  });
 });
