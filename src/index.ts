@@ -28,6 +28,8 @@ export * from './handlers/activitypub/ObjectWriteHandler';
 export * from './handlers/http/Agent';
 export * from './handlers/pipeline/Authenticator';
 export * from './handlers/pipeline/RequestPipeline';
+export * from './handlers/pipeline/Admission';
+export * from './handlers/pipeline/QueueBacklogAdmission';
 export * from './handlers/pipeline/Route';
 export * from './handlers/pipeline/RouteGroup';
 export * from './handlers/pipeline/RouteTable';

@@ -38,6 +38,8 @@ export const SERVER_FLAGS: FlagSpec[] = [
     variable: `${FEDPOD}metricsToken` },
   { name: 'max-body-size', type: 'number', env: 'FEDPOD_MAX_BODY_SIZE', default: 1048576, range: [ 1, 2 ** 31 ], describe: 'Largest request body in bytes (413 above)',
     variable: `${FEDPOD}maxBodyBytes` },
+  { name: 'max-inbox-backlog', type: 'number', env: 'FEDPOD_MAX_INBOX_BACKLOG', default: 20000, range: [ 0, 2 ** 31 ],
+    describe: 'Received activities waiting to be processed (every node\'s) past which deliveries get 503 with Retry-After: 30', variable: `${FEDPOD}maxInboxBacklog` },
   { name: 'signature-scheme', type: 'string', env: 'FEDPOD_SIGNATURE_SCHEME', default: 'cavage', choices: [ 'cavage', 'rfc9421' ],
     describe: 'HTTP signatures on deliveries: draft-cavage (as Mastodon), or RFC 9421 first with draft-cavage again when refused', variable: `${FEDPOD}signatureScheme` },
   { name: 'token-lifetime', type: 'number', env: 'FEDPOD_TOKEN_LIFETIME', default: 604800, range: [ 60, 10 * 365 * 24 * 3600 ],

@@ -44,7 +44,8 @@ export interface RequestPipelineOptions {
 
 /**
  * The one path every request takes: CORS (a preflight is answered on every route), the route table
- * (find-my-way), the route's body limit, authentication (Authenticator), the route's authorization
+ * (find-my-way), the route's body limit, its admission (load shedding, QueueBacklogAdmission),
+ * authentication (Authenticator), the route's authorization
  * (its AccessPolicy), the route's media types, and only then its handler. No handler is reached without those
  * steps, whichever handler it is: each route names its own, and paths no route names are LDP
  * resources served by the default handler (Fedpod's LDP handlers, then CSS's). Errors of the steps
@@ -137,6 +138,7 @@ export class RequestPipeline extends ServerConfigurator implements ReadDecider {
         RouteLabels.set(request, match.template);
       }
       this.checkDeclaredLength(request, route.maxBodyBytes ?? this.options.maxBodyBytes);
+      await route.admission?.admit();
       const agent = route.authenticate ? await this.options.authenticator.authenticate(guarded) : ANONYMOUS;
       setAgent(request, agent);
       await route.access.authorize({ request: guarded, response, method, target: `${this.origin}${path}`, agent, params });

@@ -1,5 +1,6 @@
 import type { HttpHandler } from '@solid/community-server';
 import type { AccessPolicy } from '../access/AccessPolicy';
+import type { Admission } from './Admission';
 
 /** What a route declares (an options object: more than six settings). */
 export interface RouteOptions {
@@ -28,6 +29,8 @@ export interface RouteOptions {
    * any. A body of another type is refused with 415 before the handler is reached.
    */
   mediaTypes?: string[];
+  /** Whether the server takes such a request now (load shedding), asked before anything else. */
+  admission?: Admission;
   /**
    * False for a route whose handler takes credentials of its own kind (the metrics scrape token):
    * the pipeline then reads no Authorization header and the agent is anonymous.
@@ -37,7 +40,7 @@ export interface RouteOptions {
 
 /**
  * One entry of the route table: the paths it serves, the methods, what it needs before its handler
- * runs (media types, body limit, access policy) and the handler.
+ * runs (admission, media types, body limit, access policy) and the handler.
  */
 export class Route {
   public readonly name: string;
@@ -48,6 +51,7 @@ export class Route {
   public readonly maxBodyBytes?: number;
   public readonly mediaTypes: string[];
   public readonly authenticate: boolean;
+  public readonly admission?: Admission;
 
   public constructor(options: RouteOptions) {
     this.name = options.name;
@@ -58,5 +62,6 @@ export class Route {
     this.maxBodyBytes = options.maxBodyBytes;
     this.mediaTypes = (options.mediaTypes ?? []).map((type): string => type.toLowerCase());
     this.authenticate = options.authenticate ?? true;
+    this.admission = options.admission;
   }
 }

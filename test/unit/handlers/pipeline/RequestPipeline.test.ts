@@ -12,6 +12,8 @@ import { RequestPipeline } from '../../../../src/handlers/pipeline/RequestPipeli
 import { Route } from '../../../../src/handlers/pipeline/Route';
 import { RouteGroup } from '../../../../src/handlers/pipeline/RouteGroup';
 import { readBody } from '../../../../src/handlers/http/HttpUtil';
+import type { Admission } from '../../../../src/handlers/pipeline/Admission';
+import { serviceUnavailable } from '../../../../src/util/HttpErrors';
 
 /** Answers 200 with the agent it saw and the body it read; records each call. */
 class RecordingHandler extends HttpHandler {
@@ -45,6 +47,19 @@ class RecordingPolicy implements AccessPolicy {
   }
 }
 
+/** Takes requests unless told to shed them; counts what it was asked. */
+class SwitchedAdmission implements Admission {
+  public shedding = false;
+  public asked = 0;
+
+  public async admit(): Promise<void> {
+    this.asked += 1;
+    if (this.shedding) {
+      throw serviceUnavailable('Busy in this test.', 'busy', 9);
+    }
+  }
+}
+
 describe('RequestPipeline', () => {
   let server: Server;
   let base: string;
@@ -52,6 +67,8 @@ describe('RequestPipeline', () => {
   const objects = new RecordingHandler([ 'GET' ]);
   const typed = new RecordingHandler();
   const policy = new RecordingPolicy();
+  const admitted = new RecordingHandler();
+  const admission = new SwitchedAdmission();
 
   beforeAll(async() => {
     server = createServer();
@@ -68,6 +85,7 @@ describe('RequestPipeline', () => {
         new RouteGroup([
           new Route({ name: 'small', paths: [ '/small' ], access: new PublicAccess(), maxBodyBytes: 10 }),
           new Route({ name: 'typed', paths: [ '/typed' ], access: new PublicAccess(), handler: typed, mediaTypes: [ 'application/json' ]}),
+          new Route({ name: 'shed', paths: [ '/shed' ], access: new PublicAccess(), handler: admitted, admission }),
         ]),
       ],
       defaultAccess: new ReadOnlyAccess(),
@@ -162,5 +180,19 @@ describe('RequestPipeline', () => {
     expect(response.status).toBe(401);
     expect(await response.json()).toMatchObject({ error: 'invalid_token' });
     expect(fallback.calls).toHaveLength(before);
+  });
+
+  it('asks the route\'s admission first: a refusal is answered before authentication, and the handler never runs', async() => {
+    expect((await fetch(`${base}shed`, { method: 'POST', body: '{}' })).status).toBe(200);
+    admission.shedding = true;
+    const response = await fetch(`${base}shed`, { method: 'POST', body: '{}', headers: { authorization: 'Bearer not-a-token' } });
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('9');
+    expect(await response.json()).toEqual({ error: 'busy', message: 'Busy in this test.' });
+    expect(admitted.calls).toEqual([ 'POST /shed' ]);
+    expect(admission.asked).toBe(2);
+    // Other routes are not asked.
+    await fetch(`${base}typed`, { method: 'PUT', body: '{}', headers: { 'content-type': 'application/json' } });
+    expect(admission.asked).toBe(2);
   });
 });
