@@ -28,7 +28,8 @@ describe('IdleSocketCap', () => {
   let agent: http.Agent;
 
   beforeEach(async () => {
-    servers = await Promise.all([ 0, 1, 2 ].map(async () => new LocalServer().start()));
+    // The servers keep idle connections far longer than a test runs, however slow the machine.
+    servers = await Promise.all([ 0, 1, 2 ].map(async () => new LocalServer(600_000).start()));
     for (const server of servers) {
       server.routes.set('/', (_req, res) => res.end('ok'));
     }
@@ -69,7 +70,10 @@ describe('IdleSocketCap', () => {
     await get(agent, cap, servers[1]);
     expect(cap.size).toBe(2);
     await servers[0].stop();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The client learns of the close when its socket's 'close' event comes.
+    for (let waited = 0; cap.size > 1 && waited < 200; waited += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
     expect(cap.size).toBe(1);
 
     // While the request is served, its (reused) socket is busy.

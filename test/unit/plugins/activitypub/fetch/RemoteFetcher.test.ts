@@ -119,7 +119,7 @@ describe('RemoteFetcher', () => {
       server.json('/doc', {});
       const brief = new RemoteFetcher(true, 2_000, 'Fedpod', 8, 1_048_576, 200);
       try {
-        await brief.getJson(`${server.origin}/doc`);
+        // (That a connection is kept meanwhile is 'reuses connections' above, with the default.)
         await brief.getJson(`${server.origin}/doc`);
         expect(server.connections).toBe(1);
         await new Promise((resolve) => setTimeout(resolve, 600));
@@ -147,6 +147,37 @@ describe('RemoteFetcher', () => {
         signature: signed.Signature,
         host: `127.0.0.1:${server.port}`,
       });
+    });
+
+    it('sends once more on a new connection when a kept one was closed by the server as it was reused', async () => {
+      // Its own server, keeping connections longer than the test runs, however slow the machine: the
+      // second request on any connection finds it closed, as when a server drops an idle one just then.
+      const keeping = await new LocalServer(600_000).start();
+      const served = new WeakMap<object, number>();
+      keeping.routes.set('/inbox', (req, res) => {
+        const count = (served.get(req.socket) ?? 0) + 1;
+        served.set(req.socket, count);
+        if (count > 1) {
+          req.socket.destroy();
+        } else {
+          res.writeHead(202).end();
+        }
+      });
+      const url = `${keeping.origin}/inbox`;
+      const fresh = new RemoteFetcher(true, 2_000);
+      try {
+        await expect(fetcher.post(url, '{}', {})).resolves.toEqual({ status: 202 });
+        await expect(fetcher.post(url, '{}', {})).resolves.toEqual({ status: 202 });
+        expect(keeping.requestsTo('/inbox')).toHaveLength(3);
+        expect(keeping.connections).toBe(2);
+        // A fresh connection that fails is not sent again at once: the delivery job retries later.
+        keeping.routes.set('/inbox', (req) => req.socket.destroy());
+        await expect(fresh.post(url, '{}', {})).rejects.toMatchObject({ retryable: true });
+        expect(keeping.requestsTo('/inbox')).toHaveLength(4);
+      } finally {
+        fresh.close();
+        await keeping.stop();
+      }
     });
 
     it('never throws on HTTP errors and reads Retry-After', async () => {

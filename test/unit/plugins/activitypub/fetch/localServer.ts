@@ -17,7 +17,8 @@ export class LocalServer {
   public connections = 0;
   private readonly server: http.Server;
 
-  public constructor() {
+  /** @param keepAliveTimeoutMs - How long the server keeps an idle connection (Node's default: 5 s). */
+  public constructor(keepAliveTimeoutMs = 5_000) {
     this.server = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -32,6 +33,7 @@ export class LocalServer {
         }
       });
     });
+    this.server.keepAliveTimeout = keepAliveTimeoutMs;
     this.server.on('connection', () => {
       this.connections += 1;
     });
