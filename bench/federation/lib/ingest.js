@@ -91,6 +91,7 @@ async function runLoad({ requests, port, connections, maxSeconds }) {
   let stoppedByTime = false;
   const startedAt = performance.timeOrigin + performance.now();
   const started = performance.now();
+  const cpuStarted = process.cpuUsage();
   const deadline = started + maxSeconds * 1000;
   const worker = async () => {
     for (;;) {
@@ -117,6 +118,7 @@ async function runLoad({ requests, port, connections, maxSeconds }) {
   };
   await Promise.all(Array.from({ length: connections }, worker));
   const elapsedMs = performance.now() - started;
+  const cpu = process.cpuUsage(cpuStarted);
   agent.destroy();
   latencies.sort((a, b) => a - b);
   const ok2xx = Object.entries(statusCodes).filter(([code]) => code.startsWith('2')).reduce((sum, [, n]) => sum + n, 0);
@@ -134,6 +136,7 @@ async function runLoad({ requests, port, connections, maxSeconds }) {
     latencyP99Ms: percentile(latencies, 0.99),
     stoppedByTime,
     startedAt,
+    generatorCpuMsPerRequest: latencies.length > 0 ? (cpu.user + cpu.system) / 1000 / latencies.length : null,
   };
 }
 
