@@ -164,12 +164,12 @@ export class FederationWorkers extends Initializer implements Finalizable {
   private async fanOut({ data }: QueuedJob<FanOutJob>): Promise<void> {
     const localQueue: JobQueue<LocalDeliveryJob> = this.queues.create(QUEUES.local);
     const deliveryQueue: JobQueue<DeliveryJob> = this.queues.create(QUEUES.delivery);
-    const adds: Promise<string>[] = [];
+    const locals: string[] = [];
     const remote: string[] = [];
     for (const recipient of data.recipients) {
       const username = this.urls.usernameOf(recipient);
       if (username) {
-        adds.push(localQueue.add({ activity: data.activity, recipient: username }, { jobId: `local:${data.activity}:${username}` }));
+        locals.push(username);
       } else if (!recipient.startsWith(this.urls.base)) {
         // (A local collection or object that is not an actor has nothing to deliver to.)
         remote.push(recipient);
@@ -180,6 +180,10 @@ export class FederationWorkers extends Initializer implements Finalizable {
       this.bodies.get(data.activity).catch((): void => undefined);
     }
     const { inboxes, unresolved } = await this.resolver.resolve(remote);
+    // Every add starts after the last await and is awaited below: a queue refusing one while the
+    // inboxes were resolved would otherwise be an unhandled rejection, which ends the process.
+    const adds = locals.map((username): Promise<string> =>
+      localQueue.add({ activity: data.activity, recipient: username }, { jobId: `local:${data.activity}:${username}` }));
     for (const inbox of inboxes) {
       adds.push(deliveryQueue.add({ activity: data.activity, sender: data.sender, inbox }, { jobId: `deliver:${data.activity}:${inbox}` }));
     }
