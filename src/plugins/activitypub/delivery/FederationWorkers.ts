@@ -56,11 +56,11 @@ export interface FederationWorkersOptions {
   /** Finds the inboxes of a fan-out's recipients (default: from cached or fetched actors only). */
   resolver?: InboxResolver;
   /**
-   * Received activities processed at once (default 64). Each waits on several store round trips in
-   * turn, so few at once leave both threads idle; many at once also make the store's update groups
-   * (SparqlClient.update) larger. Measured in bench/federation (2,000 Creates, 2 cores): 8 at once
-   * accepted 1,100/s but processed 330/s, so the queue grew; 64 accepted 750-810/s and processed
-   * 450-565/s; 128 did worse on both. Processing shares the main thread with accepting deliveries.
+   * Received activities processed at once (default 128). Each waits on several store round trips in
+   * turn (two update groups, each shared with the others' updates and synced once), so few at once
+   * leave both threads idle while the queue grows. Measured in bench/federation on 2 cores, 20,000
+   * Creates after a warm-up: 64 at once processed 765-853/s, 128 882-945/s, 192 866-894/s and 256
+   * 868-891/s, each more at once costing a little more CPU per activity.
    */
   inboxConcurrency?: number;
   /** Makes the signatures of deliveries (default: libuv's thread pool, one call each). */
@@ -114,7 +114,7 @@ export class FederationWorkers extends Initializer implements Finalizable {
     this.deliveryConcurrency = options.deliveryConcurrency ?? 32;
     this.signatureScheme = options.signatureScheme ?? 'cavage';
     this.metrics = options.metrics ?? NO_METRICS;
-    this.inboxConcurrency = options.inboxConcurrency ?? 64;
+    this.inboxConcurrency = options.inboxConcurrency ?? 128;
     this.signer = new HttpSigner(options.byteSigner);
     this.urls = new ActorUrls(options.baseUrl);
     this.resolver = options.resolver ?? new InboxResolver(options.actors);
