@@ -56,11 +56,12 @@ export interface FederationWorkersOptions {
   /** Finds the inboxes of a fan-out's recipients (default: from cached or fetched actors only). */
   resolver?: InboxResolver;
   /**
-   * Received activities processed at once (default 128). Each waits on several store round trips in
+   * Received activities processed at once (default 64). Each waits on several store round trips in
    * turn (two update groups, each shared with the others' updates and synced once), so few at once
-   * leave both threads idle while the queue grows. Measured in bench/federation on 2 cores, 20,000
-   * Creates after a warm-up: 64 at once processed 765-853/s, 128 882-945/s, 192 866-894/s and 256
-   * 868-891/s, each more at once costing a little more CPU per activity.
+   * leave both threads idle while the queue grows. Measured in bench/federation on 2 cores: over
+   * 20,000 Creates 128 at once processed 882-945/s against 765-853/s at 64, but a burst of 2,000
+   * was accepted and processed slower at 128 (831-841 and 791-801/s against 1,062-1,184 and
+   * 821-992/s), with more CPU per activity; 192 and 256 did no better than 128.
    */
   inboxConcurrency?: number;
   /** Makes the signatures of deliveries (default: libuv's thread pool, one call each). */
@@ -114,7 +115,7 @@ export class FederationWorkers extends Initializer implements Finalizable {
     this.deliveryConcurrency = options.deliveryConcurrency ?? 32;
     this.signatureScheme = options.signatureScheme ?? 'cavage';
     this.metrics = options.metrics ?? NO_METRICS;
-    this.inboxConcurrency = options.inboxConcurrency ?? 128;
+    this.inboxConcurrency = options.inboxConcurrency ?? 64;
     this.signer = new HttpSigner(options.byteSigner);
     this.urls = new ActorUrls(options.baseUrl);
     this.resolver = options.resolver ?? new InboxResolver(options.actors);
