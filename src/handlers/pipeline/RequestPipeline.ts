@@ -138,7 +138,10 @@ export class RequestPipeline extends ServerConfigurator implements ReadDecider {
         RouteLabels.set(request, match.template);
       }
       this.checkDeclaredLength(request, route.maxBodyBytes ?? this.options.maxBodyBytes);
-      await route.admission?.admit();
+      // Only a route that declares one awaits it: `await undefined` would cost every other request a promise.
+      if (route.admission) {
+        await route.admission.admit();
+      }
       const agent = route.authenticate ? await this.options.authenticator.authenticate(guarded) : ANONYMOUS;
       setAgent(request, agent);
       await route.access.authorize({ request: guarded, response, method, target: `${this.origin}${path}`, agent, params });
