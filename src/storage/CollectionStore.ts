@@ -4,7 +4,9 @@ import type { Bindings, SparqlClient } from './SparqlClient';
 import { sparqlIri, sparqlLiteral } from './SparqlTerms';
 import { DataFactory } from 'n3';
 import { FEDPOD_NS, XSD_DATETIME } from './Vocabulary';
-import type { CollectionItem, CollectionQuery, Collections } from './Collections';
+import type { CollectionAddition, CollectionItem, CollectionQuery, Collections } from './Collections';
+import type { ResourceGraphStore } from './ResourceGraphStore';
+import type { ResourceWrite } from './ResourceGraphs';
 import { InvalidCursorError } from './InvalidCursorError';
 import { MemberIndex } from './MemberIndex';
 
@@ -35,29 +37,69 @@ export class CollectionStore implements Collections {
     private readonly changes?: ResourceChangeListener,
     /** The paging index; one per process, shared with the resource graphs. */
     index?: MemberIndex,
+    /** Where resources written along with items (addAll) are: the resource graphs of this store. */
+    private readonly resources?: ResourceGraphStore,
   ) {
     this.index = index ?? new MemberIndex(client);
   }
 
   public async add(collection: string, item: string, at = new Date()): Promise<void> {
+    await this.addAll([{ collection, item, at }]);
+  }
+
+  public async addAll(additions: readonly CollectionAddition[], alongWith: readonly ResourceWrite[] = []): Promise<void> {
+    if (alongWith.length > 0 && !this.resources) {
+      throw new Error('CollectionStore needs its resources (a ResourceGraphStore) to write resources along with items');
+    }
+    const insert = async(): Promise<void> => {
+      const operations: string[] = [];
+      for (const { collection, item, at = new Date() } of additions) {
+        operations.push(await this.addition(collection, item, at));
+      }
+      const resources = alongWith.length > 0 ? await this.resources!.prepareWrites(alongWith) : undefined;
+      if (operations.length === 0 && !resources) {
+        return;
+      }
+      await this.client.update([ ...resources?.operations ?? [], ...operations ].join(' ;\n'));
+      resources?.stored();
+    };
+    // Per item, so adds of different items to a busy collection (an inbox) never wait for each other.
+    await this.holdingLocks(additions.map(({ collection, item }): string =>
+      `urn:fedpod:collection:${encodeURIComponent(collection)}:${encodeURIComponent(item)}`), insert);
+    for (const collection of new Set(additions.map((addition): string => addition.collection))) {
+      this.changes?.updated(collection);
+    }
+  }
+
+  /**
+   * The update operation that adds `item` unless present (adding twice keeps the first position). A
+   * COUNT, not a bare FILTER NOT EXISTS: Virtuoso ignores a FILTER NOT EXISTS that is the whole WHERE
+   * and inserts again.
+   */
+  private async addition(collection: string, item: string, at: Date): Promise<string> {
     const graph = sparqlIri(collection);
     const itemTerm = sparqlIri(item);
-    // Adding twice keeps the first position. A COUNT, not a bare FILTER NOT EXISTS: Virtuoso ignores
-    // a FILTER NOT EXISTS that is the whole WHERE and inserts again.
-    const insert = async(): Promise<void> => {
-      const bucket = await this.index.bucketFor(collection, async(): Promise<string[]> => this.all(collection));
-      await this.client.update(`INSERT { GRAPH ${graph} { ${graph} ${sparqlIri(AS_ITEMS)} ${itemTerm} .
+    const bucket = await this.index.bucketFor(collection, async(): Promise<string[]> => this.all(collection));
+    return `INSERT { GRAPH ${graph} { ${graph} ${sparqlIri(AS_ITEMS)} ${itemTerm} .
   ${itemTerm} ${sparqlIri(ADDED_AT)} ${sparqlLiteral(literal(at.toISOString(), namedNode(XSD_DATETIME)))} }
   ${this.index.entries(collection, item, bucket)} }
-WHERE { { SELECT (COUNT(*) AS ?present) WHERE { GRAPH ${graph} { ${graph} ${sparqlIri(AS_ITEMS)} ${itemTerm} } } } FILTER(?present = 0) }`);
-    };
-    if (this.locker) {
-      // Per item, so adds of different items to a busy collection (an inbox) never wait for each other.
-      await this.locker.withWriteLock({ path: `urn:fedpod:collection:${encodeURIComponent(collection)}:${encodeURIComponent(item)}` }, insert);
-    } else {
-      await insert();
+WHERE { { SELECT (COUNT(*) AS ?present) WHERE { GRAPH ${graph} { ${graph} ${sparqlIri(AS_ITEMS)} ${itemTerm} } } } FILTER(?present = 0) }`;
+  }
+
+  /**
+   * Runs `work` holding the write locks named `names`, when there is a locker: each taken in one
+   * order (sorted), so that two callers wanting some of the same locks never wait for each other.
+   */
+  private async holdingLocks(names: readonly string[], work: () => Promise<void>): Promise<void> {
+    if (!this.locker) {
+      return work();
     }
-    this.changes?.updated(collection);
+    const locker = this.locker;
+    const ordered = [ ...new Set(names) ].sort();
+    const hold = async(index: number): Promise<void> => index === ordered.length ?
+      work() :
+      locker.withWriteLock({ path: ordered[index] }, async(): Promise<void> => hold(index + 1));
+    return hold(0);
   }
 
   public async remove(collection: string, item: string): Promise<void> {

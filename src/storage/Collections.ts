@@ -1,7 +1,16 @@
+import type { ResourceWrite } from './ResourceGraphs';
+
 export interface CollectionItem {
   iri: string;
   /** Opaque position for paging: the time the item was added, then its IRI. */
   cursor: string;
+}
+
+/** An item to add to a collection, at a time (now when not given). */
+export interface CollectionAddition {
+  collection: string;
+  item: string;
+  at?: Date;
 }
 
 export interface CollectionQuery {
@@ -22,6 +31,12 @@ export interface CollectionQuery {
 export interface Collections {
   /** Adds an item (an item already there stays once, with its first time). */
   add: (collection: string, item: string, at?: Date) => Promise<void>;
+  /**
+   * Adds items as add() does, and writes the resources `alongWith` as ResourceGraphs.writeMany does,
+   * all in one update: all of it is stored or none (a received activity with its inbox entries, for
+   * one wait on the store where two would be needed).
+   */
+  addAll: (additions: readonly CollectionAddition[], alongWith?: readonly ResourceWrite[]) => Promise<void>;
   remove: (collection: string, item: string) => Promise<void>;
   contains: (collection: string, item: string) => Promise<boolean>;
   /** Whether `iri` is an item of the collection, or the object of one of its items (a received Create's Note). */

@@ -4,6 +4,7 @@ import type { ResourceChangeListener } from './ResourceChangeListener';
 import type { ContainerMember, ContainerPage, ResourceGraphs, ResourceWrite, StoredResource } from './ResourceGraphs';
 import type { Bindings, SparqlClient } from './SparqlClient';
 import { sparqlGraphBlock, sparqlIri, sparqlLiteral } from './SparqlTerms';
+import type { PreparedUpdate } from './PreparedUpdate';
 import type { Skolemizer } from './Skolemizer';
 import { MemberIndex, type ExistingMembers } from './MemberIndex';
 import { DC_MODIFIED, LDP_CONTAINS, metadataGraphOf, RESPONSE_METADATA_GRAPH, XSD_DATETIME } from './Vocabulary';
@@ -239,6 +240,17 @@ export class ResourceGraphStore implements ResourceGraphs {
    * turn, and each container whose documents were written is touched once.
    */
   public async writeMany(writes: readonly ResourceWrite[]): Promise<void> {
+    const prepared = await this.prepareWrites(writes);
+    await this.client.update(prepared.operations.join(' ;\n'));
+    prepared.stored();
+  }
+
+  /**
+   * The update operations of writeMany(), to send along with others in one update request (a
+   * received activity with its inbox entries: CollectionStore.addAll), and what to call once they
+   * are stored (the change notifications).
+   */
+  public async prepareWrites(writes: readonly ResourceWrite[]): Promise<PreparedUpdate> {
     const touched = new Set<string>();
     const operations: string[] = [];
     for (const { iri, parent, metadata, data } of writes) {
@@ -264,14 +276,18 @@ export class ResourceGraphStore implements ResourceGraphs {
     }
     const modified = new Date();
     const touches = [ ...touched ].flatMap((container): string[] => this.touch(container, modified));
-    await this.client.update([ ...touches, ...operations ].join(' ;\n'));
-    for (const { iri, parent, created } of writes) {
-      if (created && parent) {
-        this.changes?.created(parent, iri);
-      } else {
-        this.changes?.updated(iri);
-      }
-    }
+    return {
+      operations: [ ...touches, ...operations ],
+      stored: (): void => {
+        for (const { iri, parent, created } of writes) {
+          if (created && parent) {
+            this.changes?.created(parent, iri);
+          } else {
+            this.changes?.updated(iri);
+          }
+        }
+      },
+    };
   }
 
   /** Adds metadata triples (an insert: existing ones stay, a repeated one is not doubled). */

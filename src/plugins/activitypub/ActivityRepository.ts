@@ -92,7 +92,7 @@ export class ActivityRepository {
     return this.store.exists(iri);
   }
 
-  /** One query: whether a remote activity is stored, and whether its side effects are done (markDone). */
+  /** One query: whether a remote activity is stored, and whether its side effects are done (doneWrite). */
   public async receivedState(iri: string): Promise<ReceivedState> {
     const metadata = await this.store.readMetadata(iri);
     if (metadata.length === 0) {
@@ -101,18 +101,29 @@ export class ActivityRepository {
     return metadata.some((entry): boolean => entry.predicate.value === SIDE_EFFECTS_PENDING) ? 'pending' : 'done';
   }
 
-  /** Records that a remote activity stored by storeRemote has had all its side effects. */
-  public async markDone(iri: string, received: Date): Promise<void> {
-    await this.store.writeMetadata(iri, documentMetadata(iri, received));
+  /**
+   * The write that records that a remote activity stored pending (remoteWrites) has had all its side
+   * effects: its metadata without the mark.
+   */
+  public doneWrite(iri: string, received: Date): ResourceWrite {
+    return { iri, parent: undefined, metadata: documentMetadata(iri, received) };
   }
 
   /**
-   * Keeps a remote activity, marked pending until markDone() when `pending` (it has side effects to
-   * run), in one store update with its object. Its embedded object is kept under the object's own id
-   * only when `keepObject` says the sender may speak for it (Create and Update of its own objects);
-   * otherwise only the reference is kept, so no delivery can overwrite another resource.
+   * Keeps a remote activity as remoteWrites() gives it, in one store update with its object.
    */
   public async storeRemote(activity: Json, received: Date, keepObject: boolean, pending = true): Promise<void> {
+    await this.store.writeMany(await this.remoteWrites(activity, received, keepObject, pending));
+  }
+
+  /**
+   * The writes that keep a remote activity, marked pending until doneWrite() when `pending` (it has
+   * side effects to run), with its object: to store together (storeRemote, or with its inbox entries,
+   * Collections.addAll). Its embedded object is kept under the object's own id only when `keepObject`
+   * says the sender may speak for it (Create and Update of its own objects); otherwise only the
+   * reference is kept, so no delivery can overwrite another resource.
+   */
+  public async remoteWrites(activity: Json, received: Date, keepObject: boolean, pending: boolean): Promise<ResourceWrite[]> {
     const id = activity.id as string;
     const object = activity.object;
     const writes: ResourceWrite[] = [];
@@ -125,7 +136,7 @@ export class ActivityRepository {
     const data = await this.parser.toQuads(reference, id, REMOTE);
     const marker = pending ? [ quad(namedNode(id), namedNode(SIDE_EFFECTS_PENDING), literal('true', namedNode(XSD_BOOLEAN))) ] : [];
     writes.push({ iri: id, parent: undefined, metadata: [ ...documentMetadata(id, received), ...marker ], data });
-    await this.store.writeMany(writes);
+    return writes;
   }
 
   /** Replaces a remote object by a Tombstone (its owner deleted it). */

@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
-import type { CollectionItem, CollectionQuery, Collections } from '../../storage/Collections';
+import type { CollectionAddition, CollectionItem, CollectionQuery, Collections } from '../../storage/Collections';
+import type { ResourceWrite } from '../../storage/ResourceGraphs';
 import type { ChangeCounter } from '../cluster/ChangeCounter';
 import { CounterWatch } from '../cluster/CounterWatch';
 
@@ -55,6 +56,11 @@ export class CachedRelations implements Collections {
     await this.changing(collection, async(): Promise<void> => this.collections.add(collection, item, at));
   }
 
+  public async addAll(additions: readonly CollectionAddition[], alongWith?: readonly ResourceWrite[]): Promise<void> {
+    await this.changing(additions.map(({ collection }): string => collection),
+      async(): Promise<void> => this.collections.addAll(additions, alongWith));
+  }
+
   public async remove(collection: string, item: string): Promise<void> {
     await this.changing(collection, async(): Promise<void> => this.collections.remove(collection, item));
   }
@@ -82,9 +88,9 @@ export class CachedRelations implements Collections {
     return this.collections.page(collection, query);
   }
 
-  /** Runs a write; for a watched collection, drops the answers before and after it and tells the other nodes. */
-  private async changing(collection: string, write: () => Promise<void>): Promise<void> {
-    if (!this.isWatched(collection)) {
+  /** Runs a write; for watched collections, drops the answers before and after it and tells the other nodes. */
+  private async changing(collections: string | readonly string[], write: () => Promise<void>): Promise<void> {
+    if (![ collections ].flat().some((collection): boolean => this.isWatched(collection))) {
       return write();
     }
     this.forget();

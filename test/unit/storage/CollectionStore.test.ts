@@ -1,9 +1,13 @@
 import { GreedyReadWriteLocker, MemoryMapStorage, MemoryResourceLocker } from '@solid/community-server';
+import { DataFactory } from 'n3';
 import { CollectionStore } from '../../../src/storage/CollectionStore';
 import { InvalidCursorError } from '../../../src/storage/InvalidCursorError';
 import type { ResourceChangeListener } from '../../../src/storage/ResourceChangeListener';
+import { documentMetadata } from '../../../src/storage/ResourceGraphs';
+import { InvalidTermError } from '../../../src/storage/SparqlTerms';
 import { startEmbeddedGraphs, type EmbeddedGraphs } from '../support/embeddedGraphs';
 
+const { literal, namedNode, quad } = DataFactory;
 const BASE = 'https://pod.example/';
 const AS = 'https://www.w3.org/ns/activitystreams#';
 const PUBLIC = `${AS}Public`;
@@ -74,6 +78,54 @@ describe('CollectionStore (on the embedded store)', (): void => {
     expect(await locked.count(collection)).toBe(1);
     const { items } = await locked.page(collection, { limit: 10 });
     expect(items.map((entry): string => entry.iri)).toEqual([ item ]);
+  });
+
+  it('adds items to several collections and writes resources along with them in one update', async(): Promise<void> => {
+    const other = `${collection}-other`;
+    const item = `${BASE}activities/u${counter}-along`;
+    const update = jest.spyOn(graphs.client, 'update');
+    try {
+      await graphs.collections.addAll([{ collection, item, at: at(1) }, { collection: other, item, at: at(2) }],
+        [{ iri: item, parent: undefined, metadata: documentMetadata(item, at(1)),
+          data: [ quad(namedNode(item), namedNode(`${AS}content`), literal('hello')) ]}]);
+      expect(update).toHaveBeenCalledTimes(1);
+    } finally {
+      update.mockRestore();
+    }
+    expect(await graphs.collections.all(collection)).toEqual([ item ]);
+    expect(await graphs.collections.all(other)).toEqual([ item ]);
+    expect((await graphs.resources.readData(item)).map((entry): string => entry.object.value)).toEqual([ 'hello' ]);
+    // Added again: kept once, at its first position.
+    await graphs.collections.addAll([{ collection, item, at: at(3) }]);
+    expect(await graphs.collections.count(collection)).toBe(1);
+  });
+
+  it('stores nothing, neither items nor resources, when one of the writes cannot be made', async(): Promise<void> => {
+    const item = `${BASE}activities/u${counter}-refused`;
+    await expect(graphs.collections.addAll([{ collection, item }],
+      [{ iri: item, parent: undefined, metadata: documentMetadata(item, at(1)),
+        data: [ quad(namedNode(item), namedNode(`${AS}url`), namedNode('not an iri')) ]}])).rejects.toThrow(InvalidTermError);
+    expect(await graphs.collections.count(collection)).toBe(0);
+    expect(await graphs.resources.exists(item)).toBe(false);
+  });
+
+  it('refuses to write resources along with items when it was not given the resource graphs', async(): Promise<void> => {
+    const item = `${BASE}activities/u${counter}-alone`;
+    await expect(collections.addAll([{ collection, item }], [{ iri: item, parent: undefined, metadata: documentMetadata(item, at(1)) }]))
+      .rejects.toThrow('CollectionStore needs its resources (a ResourceGraphStore) to write resources along with items');
+    expect(await collections.count(collection)).toBe(0);
+  });
+
+  it('keeps one copy of each item when overlapping sets are added at once, with the locker', async(): Promise<void> => {
+    const locked = new CollectionStore(graphs.client, new GreedyReadWriteLocker(new MemoryResourceLocker(), new MemoryMapStorage()));
+    const other = `${collection}-other`;
+    const [ first, second ] = [ 'a', 'b' ].map((name): string => `${BASE}activities/u${counter}-${name}`);
+    // Taken in opposite orders by the callers: the locks must still be had without waiting on each other for ever.
+    await Promise.all(Array.from({ length: 6 }, async(_, index): Promise<void> => locked.addAll(index % 2 === 0 ?
+      [{ collection, item: first }, { collection: other, item: second }, { collection, item: second }] :
+      [{ collection, item: second }, { collection: other, item: second }, { collection, item: first }])));
+    expect((await locked.all(collection)).sort()).toEqual([ first, second ]);
+    expect(await locked.all(other)).toEqual([ second ]);
   });
 
   it('lists every item oldest first, and nothing of an empty collection', async(): Promise<void> => {

@@ -38,7 +38,7 @@ export async function startEmbeddedGraphs(baseUrl: string): Promise<EmbeddedGrap
   return {
     client,
     resources,
-    collections: new CollectionStore(client),
+    collections: new CollectionStore(client, undefined, undefined, undefined, resources),
     put: async(iri, properties, parent): Promise<void> => {
       const data: Quad[] = properties.map(([ predicate, value, kind ]): Quad =>
         quad(namedNode(iri), namedNode(predicate), kind === 'iri' ? namedNode(value) : literal(value)));

@@ -1,6 +1,7 @@
 import type { ReadWriteLocker } from '@solid/community-server';
 import { getLoggerFor } from '@solid/community-server';
-import type { Collections } from '../../../storage/Collections';
+import type { CollectionAddition, Collections } from '../../../storage/Collections';
+import type { ResourceWrite } from '../../../storage/ResourceGraphs';
 import { sameOrigin } from '../../../util/Iris';
 import { PermanentJobError } from '../../queue/PermanentJobError';
 import type { Json } from '../ActivityJson';
@@ -135,13 +136,16 @@ export class InboxService {
       delete activity.proof;
       const now = new Date();
       const type = typeOf(activity);
-      // Without side effects (most Creates) there is nothing to mark pending: stored once, done.
-      await this.activities.storeRemote(activity, now, type === 'Create' || type === 'Update', effect !== undefined);
+      const keepObject = type === 'Create' || type === 'Update';
       if (effect) {
+        await this.activities.storeRemote(activity, now, keepObject, true);
         await effect.apply({ activity, sender, now });
-        await this.activities.markDone(id, now);
       }
-      await this.addToInboxes(activity, id, sender, inboxOwner, memberships);
+      // Stored with its inbox entries in one update, all or nothing, so a job waits for one store
+      // commit, not two: for an activity with side effects, the mark that they are done; without any
+      // (most Creates), the activity itself, with nothing to mark pending.
+      const writes = effect ? [ this.activities.doneWrite(id, now) ] : await this.activities.remoteWrites(activity, now, keepObject, false);
+      await this.addToInboxes(activity, id, sender, inboxOwner, memberships, writes);
     });
     await this.receiveAnnounced(activity, sender, inboxOwner);
   }
@@ -175,9 +179,10 @@ export class InboxService {
    * The inbox that received it, and for the shared inbox every local actor addressed or following the
    * sender; never the inbox of a local actor who blocked the sender (the activity stays stored).
    * @param read - The sender's memberships (membershipsOf) when already asked for.
+   * @param alongWith - Resources to write in the same update (Collections.addAll).
    */
   private async addToInboxes(activity: Json, id: string, sender: string, inboxOwner?: string,
-    read?: Promise<string[]>): Promise<void> {
+    read?: Promise<string[]>, alongWith: ResourceWrite[] = []): Promise<void> {
     const owners = new Set<string>();
     const memberships = await (read ?? this.membershipsOf(sender));
     if (inboxOwner) {
@@ -202,9 +207,9 @@ export class InboxService {
     for (const username of this.collectionOwners(memberships, '/blocked')) {
       owners.delete(username);
     }
-    // Together: they go to the store as one group (a shared inbox may reach many local followers).
-    await Promise.all([ ...owners ].map(async(username): Promise<void> =>
-      this.collections.add(this.urls.collection(username, 'inbox'), id)));
+    // One update, however many local followers a shared inbox reaches.
+    await this.collections.addAll([ ...owners ].map((username): CollectionAddition =>
+      ({ collection: this.urls.collection(username, 'inbox'), item: id })), alongWith);
   }
 
   /** The local actors whose collection named `suffix` is among `collections`. */

@@ -81,7 +81,7 @@ describe('ActivityRepository (on the embedded store)', (): void => {
     expect(await activities.receivedState(id)).toBe('absent');
     await activities.storeRemote({ '@context': AS, id, type: 'Follow', actor: CAROL, object: `${BASE}actors/alice` }, RECEIVED, false);
     expect(await activities.receivedState(id)).toBe('pending');
-    await activities.markDone(id, RECEIVED);
+    await graphs.resources.writeMany([ activities.doneWrite(id, RECEIVED) ]);
     expect(await activities.receivedState(id)).toBe('done');
     // The activity itself is untouched by the mark.
     expect(await activities.read(id)).toMatchObject({ id, type: 'Follow', object: `${BASE}actors/alice` });

@@ -21,6 +21,7 @@ function counting(inner: Collections): { collections: Collections; asked: () => 
   let gate: Promise<void> | undefined;
   const collections: Collections = {
     add: async(collection, item, at) => inner.add(collection, item, at),
+    addAll: async(additions, alongWith) => inner.addAll(additions, alongWith),
     remove: async(collection, item) => inner.remove(collection, item),
     contains: async(collection, item) => inner.contains(collection, item),
     holdsItemAbout: async(collection, iri) => inner.holdsItemAbout(collection, iri),
@@ -105,6 +106,21 @@ describe('CachedRelations (on the embedded store)', (): void => {
     await there.remove(BLOCKED, SENDER);
     expect(await alone.collectionsContaining(SENDER, '/following', '/blocked')).toEqual([ BLOCKED ]);
     expect(await here.collectionsContaining(SENDER, '/following', '/blocked')).toEqual([]);
+  });
+
+  it('forgets who follows an actor when several adds at once include such a collection', async(): Promise<void> => {
+    const store = counting(graphs.collections);
+    const cached = new CachedRelations(store.collections, WATCHED);
+    const inbox = `${BASE}actors/carol/inbox`;
+    expect(await cached.collectionsContaining(SENDER, '/following', '/blocked')).toEqual([]);
+    await cached.addAll([{ collection: inbox, item: SENDER }]);
+    expect(await cached.collectionsContaining(SENDER, '/following', '/blocked')).toEqual([]);
+    expect(store.asked()).toBe(1);
+    await cached.addAll([{ collection: inbox, item: `${SENDER}/2` }, { collection: FOLLOWING, item: SENDER }]);
+    expect(await cached.collectionsContaining(SENDER, '/following', '/blocked')).toEqual([ FOLLOWING ]);
+    expect(store.asked()).toBe(2);
+    await cached.remove(inbox, `${SENDER}/2`);
+    await cached.remove(inbox, SENDER);
   });
 
   it('does not keep an answer read while a change was under way', async(): Promise<void> => {

@@ -10,7 +10,9 @@ import { FollowEffect } from '../../../../../src/plugins/activitypub/inbound/Fol
 import { ReactionEffect } from '../../../../../src/plugins/activitypub/inbound/ReactionEffect';
 import type { ActorProfiles } from '../../../../../src/plugins/activitypub/ActorProfiles';
 import type { OutboxService } from '../../../../../src/plugins/activitypub/outbound/OutboxService';
+import type { CollectionAddition } from '../../../../../src/storage/Collections';
 import type { CollectionStore } from '../../../../../src/storage/CollectionStore';
+import type { ResourceWrite } from '../../../../../src/storage/ResourceGraphs';
 import type { ResourceGraphStore } from '../../../../../src/storage/ResourceGraphStore';
 import { DocumentLoader } from '../../../../../src/plugins/ldp/DocumentLoader';
 import { JsonLdParser } from '../../../../../src/plugins/ldp/JsonLdParser';
@@ -42,17 +44,28 @@ class World {
         await this.tick();
         this.states.set(activity.id as string, 'pending');
       },
-      markDone: async(id: string): Promise<void> => {
-        await this.tick();
-        this.states.set(id, 'done');
-      },
+      doneWrite: (iri: string): ResourceWrite => ({ iri, parent: undefined, metadata: []}),
+      remoteWrites: async(activity: Json): Promise<ResourceWrite[]> => [{ iri: activity.id as string, parent: undefined, metadata: []}],
     } as unknown as ActivityRepository;
+    const add = (collection: string, item: string): void => {
+      const items = this.collections.get(collection) ?? new Set<string>();
+      items.add(item);
+      this.collections.set(collection, items);
+    };
     const collections = {
       add: async(collection: string, item: string): Promise<void> => {
         await this.tick();
-        const items = this.collections.get(collection) ?? new Set<string>();
-        items.add(item);
-        this.collections.set(collection, items);
+        add(collection, item);
+      },
+      // The activity written along with its inbox entries is done (pending is only ever stored by storeRemote).
+      addAll: async(additions: CollectionAddition[], alongWith: ResourceWrite[] = []): Promise<void> => {
+        await this.tick();
+        for (const { collection, item } of additions) {
+          add(collection, item);
+        }
+        for (const { iri } of alongWith) {
+          this.states.set(iri, 'done');
+        }
       },
       contains: async(collection: string, item: string): Promise<boolean> => {
         await this.tick();
@@ -194,6 +207,26 @@ describe('InboxService', (): void => {
       expect(await inboxOf('alice')).toContain(id);
       // Linked Data signatures are not checked, so not kept.
       expect((await activities.read(id))!.signature).toBeUndefined();
+    });
+
+    it('stores a Create, its Note and its inbox entries in one update, and only lists them again when delivered twice', async(): Promise<void> => {
+      const id = remoteId('create');
+      const note = remoteId('note');
+      const create = { '@context': AS, id, type: 'Create', actor: REMOTE, to: [ ALICE, `${BASE}actors/hana` ],
+        object: { id: note, type: 'Note', content: 'hello', attributedTo: REMOTE }};
+      const update = jest.spyOn(graphs.client, 'update');
+      try {
+        await service.receive(structuredClone(create));
+        expect(update).toHaveBeenCalledTimes(1);
+      } finally {
+        update.mockRestore();
+      }
+      expect(await activities.receivedState(id)).toBe('done');
+      expect(await activities.read(note)).toMatchObject({ id: note, type: 'Note', content: 'hello' });
+      expect(await inboxOf('alice')).toContain(id);
+      expect(await inboxOf('hana')).toEqual([ id ]);
+      await service.receive(structuredClone(create));
+      expect(await inboxOf('hana')).toEqual([ id ]);
     });
 
     it('lists a shared-inbox delivery for those addressed, those following the sender, the object\'s actor; never a blocker', async(): Promise<void> => {
