@@ -261,6 +261,9 @@ async function measureIngest(session, sender, config, runTag, serverPid) {
   const fromUs = monoUs();
   const load = await runLoad({ requests: measured, port, connections: config.ingestConnections, maxSeconds: config.ingestSeconds });
   const loadEndUs = monoUs();
+  // How far processing kept up while the load lasted: the target is a queue that does not grow.
+  const atLoadEnd = await session.processed();
+  const loadEndAt = performance.timeOrigin + performance.now();
   const drain = await waitProcessed(session, before + load.accepted, config.drainSeconds);
   const toUs = monoUs();
   const processed = drain.count - before;
@@ -275,6 +278,10 @@ async function measureIngest(session, sender, config, runTag, serverPid) {
     processed,
     processedComplete: drain.complete,
     processedPerSec: processed / ((drain.at - load.startedAt) / 1000),
+    processedDuringLoad: atLoadEnd - before,
+    processedPerSecDuringLoad: (atLoadEnd - before) / ((loadEndAt - load.startedAt) / 1000),
+    queueGrowthPerSec: (load.accepted - (atLoadEnd - before)) / ((loadEndAt - load.startedAt) / 1000),
+    drainPerSec: drain.at > loadEndAt ? (drain.count - atLoadEnd) / ((drain.at - loadEndAt) / 1000) : null,
     cpuMsPerActivity: cpu ? cpu.ms / processed : null,
     mainThreadMsPerActivity: cpu && cpu.mainThreadMs !== null ? cpu.mainThreadMs / processed : null,
     cpu,
@@ -295,7 +302,9 @@ async function measureIngest(session, sender, config, runTag, serverPid) {
   result.flagged = result.problems.length > 0;
   log(`  inbox ingest: ${formatNumber(load.acceptedPerSec)} accepted/s (${load.accepted}/${measured.length} answered 202 in ` +
     `${formatNumber(load.elapsedMs, 0)} ms, p50 ${formatNumber(load.latencyP50Ms, 0)} ms, p99 ${formatNumber(load.latencyP99Ms, 0)} ms); ` +
-    `processed ${processed} (${formatNumber(result.processedPerSec)}/s${drain.complete ? '' : `, NOT all within ${config.drainSeconds} s`})` +
+    `processed ${processed} (${formatNumber(result.processedPerSec)}/s${drain.complete ? '' : `, NOT all within ${config.drainSeconds} s`}; ` +
+    `${formatNumber(result.processedPerSecDuringLoad)}/s during the load, the queue growing ${formatNumber(result.queueGrowthPerSec)}/s` +
+    `${result.drainPerSec === null ? '' : `, then drained at ${formatNumber(result.drainPerSec)}/s`})` +
     `${cpu ? `; server CPU ${formatNumber(result.cpuMsPerActivity, 3)} ms per activity (main thread ${formatNumber(result.mainThreadMsPerActivity, 3)})` : ''}` +
     `; load generator CPU ${formatNumber(load.generatorCpuMsPerRequest, 3)} ms per request` +
     `${result.flagged ? `  INVALID: ${result.problems.join('; ')}` : ''}`);
@@ -477,6 +486,8 @@ function ingestRows(targets, outcomes) {
     line('accepted (202) activities/s', (r) => cell(r.acceptedPerSec, 1, r.flagged), 'acceptedPerSec'),
     line('p50 / p99 ms', (r) => `${formatNumber(r.latencyP50Ms, 0)} / ${formatNumber(r.latencyP99Ms, 0)}`),
     line('processed activities/s', (r) => `${formatNumber(r.processedPerSec)}${r.processedComplete ? '' : ' (partial)'}`, 'processedPerSec'),
+    line('processed/s during the load (queue growth/s)', (r) => r.processedPerSecDuringLoad === undefined ? '-' :
+      `${formatNumber(r.processedPerSecDuringLoad)} (${formatNumber(r.queueGrowthPerSec)})`, 'processedPerSecDuringLoad'),
     line('server CPU ms per activity (main thread)', (r) => r.cpuMsPerActivity === null ? '-' :
       `${formatNumber(r.cpuMsPerActivity, 3)} (${r.mainThreadMsPerActivity === null ? '-' : formatNumber(r.mainThreadMsPerActivity, 3)})`),
   ];
@@ -614,6 +625,21 @@ function evaluateGoals(config, outcomes) {
     ingestCheck.met = ingest.acceptedPerSec >= GOALS.ingestPerSec;
   }
   checks.push(ingestCheck);
+  // Processing keeping up with acceptance: at least the goal's rate while the load lasts, with the
+  // queue flat (growing by at most 5% of what is accepted).
+  const keepUpCheck = { id: 'ingest-processed', label: 'Fedpod inbox processing during the load, the queue flat',
+    goal: `>= ${GOALS.ingestPerSec}/s, queue growth <= 5% of accepted/s`, measured: null, met: null, reason: '' };
+  if (!ingest || ingest.skipped) {
+    keepUpCheck.reason = ingest ? ingest.skipped : 'no result for fedpod';
+  } else if (ingest.flagged) {
+    keepUpCheck.met = false;
+    keepUpCheck.reason = ingest.problems.join('; ');
+  } else {
+    keepUpCheck.measured = `${formatNumber(ingest.processedPerSecDuringLoad)}/s, queue growing ${formatNumber(ingest.queueGrowthPerSec)}/s`;
+    keepUpCheck.value = ingest.processedPerSecDuringLoad;
+    keepUpCheck.met = ingest.processedPerSecDuringLoad >= GOALS.ingestPerSec && ingest.queueGrowthPerSec <= 0.05 * ingest.acceptedPerSec;
+  }
+  checks.push(keepUpCheck);
   return checks;
 }
 
