@@ -281,7 +281,7 @@ async function measureIngest(session, sender, config, runTag, serverPid) {
     processedDuringLoad: atLoadEnd - before,
     processedPerSecDuringLoad: (atLoadEnd - before) / ((loadEndAt - load.startedAt) / 1000),
     queueGrowthPerSec: (load.accepted - (atLoadEnd - before)) / ((loadEndAt - load.startedAt) / 1000),
-    drainPerSec: drain.at > loadEndAt ? (drain.count - atLoadEnd) / ((drain.at - loadEndAt) / 1000) : null,
+    drainPerSec: drain.count > atLoadEnd ? (drain.count - atLoadEnd) / ((drain.at - loadEndAt) / 1000) : null,
     cpuMsPerActivity: cpu ? cpu.ms / processed : null,
     mainThreadMsPerActivity: cpu && cpu.mainThreadMs !== null ? cpu.mainThreadMs / processed : null,
     cpu,
