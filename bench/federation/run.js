@@ -612,35 +612,32 @@ function evaluateGoals(config, outcomes) {
     }
   }
   const ingest = fedpod && fedpod.ingest;
-  const ingestCheck = { id: 'ingest', label: 'Fedpod inbox ingest, verified activities accepted per second',
-    goal: `>= ${GOALS.ingestPerSec}/s`, measured: null, met: null, reason: '' };
-  if (!ingest || ingest.skipped) {
-    ingestCheck.reason = ingest ? ingest.skipped : 'no result for fedpod';
-  } else if (ingest.flagged) {
-    ingestCheck.met = false;
-    ingestCheck.reason = ingest.problems.join('; ');
-  } else {
-    ingestCheck.measured = `${formatNumber(ingest.acceptedPerSec)}/s`;
-    ingestCheck.value = ingest.acceptedPerSec;
-    ingestCheck.met = ingest.acceptedPerSec >= GOALS.ingestPerSec;
-  }
-  checks.push(ingestCheck);
+  checks.push(ingestCheck(ingest, 'ingest', 'Fedpod inbox ingest, verified activities accepted per second',
+    `>= ${GOALS.ingestPerSec}/s`, (result) => ({ measured: `${formatNumber(result.acceptedPerSec)}/s`,
+      value: result.acceptedPerSec, met: result.acceptedPerSec >= GOALS.ingestPerSec })));
   // Processing keeping up with acceptance: at least the goal's rate while the load lasts, with the
   // queue flat (growing by at most 5% of what is accepted).
-  const keepUpCheck = { id: 'ingest-processed', label: 'Fedpod inbox processing during the load, the queue flat',
-    goal: `>= ${GOALS.ingestPerSec}/s, queue growth <= 5% of accepted/s`, measured: null, met: null, reason: '' };
-  if (!ingest || ingest.skipped) {
-    keepUpCheck.reason = ingest ? ingest.skipped : 'no result for fedpod';
-  } else if (ingest.flagged) {
-    keepUpCheck.met = false;
-    keepUpCheck.reason = ingest.problems.join('; ');
-  } else {
-    keepUpCheck.measured = `${formatNumber(ingest.processedPerSecDuringLoad)}/s, queue growing ${formatNumber(ingest.queueGrowthPerSec)}/s`;
-    keepUpCheck.value = ingest.processedPerSecDuringLoad;
-    keepUpCheck.met = ingest.processedPerSecDuringLoad >= GOALS.ingestPerSec && ingest.queueGrowthPerSec <= 0.05 * ingest.acceptedPerSec;
-  }
-  checks.push(keepUpCheck);
+  checks.push(ingestCheck(ingest, 'ingest-processed', 'Fedpod inbox processing during the load, the queue flat',
+    `>= ${GOALS.ingestPerSec}/s, queue growth <= 5% of accepted/s`, (result) => ({
+      measured: `${formatNumber(result.processedPerSecDuringLoad)}/s, queue growing ${formatNumber(result.queueGrowthPerSec)}/s`,
+      value: result.processedPerSecDuringLoad,
+      met: result.processedPerSecDuringLoad >= GOALS.ingestPerSec && result.queueGrowthPerSec <= 0.05 * result.acceptedPerSec,
+    })));
   return checks;
+}
+
+// A goal on Fedpod's ingest result: judged by `judge` when the result is valid.
+function ingestCheck(ingest, id, label, goal, judge) {
+  const check = { id, label, goal, measured: null, met: null, reason: '' };
+  if (!ingest || ingest.skipped) {
+    check.reason = ingest ? ingest.skipped : 'no result for fedpod';
+  } else if (ingest.flagged) {
+    check.met = false;
+    check.reason = ingest.problems.join('; ');
+  } else {
+    Object.assign(check, judge(ingest));
+  }
+  return check;
 }
 
 // Fedpod's sender CPU per delivery over Fedify's (default queue), for one shape and group of posts.
