@@ -25,4 +25,18 @@ describe('StoreChangeNotifier', (): void => {
       'Delete https://pod.example/c/a.acl',
     ]);
   });
+
+  it('announces nothing of resources outside the server\'s base URL (kept copies of other servers\' activities)', (): void => {
+    const emitter = new EventEmitter();
+    const targets: string[] = [];
+    emitter.on('changed', (target: ResourceIdentifier): void => {
+      targets.push(target.path);
+    });
+    const notifier = new StoreChangeNotifier(emitter as unknown as ActivityEmitter, 'https://pod.example/');
+    notifier.updated('https://remote.example/activities/1');
+    notifier.updated('https://pod.example.evil/activities/1');
+    notifier.deleted(undefined, 'https://remote.example/notes/1');
+    notifier.updated('https://pod.example/actors/alice/inbox');
+    expect(targets).toEqual([ 'https://pod.example/actors/alice/inbox' ]);
+  });
 });

@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import type { Quad } from '@rdfjs/types';
+import { DataFactory } from 'n3';
+import { CollectionStore } from '../../../src/storage/CollectionStore';
+import { MemberIndex } from '../../../src/storage/MemberIndex';
+import { documentMetadata } from '../../../src/storage/ResourceGraphs';
+import { ResourceGraphStore } from '../../../src/storage/ResourceGraphStore';
+import { Skolemizer } from '../../../src/storage/Skolemizer';
+import { STORES } from './support/storageStores';
+
+/**
+ * Items added to collections together with resources written in the same update (a received
+ * activity with its inbox entries), on every store: the stores' dialects differ in how they take an
+ * update of several operations, some of them `INSERT ... WHERE` with a sub-select.
+ */
+const { literal, namedNode, quad } = DataFactory;
+const BASE = 'https://pod.example/';
+const CONTENT = 'https://www.w3.org/ns/activitystreams#content';
+
+describe.each(STORES)('CollectionStore.addAll on $name', ({ client: makeClient, prepare, finish }): void => {
+  let resources: ResourceGraphStore;
+  let collections: CollectionStore;
+  let run: string;
+
+  beforeAll(prepare);
+  afterAll(finish);
+
+  beforeEach((): void => {
+    const client = makeClient();
+    const index = new MemberIndex(client);
+    resources = new ResourceGraphStore(client, new Skolemizer(BASE), undefined, index);
+    collections = new CollectionStore(client, undefined, undefined, index, resources);
+    run = randomUUID();
+  });
+
+  const note = (iri: string, content: string): Quad[] => [ quad(namedNode(iri), namedNode(CONTENT), literal(content)) ];
+
+  it('writes a resource and adds it to several collections, and keeps one entry when added again', async(): Promise<void> => {
+    const activity = `https://remote.example/${run}/create`;
+    const inboxes = [ `${BASE}actors/a-${run}/inbox`, `${BASE}actors/b-${run}/inbox` ];
+    await collections.addAll(inboxes.map((collection): { collection: string; item: string } => ({ collection, item: activity })),
+      [{ iri: activity, parent: undefined, metadata: documentMetadata(activity, new Date()), data: note(activity, 'first') }]);
+    expect((await resources.readData(activity)).map((entry): string => entry.object.value)).toEqual([ 'first' ]);
+    for (const inbox of inboxes) {
+      expect(await collections.all(inbox)).toEqual([ activity ]);
+      expect((await collections.page(inbox, { limit: 10 })).items.map((item): string => item.iri)).toEqual([ activity ]);
+    }
+
+    // Again, with new data: the resource is replaced, the entries stay one each.
+    await collections.addAll(inboxes.map((collection): { collection: string; item: string } => ({ collection, item: activity })),
+      [{ iri: activity, parent: undefined, metadata: documentMetadata(activity, new Date()), data: note(activity, 'second') }]);
+    expect((await resources.readData(activity)).map((entry): string => entry.object.value)).toEqual([ 'second' ]);
+    for (const inbox of inboxes) {
+      expect(await collections.count(inbox)).toBe(1);
+    }
+  });
+
+  it('writes metadata only, keeping the data, along with an item', async(): Promise<void> => {
+    const activity = `https://remote.example/${run}/like`;
+    const inbox = `${BASE}actors/c-${run}/inbox`;
+    await resources.write(activity, undefined, [ ...documentMetadata(activity, new Date()),
+      quad(namedNode(activity), namedNode('urn:example:mark'), literal('pending')) ], note(activity, 'kept'));
+    await collections.addAll([{ collection: inbox, item: activity }],
+      [{ iri: activity, parent: undefined, metadata: documentMetadata(activity, new Date()) }]);
+    expect((await resources.readMetadata(activity)).some((entry): boolean => entry.predicate.value === 'urn:example:mark')).toBe(false);
+    expect((await resources.readData(activity)).map((entry): string => entry.object.value)).toEqual([ 'kept' ]);
+    expect(await collections.all(inbox)).toEqual([ activity ]);
+  });
+});
