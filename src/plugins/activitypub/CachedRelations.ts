@@ -53,7 +53,7 @@ export class CachedRelations implements Collections {
   }
 
   public async add(collection: string, item: string, at?: Date): Promise<void> {
-    await this.changing(collection, async(): Promise<void> => this.collections.add(collection, item, at));
+    await this.changing([ collection ], async(): Promise<void> => this.collections.add(collection, item, at));
   }
 
   public async addAll(additions: readonly CollectionAddition[], alongWith?: readonly ResourceWrite[]): Promise<void> {
@@ -62,7 +62,7 @@ export class CachedRelations implements Collections {
   }
 
   public async remove(collection: string, item: string): Promise<void> {
-    await this.changing(collection, async(): Promise<void> => this.collections.remove(collection, item));
+    await this.changing([ collection ], async(): Promise<void> => this.collections.remove(collection, item));
   }
 
   public async contains(collection: string, item: string): Promise<boolean> {
@@ -89,8 +89,8 @@ export class CachedRelations implements Collections {
   }
 
   /** Runs a write; for watched collections, drops the answers before and after it and tells the other nodes. */
-  private async changing(collections: string | readonly string[], write: () => Promise<void>): Promise<void> {
-    if (![ collections ].flat().some((collection): boolean => this.isWatched(collection))) {
+  private async changing(collections: readonly string[], write: () => Promise<void>): Promise<void> {
+    if (!collections.some((collection): boolean => this.isWatched(collection))) {
       return write();
     }
     this.forget();

@@ -6,6 +6,7 @@ import { MemberIndex } from '../../../src/storage/MemberIndex';
 import { documentMetadata } from '../../../src/storage/ResourceGraphs';
 import { ResourceGraphStore } from '../../../src/storage/ResourceGraphStore';
 import { Skolemizer } from '../../../src/storage/Skolemizer';
+import type { SparqlClient } from '../../../src/storage/SparqlClient';
 import { STORES } from './support/storageStores';
 
 /**
@@ -18,6 +19,7 @@ const BASE = 'https://pod.example/';
 const CONTENT = 'https://www.w3.org/ns/activitystreams#content';
 
 describe.each(STORES)('CollectionStore.addAll on $name', ({ client: makeClient, prepare, finish }): void => {
+  let client: SparqlClient;
   let resources: ResourceGraphStore;
   let collections: CollectionStore;
   let run: string;
@@ -26,11 +28,15 @@ describe.each(STORES)('CollectionStore.addAll on $name', ({ client: makeClient, 
   afterAll(finish);
 
   beforeEach((): void => {
-    const client = makeClient();
+    client = makeClient();
     const index = new MemberIndex(client);
     resources = new ResourceGraphStore(client, new Skolemizer(BASE), undefined, index);
     collections = new CollectionStore(client, undefined, undefined, index, resources);
     run = randomUUID();
+  });
+
+  afterEach((): void => {
+    client.close();
   });
 
   const note = (iri: string, content: string): Quad[] => [ quad(namedNode(iri), namedNode(CONTENT), literal(content)) ];

@@ -56,12 +56,11 @@ export interface FederationWorkersOptions {
   /** Finds the inboxes of a fan-out's recipients (default: from cached or fetched actors only). */
   resolver?: InboxResolver;
   /**
-   * Received activities processed at once (default 64). Each waits on several store round trips in
-   * turn (two update groups, each shared with the others' updates and synced once), so few at once
-   * leave both threads idle while the queue grows. Measured in bench/federation on 2 cores: over
-   * 20,000 Creates 128 at once processed 882-945/s against 765-853/s at 64, but a burst of 2,000
-   * was accepted and processed slower at 128 (831-841 and 791-801/s against 1,062-1,184 and
-   * 821-992/s), with more CPU per activity; 192 and 256 did no better than 128.
+   * Received activities processed at once (default 64). Each waits on a store read and one update
+   * group (shared with the others' updates and synced once) in turn, so few at once leave both
+   * threads idle while the queue grows. Measured in bench/federation on 2 cores, with one update per
+   * activity: 128 at once processed 20,000 Creates no faster than 64 (810 and 1,015/s against 809
+   * and 959/s) and bursts of 4,000 slower (760 and 815/s against 944 and 1,058/s).
    */
   inboxConcurrency?: number;
   /** Makes the signatures of deliveries (default: libuv's thread pool, one call each). */
