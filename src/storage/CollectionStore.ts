@@ -3,7 +3,7 @@ import type { ReadWriteLocker } from '@solid/community-server';
 import type { Bindings, SparqlClient } from './SparqlClient';
 import { sparqlIri, sparqlLiteral } from './SparqlTerms';
 import { DataFactory } from 'n3';
-import { FEDPOD_NS, XSD_DATETIME } from './Vocabulary';
+import { FEDPOD_NS, RDF_TYPE, XSD_DATETIME } from './Vocabulary';
 import type { CollectionAddition, CollectionItem, CollectionQuery, Collections } from './Collections';
 import type { ResourceGraphStore } from './ResourceGraphStore';
 import type { ResourceWrite } from './ResourceGraphs';
@@ -15,6 +15,8 @@ const { literal, namedNode } = DataFactory;
 const ADDED_AT = `${FEDPOD_NS}addedAt`;
 const AS_ITEMS = 'https://www.w3.org/ns/activitystreams#items';
 const AS_OBJECT = 'https://www.w3.org/ns/activitystreams#object';
+/** Items whose object is their sender's own: an Announce or Like of another's post does not make it readable. */
+const OBJECT_CREATING_TYPES = [ 'https://www.w3.org/ns/activitystreams#Create', 'https://www.w3.org/ns/activitystreams#Update' ];
 
 /**
  * Ordered collections (inbox, outbox, followers, following, liked) in the graph named by the
@@ -115,13 +117,18 @@ ${this.index.remove(collection, item)}`);
     return this.client.ask(`ASK { GRAPH ${graph} { ${graph} ${sparqlIri(AS_ITEMS)} ${sparqlIri(item)} } }`);
   }
 
-  /** Whether `iri` is an item of the collection, or the object of one of its items (a received Create's Note). */
+  /**
+   * Whether `iri` is an item of the collection, or the object of a Create or Update among its items
+   * (a received Create's Note). Not of other items: anyone can send an Announce naming any object.
+   */
   public async holdsItemAbout(collection: string, iri: string): Promise<boolean> {
     const graph = sparqlIri(collection);
     const target = sparqlIri(iri);
     const items = sparqlIri(AS_ITEMS);
+    const types = OBJECT_CREATING_TYPES.map(sparqlIri).join(', ');
     return this.client.ask(`ASK { { GRAPH ${graph} { ${graph} ${items} ${target} } }
-  UNION { GRAPH ${graph} { ${graph} ${items} ?item } GRAPH ?item { ?item ${sparqlIri(AS_OBJECT)} ${target} } } }`);
+  UNION { GRAPH ${graph} { ${graph} ${items} ?item }
+    GRAPH ?item { ?item ${sparqlIri(AS_OBJECT)} ${target} ; ${sparqlIri(RDF_TYPE)} ?type FILTER (?type IN (${types})) } } }`);
   }
 
   /** Every item, oldest first. */

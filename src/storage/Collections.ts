@@ -39,7 +39,7 @@ export interface Collections {
   addAll: (additions: readonly CollectionAddition[], alongWith?: readonly ResourceWrite[]) => Promise<void>;
   remove: (collection: string, item: string) => Promise<void>;
   contains: (collection: string, item: string) => Promise<boolean>;
-  /** Whether `iri` is an item of the collection, or the object of one of its items (a received Create's Note). */
+  /** Whether `iri` is an item of the collection, or the object of a Create or Update among its items (a received Create's Note). */
   holdsItemAbout: (collection: string, iri: string) => Promise<boolean>;
   /** Every item, oldest first. */
   all: (collection: string) => Promise<string[]>;

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { HttpHandlerInput } from '@solid/community-server';
 import type { Json } from '../../plugins/activitypub/ActivityJson';
 import { idOf, typeOf, withoutBlindCopies } from '../../plugins/activitypub/ActivityJson';
@@ -35,13 +36,13 @@ export class PostPageHandler extends JsonHttpHandler {
   }
 
   public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
-    if ((request.method !== 'GET' && request.method !== 'HEAD') || !prefersHtml(request) || !this.target(request.url)) {
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || !prefersHtml(request) || !this.target(request)) {
       throw NOT_HANDLED;
     }
   }
 
   protected async serve({ request, response }: HttpHandlerInput): Promise<void> {
-    const iri = this.target(request.url)!;
+    const iri = this.target(request)!;
     const object = await this.activities.read(iri);
     if (!object) {
       throw notFound(`No post at ${iri}`);
@@ -72,8 +73,9 @@ ${renderPost({ ...object, name: undefined }, { link: iri })}`);
     return text.length > 60 ? `${text.slice(0, 57)}…` : text || String(typeOf(object) ?? 'post');
   }
 
-  private target(url: string | undefined): string | undefined {
-    const path = (url ?? '').split('?')[0];
+  /** The IRI of the post the request is for, when it is for one this handler serves. */
+  protected target(request: IncomingMessage): string | undefined {
+    const path = (request.url ?? '').split('?')[0];
     return path.startsWith(this.prefix) && path.length > this.prefix.length && !path.slice(this.prefix.length).includes('/') ?
       `${this.origin}${path}` :
       undefined;

@@ -5,13 +5,32 @@ import type { ResourceWrite } from '../../../storage/ResourceGraphs';
 import { sameOrigin } from '../../../util/Iris';
 import { PermanentJobError } from '../../queue/PermanentJobError';
 import type { Json } from '../ActivityJson';
-import { idOf, idsOf, isObject, typeOf } from '../ActivityJson';
+import { idOf, isObject, typeOf } from '../ActivityJson';
 import type { ActivityRepository } from '../ActivityRepository';
 import { ActorUrls } from '../ActorDocument';
 import type { InboundActivityEffect } from './InboundActivityEffect';
 import type { InboundPermissions } from './InboundPermissions';
-import { ACTIVITY_TYPES, ADDRESS_FIELDS } from '../Vocabulary';
+import type { FollowedActor, SharedInboxAudience } from './SharedInboxAudience';
+import { ACTIVITY_TYPES } from '../Vocabulary';
 import { messageOf } from '../../../util/Errors';
+
+export interface InboxServiceOptions {
+  /** Public base URL. */
+  baseUrl: string;
+  activities: ActivityRepository;
+  collections: Collections;
+  /** Who may change what. */
+  permissions: InboundPermissions;
+  /** Which local users a shared-inbox delivery reaches. */
+  audience: SharedInboxAudience;
+  /** What each activity type does, one effect per type. */
+  effects: InboundActivityEffect[];
+  /**
+   * Serialises the processing of one activity (CSS's resource locker); without it, concurrent
+   * deliveries of one activity may both run its side effects.
+   */
+  locker?: ReadWriteLocker;
+}
 
 /**
  * What an activity from another server does once its signature has been checked (ActivityPub §7),
@@ -25,27 +44,27 @@ import { messageOf } from '../../../util/Errors';
  * Who may change what is InboundPermissions' to say. What each type then does is an InboundActivityEffect listed in
  * config (`effects` in config/parts/activitypub/components/federation.json); types without one are kept and
  * listed only. A Group's Announce of its own server's activity delivers that activity too.
- * The activity joins the inbox of every local recipient.
+ * The activity joins the inbox of every local recipient: for the shared inbox, the users
+ * SharedInboxAudience says it is for, and no user who blocked its sender.
  */
 export class InboxService {
   protected readonly logger = getLoggerFor(this);
   private readonly urls: ActorUrls;
+  private readonly activities: ActivityRepository;
+  private readonly collections: Collections;
+  private readonly permissions: InboundPermissions;
+  private readonly audience: SharedInboxAudience;
+  private readonly locker?: ReadWriteLocker;
   private readonly effects = new Map<string, InboundActivityEffect>();
 
-  /**
-   * @param locker - Serialises the processing of one activity (CSS's resource locker); without
-   *   it, concurrent deliveries of one activity may both run its side effects.
-   */
-  public constructor(
-    baseUrl: string,
-    private readonly activities: ActivityRepository,
-    private readonly collections: Collections,
-    private readonly permissions: InboundPermissions,
-    effects: InboundActivityEffect[],
-    private readonly locker?: ReadWriteLocker,
-  ) {
-    this.urls = new ActorUrls(baseUrl);
-    for (const effect of effects) {
+  public constructor(options: InboxServiceOptions) {
+    this.urls = new ActorUrls(options.baseUrl);
+    this.activities = options.activities;
+    this.collections = options.collections;
+    this.permissions = options.permissions;
+    this.audience = options.audience;
+    this.locker = options.locker;
+    for (const effect of options.effects) {
       for (const type of effect.types) {
         if (this.effects.has(type)) {
           throw new Error(`Two inbound effects for ${type}: ${this.effects.get(type)!.constructor.name} and ${effect.constructor.name}`);
@@ -125,7 +144,7 @@ export class InboxService {
       memberships?.catch((): void => undefined);
       if (await this.activities.receivedState(id) === 'done') {
         this.logger.debug(`Already received ${id}`);
-        await this.addToInboxes(activity, id, sender, inboxOwner, memberships);
+        await this.addToInboxes(activity, id, sender, inboxOwner, memberships, [], announcer);
         return;
       }
       if (!await this.permissions.mayApply(activity, sender, announcer)) {
@@ -145,7 +164,7 @@ export class InboxService {
       // commit, not two: for an activity with side effects, the mark that they are done; without any
       // (most Creates), the activity itself, with nothing to mark pending.
       const writes = effect ? [ this.activities.doneWrite(id, now) ] : await this.activities.remoteWrites(activity, now, keepObject, false);
-      await this.addToInboxes(activity, id, sender, inboxOwner, memberships, writes);
+      await this.addToInboxes(activity, id, sender, inboxOwner, memberships, writes, announcer);
     });
     await this.receiveAnnounced(activity, sender, inboxOwner);
   }
@@ -176,33 +195,24 @@ export class InboxService {
   }
 
   /**
-   * The inbox that received it, and for the shared inbox every local actor addressed or following the
-   * sender; never the inbox of a local actor who blocked the sender (the activity stays stored).
+   * The inbox that received it, and for the shared inbox every local user it is for (SharedInboxAudience);
+   * never the inbox of a local actor who blocked the sender (the activity stays stored).
    * @param read - The sender's memberships (membershipsOf) when already asked for.
    * @param alongWith - Resources to write in the same update (Collections.addAll).
+   * @param announcer - The Group whose Announce carried it: its local followers count as the sender's do.
    */
   private async addToInboxes(activity: Json, id: string, sender: string, inboxOwner?: string,
-    read?: Promise<string[]>, alongWith: ResourceWrite[] = []): Promise<void> {
-    const owners = new Set<string>();
+    read?: Promise<string[]>, alongWith: ResourceWrite[] = [], announcer?: string): Promise<void> {
     const memberships = await (read ?? this.membershipsOf(sender));
+    let owners: Set<string>;
     if (inboxOwner) {
-      owners.add(inboxOwner);
+      owners = new Set([ inboxOwner ]);
     } else {
-      for (const field of ADDRESS_FIELDS) {
-        for (const iri of idsOf(activity[field])) {
-          const username = this.urls.usernameOf(iri);
-          if (username) {
-            owners.add(username);
-          }
-        }
+      const followed: FollowedActor[] = [{ actor: sender, localFollowers: this.collectionOwners(memberships, '/following') }];
+      if (announcer !== undefined && announcer !== sender) {
+        followed.push({ actor: announcer, localFollowers: this.collectionOwners(await this.membershipsOf(announcer), '/following') });
       }
-      const objectOwner = this.urls.usernameOf(idOf(activity.object) ?? '');
-      if (objectOwner) {
-        owners.add(objectOwner);
-      }
-      for (const username of this.collectionOwners(memberships, '/following')) {
-        owners.add(username);
-      }
+      owners = await this.audience.localRecipients(activity, followed);
     }
     for (const username of this.collectionOwners(memberships, '/blocked')) {
       owners.delete(username);

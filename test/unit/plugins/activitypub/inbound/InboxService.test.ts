@@ -5,6 +5,8 @@ import type { ReceivedState } from '../../../../../src/plugins/activitypub/Activ
 import { ActivityStreamsSerializer } from '../../../../../src/plugins/activitypub/ActivityStreamsSerializer';
 import { InboxService } from '../../../../../src/plugins/activitypub/inbound/InboxService';
 import { InboundPermissions } from '../../../../../src/plugins/activitypub/inbound/InboundPermissions';
+import { SharedInboxAudience } from '../../../../../src/plugins/activitypub/inbound/SharedInboxAudience';
+import type { RemoteActor } from '../../../../../src/plugins/activitypub/fetch/RemoteActorCache';
 import { FollowAnswerEffect } from '../../../../../src/plugins/activitypub/inbound/FollowAnswerEffect';
 import { FollowEffect } from '../../../../../src/plugins/activitypub/inbound/FollowEffect';
 import { ReactionEffect } from '../../../../../src/plugins/activitypub/inbound/ReactionEffect';
@@ -21,6 +23,21 @@ import { startEmbeddedGraphs, type EmbeddedGraphs } from '../../../support/embed
 
 const BASE = 'https://pod.example/';
 const REMOTE = 'https://remote.example/users/carol';
+
+/** Stand-in for RemoteActorCache (no network in unit tests): remote actors' documents by id, counting fetches. */
+class KnownActors {
+  public fetches = 0;
+  public constructor(private readonly documents: Record<string, RemoteActor> = {}) {}
+  public readonly peekActor = (): RemoteActor | undefined => undefined;
+  public readonly getActor = async(iri: string): Promise<RemoteActor> => {
+    this.fetches += 1;
+    const document = this.documents[iri];
+    if (!document) {
+      throw new Error(`${iri} answered 404`);
+    }
+    return document;
+  };
+}
 
 /** What the store holds for activities and collections, as the inbox sees it (stand-ins: no store runs in unit tests). */
 class World {
@@ -83,7 +100,8 @@ class World {
     // Stand-in for the store-backed profiles: no actor here approves followers manually.
     const profiles = { values: async(): Promise<string[]> => [] } as unknown as ActorProfiles;
     const locker = withLocker ? new GreedyReadWriteLocker(new MemoryResourceLocker(), new MemoryMapStorage()) : undefined;
-    return new InboxService(BASE, activities, collections, new InboundPermissions(BASE, {} as ResourceGraphStore), [ new FollowEffect(BASE, outbox, collections, profiles) ], locker);
+    return new InboxService({ baseUrl: BASE, activities, collections, permissions: new InboundPermissions(BASE, {} as ResourceGraphStore),
+      audience: new SharedInboxAudience(BASE, new KnownActors()), effects: [ new FollowEffect(BASE, outbox, collections, profiles) ], locker });
   }
 }
 
@@ -135,9 +153,10 @@ describe('InboxService', (): void => {
 
   it('refuses two effects registered for one type, naming them', (): void => {
     const outbox = {} as OutboxService;
-    expect((): InboxService => new InboxService(BASE, {} as ActivityRepository, {} as CollectionStore, {} as InboundPermissions,
-      [ new FollowEffect(BASE, outbox, {} as CollectionStore, {} as ActorProfiles),
-        new FollowEffect(BASE, outbox, {} as CollectionStore, {} as ActorProfiles) ])).toThrow('Two inbound effects for Follow: FollowEffect and FollowEffect');
+    expect((): InboxService => new InboxService({ baseUrl: BASE, activities: {} as ActivityRepository, collections: {} as CollectionStore,
+      permissions: {} as InboundPermissions, audience: {} as SharedInboxAudience, effects: [
+        new FollowEffect(BASE, outbox, {} as CollectionStore, {} as ActorProfiles),
+        new FollowEffect(BASE, outbox, {} as CollectionStore, {} as ActorProfiles) ]})).toThrow('Two inbound effects for Follow: FollowEffect and FollowEffect');
   });
 
   describe('on the embedded store', (): void => {
@@ -149,6 +168,7 @@ describe('InboxService', (): void => {
     let graphs: EmbeddedGraphs;
     let activities: ActivityRepository;
     let service: InboxService;
+    let actors: KnownActors;
     let counter = 0;
     const remoteId = (kind: string): string => {
       counter += 1;
@@ -160,10 +180,12 @@ describe('InboxService', (): void => {
       graphs = await startEmbeddedGraphs(BASE);
       const loader = new DocumentLoader(BASE);
       activities = new ActivityRepository(graphs.resources, new JsonLdParser(BASE, loader), new ActivityStreamsSerializer(loader));
-      service = new InboxService(BASE, activities, graphs.collections, new InboundPermissions(BASE, graphs.resources), [
-        new ReactionEffect(BASE, graphs.collections),
-        new FollowAnswerEffect(BASE, activities, graphs.collections),
-      ]);
+      actors = new KnownActors({ [REMOTE]: { id: REMOTE, inbox: `${REMOTE}/inbox`, followers: `${REMOTE}/fans` }});
+      service = new InboxService({ baseUrl: BASE, activities, collections: graphs.collections,
+        permissions: new InboundPermissions(BASE, graphs.resources), audience: new SharedInboxAudience(BASE, actors), effects: [
+          new ReactionEffect(BASE, graphs.collections),
+          new FollowAnswerEffect(BASE, activities, graphs.collections),
+        ]});
       // Alice follows Carol; Bob blocked her.
       await graphs.collections.add(`${ALICE}/following`, REMOTE);
       await graphs.collections.add(`${BOB}/blocked`, REMOTE);
@@ -238,6 +260,69 @@ describe('InboxService', (): void => {
         expect(await inboxOf(username)).toContain(id);
       }
       expect(await inboxOf('bob')).not.toContain(id);
+    });
+
+    describe('a shared-inbox Create reaches the sender\'s local followers only when addressed to Public or to its followers', (): void => {
+      // Alice follows the sender (REMOTE); Ines and Jude do not.
+      const create = (to: string[], extra: Json = {}): Json => ({ '@context': AS, id: remoteId('create'), type: 'Create', actor: REMOTE, to,
+        object: { id: remoteId('note'), type: 'Note', content: 'hi', attributedTo: REMOTE, to, ...extra }});
+      const INES = `${BASE}actors/ines`;
+
+      it.each([
+        [ 'public', [ `${AS}#Public` ], [ 'alice' ]],
+        [ 'public in its short form', [ 'as:Public' ], [ 'alice' ]],
+        [ 'followers-only', [ `${REMOTE}/fans` ], [ 'alice' ]],
+        [ 'direct to Ines', [ INES ], [ 'ines' ]],
+        [ 'followers-only, naming Ines too', [ `${REMOTE}/fans`, INES ], [ 'alice', 'ines' ]],
+        [ 'addressed to a collection that is not the sender\'s followers', [ `${REMOTE}/followers` ], []],
+      ])('%s', async(_what, to, expected): Promise<void> => {
+        const activity = create(to);
+        await service.receive(activity);
+        const reached: string[] = [];
+        for (const username of [ 'alice', 'ines', 'jude' ]) {
+          if ((await inboxOf(username)).includes(activity.id as string)) {
+            reached.push(username);
+          }
+        }
+        expect(reached).toEqual(expected);
+      });
+
+      it('a Mention tag names its addressee: mention-only reaches Jude, not the follower', async(): Promise<void> => {
+        const activity = create([], { tag: [{ type: 'Mention', href: `${BASE}actors/jude`, name: '@jude' }]});
+        await service.receive(activity);
+        expect(await inboxOf('jude')).toContain(activity.id);
+        expect(await inboxOf('alice')).not.toContain(activity.id);
+      });
+
+      it('the object\'s own addressing counts: a Create addressed only inside its Note', async(): Promise<void> => {
+        const activity = create([]);
+        (activity.object as Json).to = [ INES ];
+        await service.receive(activity);
+        expect(await inboxOf('ines')).toContain(activity.id);
+        expect(await inboxOf('alice')).not.toContain(activity.id);
+      });
+
+      it('fetches the sender\'s actor only for what is neither public nor addressed to local actors alone', async(): Promise<void> => {
+        const before = actors.fetches;
+        await service.receive(create([ `${AS}#Public` ]));
+        await service.receive(create([ INES ]));
+        expect(actors.fetches).toBe(before);
+        await service.receive(create([ `${REMOTE}/fans` ]));
+        expect(actors.fetches).toBe(before + 1);
+      });
+    });
+
+    it('does not make a direct post readable through a stranger\'s Announce of it', async(): Promise<void> => {
+      const note = remoteId('note');
+      const direct = { '@context': AS, id: remoteId('create'), type: 'Create', actor: REMOTE, to: [ `${BASE}actors/ines` ],
+        object: { id: note, type: 'Note', content: 'for ines', attributedTo: REMOTE, to: [ `${BASE}actors/ines` ]}};
+      await service.receive(direct);
+      const announce = { '@context': AS, id: 'https://mallory.example/announces/1', type: 'Announce',
+        actor: 'https://mallory.example/users/m', object: note, to: [ `${BASE}actors/jude` ]};
+      await service.receive(announce);
+      expect(await inboxOf('jude')).toContain(announce.id);
+      expect(await graphs.collections.holdsItemAbout(`${BASE}actors/jude/inbox`, note)).toBe(false);
+      expect(await graphs.collections.holdsItemAbout(`${BASE}actors/ines/inbox`, note)).toBe(true);
     });
 
     it('only lists again an activity delivered a second time, applying nothing twice', async(): Promise<void> => {
