@@ -184,6 +184,8 @@ export * from './handlers/access/PipelinePermissionReader';
 export * from './handlers/access/ReadDecisions';
 export * from './plugins/notifications/CollectionNotificationGenerator';
 export * from './plugins/notifications/SplitChannelStorage';
+export * from './plugins/notifications/NotificationGatewayDescriber';
+export * from './handlers/notifications/NotificationGatewayHandler';
 export * from './plugins/ldp/UserStorageLocationStrategy';
 export * from './handlers/html/PageTemplateEngine';
 export * from './handlers/html/PageLayoutTemplateEngine';

@@ -14,6 +14,8 @@ export const MINTED_PATHS = {
   activities: { template: '/activities/', route: 'object-container' },
   activity: { template: '/activities/:id', route: 'object' },
   remote: { template: '/remote', route: 'remote-object' },
+  notificationGateway: { template: '/.notifications/gateway/', route: 'notification-gateway' },
+  notificationConnection: { template: '/.notifications/gateway/websocket/', route: 'notification-gateway' },
 } as const;
 
 export type MintedPath = keyof typeof MINTED_PATHS;
