@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { badRequest, FedpodHttpError, payloadTooLarge } from '../../util/HttpErrors';
+import { FedpodHttpError, payloadTooLarge } from '../../util/HttpErrors';
+import { parseJsonText } from '../../util/JsonText';
 import { prefersHtml } from './BrowserAccept';
 import { escapeHtml } from './Html';
 import { renderPage } from './PageLayout';
@@ -155,19 +156,15 @@ export async function readBody(request: IncomingMessage, limit: number): Promise
 
 /**
  * The body of a JSON request (its media type is the route's to check): 413 past `limit`, 400
- * `invalid_json` when it does not parse.
+ * `invalid_json` when it does not parse, 400 `too_deeply_nested` past MAX_JSON_DEPTH.
  */
 export async function readJsonBody(request: IncomingMessage, limit: number): Promise<unknown> {
   return parseJson((await readBody(request, limit)).toString('utf8'));
 }
 
-/** JSON text parsed, or a 400. */
+/** JSON text from a client parsed, or a 400 (`invalid_json`, or `too_deeply_nested` past MAX_JSON_DEPTH). */
 export function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw badRequest('The body is not valid JSON.', 'invalid_json');
-  }
+  return parseJsonText(text);
 }
 
 /** The media type of a Content-Type header, lowercased, without parameters. */
