@@ -8,7 +8,7 @@ import type { RemoteActorCache } from '../../plugins/activitypub/fetch/RemoteAct
 import type { HttpSignatureVerifier } from '../../plugins/activitypub/signatures/HttpSignatureVerifier';
 import type { JobQueueFactory } from '../../plugins/queue/JobQueueFactory';
 import { badRequest, FedpodHttpError, notFound } from '../../util/HttpErrors';
-import { readBody, sendJson } from '../http/HttpUtil';
+import { parseJson, readBody, sendJson } from '../http/HttpUtil';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { NOT_HANDLED } from '../http/NotHandled';
 import type { RequestMatcher } from '../http/RequestMatcher';
@@ -65,12 +65,7 @@ export class InboxHandler extends JsonHttpHandler implements RequestMatcher {
     if (!verified.ok) {
       throw new FedpodHttpError(401, 'invalid_signature', `The HTTP signature is not valid: ${verified.reason}.`);
     }
-    let activity: unknown;
-    try {
-      activity = JSON.parse(body.toString('utf8'));
-    } catch {
-      throw badRequest('The body is not valid JSON.', 'invalid_json');
-    }
+    const activity = parseJson(body.toString('utf8'));
     // Ids made storable before anything else (repairIri): the 202, the job and the inbox name the same id.
     withStorableIds(activity);
     if (!isObject(activity) || !idOf(activity) || !typeOf(activity)) {

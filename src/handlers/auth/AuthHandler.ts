@@ -1,7 +1,7 @@
 import type { HttpHandlerInput } from '@solid/community-server';
 import type { AccountService, Session } from '../../plugins/accounts/AccountService';
-import { badRequest, methodNotAllowed, unsupportedMediaType } from '../../util/HttpErrors';
-import { mediaTypeOf, readBody, sendJson } from '../http/HttpUtil';
+import { methodNotAllowed, unsupportedMediaType } from '../../util/HttpErrors';
+import { mediaTypeOf, parseJson, readBody, sendJson } from '../http/HttpUtil';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { NOT_HANDLED } from '../http/NotHandled';
 
@@ -35,12 +35,7 @@ export class AuthHandler extends JsonHttpHandler {
       throw unsupportedMediaType(`Content-Type ${String(request.headers['content-type'])} is not accepted here; send one of: application/json.`);
     }
     const body = await readBody(request, MAX_AUTH_BODY);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(body.toString('utf8'));
-    } catch {
-      throw badRequest('The body is not valid JSON.', 'invalid_json');
-    }
+    const parsed = parseJson(body.toString('utf8'));
     const signup = path === '/auth/signup';
     const session: Session = signup ? await this.accounts.signup(parsed) : await this.accounts.login(parsed);
     sendJson(response, signup ? 201 : 200, { token: session.token, webId: session.webId, newUser: signup },

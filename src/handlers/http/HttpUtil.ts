@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { badRequest, FedpodHttpError, payloadTooLarge } from '../../util/HttpErrors';
+import { FedpodHttpError, payloadTooLarge } from '../../util/HttpErrors';
+import { parseJsonText } from '../../util/JsonText';
 import { prefersHtml } from './BrowserAccept';
 import { escapeHtml } from './Html';
 import { renderPage } from './PageLayout';
@@ -21,7 +22,8 @@ export function sendJson(response: ServerResponse, status: number, body: unknown
 /**
  * Answers `{ "error": code, "message": text }` for any error, or the same as an HTML page to a
  * browser (`request` given, asking for HTML). HttpErrors keep their status; CSS HttpErrors (with
- * statusCode) too, 4xx and 503; anything else is a 500 whose details stay in the log.
+ * statusCode) too, 4xx and 503; anything else is a 500 whose details stay in the log. With `request`,
+ * a body still arriving is read and dropped before the answer ends (endAfterBody).
  */
 export function sendError(response: ServerResponse, error: unknown, request?: IncomingMessage): void {
   if (response.headersSent) {
@@ -29,15 +31,45 @@ export function sendError(response: ServerResponse, error: unknown, request?: In
     return;
   }
   const { status, body, headers } = errorAnswer(error);
+  let text: string;
+  let head: Record<string, string | number>;
   if (request && prefersHtml(request)) {
-    sendHtml(response, status, renderPage(undefined, STATUS_CODES[status] ?? 'Error', `<section class="error">
+    text = renderPage(undefined, STATUS_CODES[status] ?? 'Error', `<section class="error">
 <h1>${escapeHtml(STATUS_CODES[status] ?? 'Error')}</h1>
 <p>${escapeHtml(body.message)}</p>
 <p class="meta">${status} · <code>${escapeHtml(body.error)}</code></p>
-</section>`), { ...headers, vary: 'Accept' });
+</section>`);
+    head = { ...headers, vary: 'Accept', 'content-type': 'text/html; charset=utf-8' };
+  } else {
+    text = JSON.stringify(body);
+    head = { ...headers, 'content-type': 'application/json; charset=utf-8' };
+  }
+  response.writeHead(status, { ...head, 'content-length': Buffer.byteLength(text) });
+  endAfterBody(request, response, text);
+}
+
+/**
+ * Sends an answer given before the request's body was all received (a 413, a 401), but ends it only
+ * once that body has been read and dropped (discardBody, which closes the connection past its cap).
+ * Why: when the client sent `Connection: close`, Node closes the connection as soon as the answer
+ * ends; body bytes still arriving at the closed socket make the kernel send a reset, and the client
+ * often read that reset instead of the answer. The answer's bytes go out at once, so a client can
+ * read them while it sends.
+ */
+function endAfterBody(request: IncomingMessage | undefined, response: ServerResponse, text: string): void {
+  if (!request || request.complete || request.destroyed || request.readableEnded) {
+    response.end(text);
     return;
   }
-  sendJson(response, status, body, headers);
+  response.write(text);
+  const finish = (): void => {
+    request.off('end', finish);
+    request.off('close', finish);
+    response.end();
+  };
+  request.once('end', finish);
+  request.once('close', finish);
+  discardBody(request);
 }
 
 /** Writes an HTML page with the right headers (only the headers, for a HEAD request: `headOnly`). */
@@ -76,6 +108,8 @@ export function errorAnswer(error: unknown): { status: number; body: ErrorBody; 
 
 /** How much of a refused body is read and dropped before the connection is closed instead. */
 const DISCARD_CAP_BYTES = 64 * 1024 * 1024;
+/** Requests whose body is being dropped: discardBody is called by several steps, and counts once. */
+const discarding = new WeakSet<IncomingMessage>();
 
 /**
  * Reads and drops the rest of a request body that will not be used, so that a client still sending
@@ -83,9 +117,10 @@ const DISCARD_CAP_BYTES = 64 * 1024 * 1024;
  * connection is closed, so a huge upload cannot hold the server.
  */
 export function discardBody(request: IncomingMessage, capBytes = DISCARD_CAP_BYTES): void {
-  if (request.readableEnded || request.destroyed) {
+  if (request.readableEnded || request.destroyed || discarding.has(request)) {
     return;
   }
+  discarding.add(request);
   let seen = 0;
   request.on('data', (chunk: Buffer): void => {
     seen += chunk.length;
@@ -155,19 +190,15 @@ export async function readBody(request: IncomingMessage, limit: number): Promise
 
 /**
  * The body of a JSON request (its media type is the route's to check): 413 past `limit`, 400
- * `invalid_json` when it does not parse.
+ * `invalid_json` when it does not parse, 400 `too_deeply_nested` past MAX_JSON_DEPTH.
  */
 export async function readJsonBody(request: IncomingMessage, limit: number): Promise<unknown> {
   return parseJson((await readBody(request, limit)).toString('utf8'));
 }
 
-/** JSON text parsed, or a 400. */
+/** JSON text from a client parsed, or a 400 (`invalid_json`, or `too_deeply_nested` past MAX_JSON_DEPTH). */
 export function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw badRequest('The body is not valid JSON.', 'invalid_json');
-  }
+  return parseJsonText(text);
 }
 
 /** The media type of a Content-Type header, lowercased, without parameters. */

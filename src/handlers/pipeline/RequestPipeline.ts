@@ -17,6 +17,7 @@ import { canonicalTarget } from '../http/CanonicalTarget';
 import { Cors } from './Cors';
 import { SentTarget } from '../http/SentTarget';
 import { checkMediaType } from './MediaTypes';
+import { checkSingleValuedHeaders } from './SingleValuedHeaders';
 import { Route } from './Route';
 import type { RouteGroup } from './RouteGroup';
 import type { RouteMatch } from './RouteTable';
@@ -45,7 +46,7 @@ export interface RequestPipelineOptions {
 /**
  * The one path every request takes: CORS (a preflight is answered on every route), the route table
  * (find-my-way), the route's body limit, its admission (load shedding, QueueBacklogAdmission),
- * authentication (Authenticator), the route's authorization
+ * one of each credential header (SingleValuedHeaders), authentication (Authenticator), the route's authorization
  * (its AccessPolicy), the route's media types, and only then its handler. No handler is reached without those
  * steps, whichever handler it is: each route names its own, and paths no route names are LDP
  * resources served by the default handler (Fedpod's LDP handlers, then CSS's). Errors of the steps
@@ -142,6 +143,7 @@ export class RequestPipeline extends ServerConfigurator implements ReadDecider {
       if (route.admission) {
         await route.admission.admit();
       }
+      checkSingleValuedHeaders(request);
       const agent = route.authenticate ? await this.options.authenticator.authenticate(guarded) : ANONYMOUS;
       setAgent(request, agent);
       await route.access.authorize({ request: guarded, response, method, target: `${this.origin}${path}`, agent, params });

@@ -5,7 +5,7 @@ import type { WebhookService } from '../../plugins/webhooks/WebhookService';
 import { WEBHOOK_SEGMENT } from '../../plugins/webhooks/WebhookVocabulary';
 import { badRequest, methodNotAllowed, notFound, unauthorized } from '../../util/HttpErrors';
 import { bearerToken } from '../auth/BearerToken';
-import { readBody, sendJson } from '../http/HttpUtil';
+import { parseJson, readBody, sendJson } from '../http/HttpUtil';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { NOT_HANDLED } from '../http/NotHandled';
 import type { RequestMatcher } from '../http/RequestMatcher';
@@ -135,11 +135,7 @@ export class WebhookHandler extends JsonHttpHandler implements RequestMatcher {
     if (body.length === 0) {
       throw badRequest('The body is empty: send JSON.', 'invalid_json');
     }
-    try {
-      return JSON.parse(body.toString('utf8')) as unknown;
-    } catch {
-      throw badRequest('The body is not valid JSON.', 'invalid_json');
-    }
+    return parseJson(body.toString('utf8'));
   }
 
   private async claims(request: IncomingMessage): Promise<TokenClaims> {

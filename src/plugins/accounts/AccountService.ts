@@ -11,7 +11,7 @@ import type { Account } from './Account';
 import type { AccountStore } from './AccountStore';
 import type { OidcIssuer } from './OidcIssuer';
 import type { PasswordHasher } from './PasswordHasher';
-import { validateSignup } from './SignupValidator';
+import { hasControlCharacter, validateSignup } from './SignupValidator';
 import type { TokenService } from './TokenService';
 import { errnoOf, messageOf } from '../../util/Errors';
 
@@ -37,6 +37,9 @@ export interface AccountServiceOptions {
   /** The Solid-OIDC issuer named in each WebID (`solid:oidcIssuer`), when the setup has the OpenID provider. */
   oidcIssuer?: OidcIssuer;
 }
+
+/** The one answer to a failed login, whichever part was wrong. */
+const wrongCredentials = (): Error => unauthorized('Wrong username, email or password.', 'invalid_credentials');
 
 /** A well-formed hash no password matches, checked when the account does not exist. */
 const UNKNOWN_ACCOUNT_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
@@ -129,13 +132,17 @@ export class AccountService {
    * and by the Solid-OIDC login page, so one password serves both.
    */
   public async authenticate(login: { username: string } | { email: string }, password: string): Promise<Account> {
+    if (hasControlCharacter(password)) {
+      // No password holds one (signup refuses them): wrong, as a wrong password is, without hashing.
+      throw wrongCredentials();
+    }
     const account = 'username' in login ?
       await this.accounts.findByUsername(login.username.toLowerCase()) :
       await this.accounts.findByEmail(login.email.toLowerCase());
     // Hash even when there is no such account, so timing says nothing about which field was wrong.
     const valid = await this.hasher.verify(password, account?.passwordHash ?? UNKNOWN_ACCOUNT_HASH);
     if (!account || !valid) {
-      throw unauthorized('Wrong username, email or password.', 'invalid_credentials');
+      throw wrongCredentials();
     }
     return account;
   }

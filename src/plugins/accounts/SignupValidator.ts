@@ -40,5 +40,23 @@ export function validateSignup(body: unknown, reserved: readonly string[] = RESE
   if (typeof password !== 'string' || password.length < MIN_PASSWORD || password.length > MAX_PASSWORD) {
     throw badRequest(`password must be a string of ${MIN_PASSWORD} to ${MAX_PASSWORD} characters.`, 'invalid_password');
   }
+  if (hasControlCharacter(password)) {
+    throw badRequest('password must not contain control characters (U+0000-U+001F, U+007F-U+009F): ' +
+      'they cannot be typed reliably, and a NUL is cut off by some clients and libraries.', 'invalid_password');
+  }
   return { username, email: email.toLowerCase(), password };
+}
+
+/**
+ * Whether a text holds a control character: C0 (U+0000-U+001F), DEL (U+007F) or C1 (U+0080-U+009F).
+ * No password may hold one; a login with one fails before its hash is computed.
+ */
+export function hasControlCharacter(text: string): boolean {
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code < 0x20 || (code >= 0x7F && code <= 0x9F)) {
+      return true;
+    }
+  }
+  return false;
 }

@@ -3,6 +3,7 @@ import jsonld from 'jsonld';
 import { DataFactory } from 'n3';
 import { badRequest } from '../../util/HttpErrors';
 import { repairIri } from '../../util/Iris';
+import { MAX_JSON_DEPTH, parseJsonText } from '../../util/JsonText';
 import { ACTIVITYSTREAMS_CONTEXT_URL, contextUrlFor, FEDIVERSE_TERMS, UNDEFINED_TERMS_VOCAB } from './Contexts';
 import type { DocumentLoader } from './DocumentLoader';
 import { messageOf } from '../../util/Errors';
@@ -75,12 +76,9 @@ export class JsonLdParser {
     this.defaultContextUrl = contextUrlFor(baseUrl);
   }
 
+  /** A JSON body parsed: 400 when it is not JSON or nests deeper than MAX_JSON_DEPTH (jsonld.js recurses). */
   public parseJson(body: Buffer): unknown {
-    try {
-      return JSON.parse(body.toString('utf8')) as unknown;
-    } catch (error: unknown) {
-      throw badRequest(`The body is not valid JSON: ${messageOf(error)}`, 'invalid_json');
-    }
+    return parseJsonText(body.toString('utf8'), MAX_JSON_DEPTH, true);
   }
 
   /**

@@ -2,6 +2,7 @@ import { getLoggerFor } from '@solid/community-server';
 import type { DeadLetter, JobHandler, JobOptions, JobQueue, JobQueueCounts, QueuedJob } from './JobQueue';
 import { PermanentJobError } from './PermanentJobError';
 import { RetryPolicy } from './RetryPolicy';
+import { messageOf, statusOf } from '../../util/Errors';
 
 /** One job added to a batching queue, as stored inside a batch. */
 export interface BatchEntry<T> {
@@ -39,6 +40,9 @@ interface Waiting<T> {
  * is added again as a batch of one, delayed by the retry policy (and carrying its run count), and
  * the batch completes; only if that add fails does the whole batch run again (at least once).
  * A batch of one is an ordinary job: its failures go to the wrapped queue's retries and dead letters.
+ *
+ * An entry whose data the wrapped queue cannot store (too deep or too large for JSON.stringify: a
+ * 4xx) fails alone: its batch is written again entry by entry (see write()).
  *
  * Not for jobs that need deduplication by jobId (a batch cannot drop one of its entries): a jobId or
  * a delay makes an add() a batch of its own, which the wrapped queue deduplicates.
@@ -138,12 +142,29 @@ export class BatchingJobQueue<T> implements JobQueue<T> {
     if (waiting.length === 0) {
       return;
     }
+    this.write(waiting);
+  }
+
+  /**
+   * Writes the entries as one batch. When that fails for a reason of the data (any but a 503: the
+   * queue's store being away fails every entry alike), each entry is written as a batch of its own,
+   * so one entry that cannot be stored (too deep, too large) fails alone and the others are accepted
+   * as if they had come alone.
+   */
+  private write(waiting: Waiting<T>[]): void {
     this.inner.add({ batch: waiting.map((item): BatchEntry<T> => item.entry) }).then((id): void => {
       waiting.forEach((item, index): void => {
         item.entry.id = `${id}/${index}`;
         item.resolve(item.entry.id);
       });
     }, (error: unknown): void => {
+      if (waiting.length > 1 && statusOf(error) !== 503) {
+        this.logger.warn(`Queue ${this.name}: a batch of ${waiting.length} could not be written (${messageOf(error)}); writing its entries one by one`);
+        for (const item of waiting) {
+          this.write([ item ]);
+        }
+        return;
+      }
       for (const item of waiting) {
         item.reject(error);
       }

@@ -8,6 +8,7 @@ import { serviceUnavailable } from '../../util/HttpErrors';
 import { PermanentJobError } from './PermanentJobError';
 import { RetryPolicy } from './RetryPolicy';
 import { describeJobError, RunningJobs } from './RunningJobs';
+import { unstorableJob } from './UnstorableJob';
 import { settleWithin } from '../../util/Deadline';
 import { messageOf } from '../../util/Errors';
 
@@ -143,7 +144,8 @@ export class BullMqJobQueue<T> implements JobQueue<T> {
         // Not accepted, so not acknowledged: the caller answers 503 and its client retries.
         throw serviceUnavailable(`The job queue is not reachable: ${messageOf(error)}`, 'queue_unavailable');
       }
-      throw error;
+      // BullMQ's JSON.stringify of data too deep or too large: the caller's 4xx, this job alone.
+      throw unstorableJob(error);
     }
     return jobId ?? (job.id as string);
   }

@@ -13,6 +13,7 @@ import { PermanentJobError } from './PermanentJobError';
 import { DirectoryLock } from '../../util/DirectoryLock';
 import { RetryPolicy } from './RetryPolicy';
 import { describeJobError, RunningJobs } from './RunningJobs';
+import { jobDataJson } from './UnstorableJob';
 import { messageOf } from '../../util/Errors';
 
 export interface LocalJournalQueueOptions {
@@ -186,7 +187,8 @@ export class LocalJournalQueue<T> implements JobQueue<T> {
     if (typeof delayMs !== 'number' || !Number.isFinite(delayMs) || delayMs < 0) {
       throw new Error(`delayMs must be a finite number >= 0, not ${String(delayMs)}`);
     }
-    const dataJson = JSON.stringify(data) ?? 'null';
+    // Data that cannot be written (too deep for JSON.stringify) is the caller's 4xx, refused alone.
+    const dataJson = jobDataJson(data);
     await this.opened;
     const journal = this.requireJournal();
     const id = jobId ?? randomUUID();

@@ -9,6 +9,8 @@ import { BullMqJobQueue, type BullMqJobQueueOptions } from '../../../src/plugins
 import type { QueuedJob } from '../../../src/plugins/queue/JobQueue';
 import { PermanentJobError } from '../../../src/plugins/queue/PermanentJobError';
 import { RetryPolicy } from '../../../src/plugins/queue/RetryPolicy';
+import { BatchingJobQueue, type Batch } from '../../../src/plugins/queue/BatchingJobQueue';
+import { deepValue } from '../../support/deepJson';
 import { claimRedisDb } from '../../support/env';
 import { describeJobQueueContract } from '../../support/jobQueueContract';
 import { startRedis } from '../../support/redis';
@@ -61,6 +63,25 @@ describe('BullMqJobQueue (real Redis)', (): void => {
       expect(keys.filter((key): boolean => key.startsWith('fedpod-keys:keys-queue:')).length).toBeGreaterThan(0);
     } finally {
       client.disconnect();
+    }
+  });
+
+  it('refuses with a 400 data too deep to be stored; in a batch, that entry alone', async(): Promise<void> => {
+    await expect(makeQueue().add(deepValue(10_000) as Payload)).rejects.toMatchObject({ statusCode: 400, errorCode: 'too_deeply_nested' });
+    const inner = new BullMqJobQueue<Batch<Payload>>(`q${++counter}`, { redisUrl, retry: FAST_RETRY, prefix: 'fedpod-test' });
+    const batching = new BatchingJobQueue<Payload>(inner, FAST_RETRY);
+    try {
+      const results = await Promise.allSettled([ batching.add({ n: 1 }), batching.add(deepValue(10_000) as Payload), batching.add({ n: 3 }) ]);
+      expect(results.map((result): string => result.status)).toEqual([ 'fulfilled', 'rejected', 'fulfilled' ]);
+      expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ statusCode: 400, errorCode: 'too_deeply_nested' });
+      const seen: number[] = [];
+      batching.process(async(job): Promise<void> => {
+        seen.push(job.data.n);
+      }, 2);
+      await waitFor((): boolean => seen.length === 2);
+      expect(seen.sort()).toEqual([ 1, 3 ]);
+    } finally {
+      await batching.close();
     }
   });
 

@@ -178,6 +178,22 @@ describe('AccountService', (): void => {
     });
 
     it.each([
+      [ 'NUL', '\u0000' ],
+      [ 'a newline', '\n' ],
+      [ 'a C1 control', '\u0085' ],
+    ])('answers the password followed by %s with the same 401, without hashing it', async(_, extra): Promise<void> => {
+      const verify = jest.spyOn(PasswordHasher.prototype, 'verify');
+      try {
+        await expect(service.login({ username, password: `${PASSWORD}${extra}` })).rejects.toMatchObject({ statusCode: 401,
+          errorCode: 'invalid_credentials', message: 'Wrong username, email or password.' });
+        await expect(service.authenticate({ username }, `${PASSWORD}${extra}`)).rejects.toMatchObject({ statusCode: 401 });
+        expect(verify).not.toHaveBeenCalled();
+      } finally {
+        verify.mockRestore();
+      }
+    });
+
+    it.each([
       [ 'no body', undefined, 'The body must be a JSON object with username (or email) and password.' ],
       [ 'an array', [ 'x' ], 'The body must be a JSON object with username (or email) and password.' ],
       [ 'no password', { username: 'x' }, 'Send username (or email) and password as strings.' ],

@@ -1,4 +1,4 @@
-import { RESERVED_USERNAMES, validateSignup } from '../../../../src/plugins/accounts/SignupValidator';
+import { hasControlCharacter, RESERVED_USERNAMES, validateSignup } from '../../../../src/plugins/accounts/SignupValidator';
 import { FedpodHttpError } from '../../../../src/util/HttpErrors';
 
 const VALID = { username: 'alice', email: 'alice@example.org', password: 'correct horse' };
@@ -168,6 +168,7 @@ describe('validateSignup', (): void => {
       [ '1024 characters', 'p'.repeat(1024) ],
       [ 'spaces and symbols', 'p@ss w0rd !' ],
       [ 'non-ASCII', 'pässwörd-ünïcode' ],
+      [ 'U+00A0 and U+00FF, just past the C1 controls', 'pass\u00A0word\u00FF' ],
     ])('accepts %s', (_, password): void => {
       expect(validateSignup({ ...VALID, password }).password).toBe(password);
     });
@@ -182,6 +183,31 @@ describe('validateSignup', (): void => {
     ])('refuses a password that is %s', (_, password): void => {
       expectRefused({ ...VALID, password }, 'invalid_password');
     });
+
+    it.each([
+      [ 'a trailing NUL', 'correct horse\u0000' ],
+      [ 'a tab', 'correct\thorse' ],
+      [ 'a newline', 'correct horse\n' ],
+      [ 'U+001F', 'correct\u001Fhorse' ],
+      [ 'DEL', 'correct\u007Fhorse' ],
+      [ 'U+0080 (C1)', 'correct\u0080horse' ],
+      [ 'U+009F (C1)', 'correct\u009Fhorse' ],
+    ])('refuses a password holding %s, saying why', (_, password): void => {
+      const error = refusal({ ...VALID, password });
+      expect(error).toMatchObject({ statusCode: 400, errorCode: 'invalid_password' });
+      expect(error.message).toContain('control characters');
+    });
+  });
+});
+
+describe('hasControlCharacter', (): void => {
+  it('finds C0, DEL and C1 characters anywhere, and nothing else', (): void => {
+    for (const code of [ 0x00, 0x09, 0x1F, 0x7F, 0x80, 0x9F ]) {
+      expect(hasControlCharacter(`a${String.fromCharCode(code)}b`)).toBe(true);
+    }
+    for (const text of [ '', 'plain', ' ~', '\u00A0', 'é', '\u{1F600}' ]) {
+      expect(hasControlCharacter(text)).toBe(false);
+    }
   });
 });
 

@@ -7,6 +7,7 @@ import type { QueuedJob } from '../../../../src/plugins/queue/JobQueue';
 import { LocalJournalQueue } from '../../../../src/plugins/queue/LocalJournalQueue';
 import { PermanentJobError } from '../../../../src/plugins/queue/PermanentJobError';
 import { RetryPolicy } from '../../../../src/plugins/queue/RetryPolicy';
+import { deepValue } from '../../../support/deepJson';
 import { describeJobQueueContract } from '../../../support/jobQueueContract';
 import { overlapProbe } from '../../../support/overlapProbe';
 import { waitFor } from '../../../support/waitFor';
@@ -159,6 +160,25 @@ describe('BatchingJobQueue (over a real LocalJournalQueue)', (): void => {
     expect(await queue.add({ n: 1 }, { jobId: 'mine' })).toBe('mine');
     await queue.add({ n: 2 }, { delayMs: 50 });
     expect(await inner.counts()).toMatchObject({ waiting: 1, delayed: 1 });
+  });
+
+  it('fails alone, with a 400, an entry of a batch that cannot be stored; the others are stored and run', async(): Promise<void> => {
+    const { inner, queue } = queues();
+    // One turn: one batch of four, whose journal record JSON.stringify cannot write.
+    const adds = [ queue.add({ n: 1 }), queue.add(deepValue(10_000) as Payload), queue.add({ n: 3 }), queue.add({ n: 4 }) ];
+    const results = await Promise.allSettled(adds);
+    expect(results.map((result): string => result.status)).toEqual([ 'fulfilled', 'rejected', 'fulfilled', 'fulfilled' ]);
+    expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ statusCode: 400, errorCode: 'too_deeply_nested' });
+    expect(await inner.counts()).toMatchObject({ waiting: 3 });
+    const seen: number[] = [];
+    queue.process(async(job): Promise<void> => {
+      seen.push(job.data.n);
+    }, 4);
+    await waitFor((): boolean => seen.length === 3);
+    expect(seen.sort()).toEqual([ 1, 3, 4 ]);
+    // The queue goes on taking batches.
+    await Promise.all([ queue.add({ n: 5 }), queue.add({ n: 6 }) ]);
+    await waitFor((): boolean => seen.length === 5);
   });
 
   it('rejects every add of a batch the wrapped queue refuses', async(): Promise<void> => {

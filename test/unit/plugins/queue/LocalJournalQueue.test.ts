@@ -9,6 +9,7 @@ import { LocalJournalQueue, type LocalJournalQueueOptions } from '../../../../sr
 import { PermanentJobError } from '../../../../src/plugins/queue/PermanentJobError';
 import { RetryPolicy } from '../../../../src/plugins/queue/RetryPolicy';
 import { WalFrameCodec } from '../../../../src/storage/wal/WalFrameCodec';
+import { deepValue } from '../../../support/deepJson';
 import { describeJobQueueContract } from '../../../support/jobQueueContract';
 import { sleep, waitFor } from '../../../support/waitFor';
 
@@ -61,6 +62,22 @@ describe('LocalJournalQueue', (): void => {
     await waitFor((): boolean => seen.length === 2);
     expect(seen).toEqual([{ when: '1970-01-01T00:00:00.000Z' }, null ]);
     await queue.close();
+  });
+
+  it('refuses with a 400 data too deep to be journalled, and journals the jobs added beside it', async(): Promise<void> => {
+    const queue = makeQueue();
+    const results = await Promise.allSettled([ queue.add({ n: 1 }), queue.add(deepValue(10_000) as Payload), queue.add({ n: 3 }) ]);
+    expect(results.map((result): string => result.status)).toEqual([ 'fulfilled', 'rejected', 'fulfilled' ]);
+    expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ statusCode: 400, errorCode: 'too_deeply_nested' });
+    await queue.close();
+    // Both good jobs are in the journal: a new queue on it runs them.
+    const reopened = makeQueue();
+    const seen: number[] = [];
+    reopened.process(async(job): Promise<void> => {
+      seen.push(job.data.n);
+    }, 2);
+    await waitFor((): boolean => seen.length === 2);
+    expect(seen.sort()).toEqual([ 1, 3 ]);
   });
 
   it('keeps jobs added before process() and runs them once a handler comes', async(): Promise<void> => {
