@@ -6,6 +6,10 @@
 // Config files given as arguments are compiled too, to dist/compiled/path-<hash of the absolute
 // path>.js (`npm run build:configs -- my-setup.json`), for `fedpod start --config my-setup.json`.
 // Run by `npm run build`; a config edited since is noticed at start (it is then read instead).
+// A module whose inputs (the config files, the component descriptions, the installed packages, this
+// script) are unchanged since it was written is kept, only touched so that it stays newer than them:
+// so `npm test`, which compiles the tests' setups after the build, does not compile a setup twice.
+const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const { ComponentsManager } = require('componentsjs');
@@ -32,17 +36,69 @@ async function compile(configFile) {
   return strategy.serializeDocument(variable).replaceAll('require(\'./dist/index.js\')', 'require(\'../index.js\')');
 }
 
+/** The config files (`*.json`) under `directory`, at any depth, in a stable order. */
+function configFiles(directory) {
+  const files = [];
+  for (const entry of fs.readdirSync(directory, { withFileTypes: true })) {
+    const file = path.join(directory, entry.name);
+    if (entry.isDirectory()) {
+      files.push(...configFiles(file));
+    } else if (entry.name.endsWith('.json')) {
+      files.push(file);
+    }
+  }
+  return files.sort();
+}
+
+/** A digest of everything a compiled module is made from. */
+function inputsKey(source) {
+  const hash = createHash('sha256');
+  const inputs = [ ...configFiles(path.join(ROOT, 'config')), source, path.join(ROOT, 'dist', 'components', 'components.jsonld'),
+    path.join(ROOT, 'dist', 'components', 'context.jsonld'), path.join(ROOT, 'package-lock.json'), __filename ];
+  if (!source.startsWith(path.join(ROOT, 'config') + path.sep)) {
+    // A config file elsewhere may import its neighbours.
+    inputs.push(...configFiles(path.dirname(source)));
+  }
+  for (const file of inputs) {
+    hash.update(file).update('\0').update(fs.readFileSync(file)).update('\0');
+  }
+  return hash.digest('hex');
+}
+
+/** Whether `target` was compiled from inputs with this key (its first line names the key). */
+function upToDate(target, key) {
+  if (!fs.existsSync(target)) {
+    return false;
+  }
+  const fd = fs.openSync(target, 'r');
+  try {
+    const head = Buffer.alloc(512);
+    const read = fs.readSync(fd, head, 0, head.length, 0);
+    return head.subarray(0, read).toString('utf8').split('\n')[0].includes(`inputs ${key}`);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 (async() => {
   fs.mkdirSync(path.join(ROOT, 'dist', 'compiled'), { recursive: true });
-  const jobs = [ ...NAMED_SETUPS, ...process.argv.slice(2) ].map((name) => ({ source: configFileOf(name), target: compiledModuleOf(name) }));
+  const names = [ ...new Set([ ...NAMED_SETUPS, ...process.argv.slice(2) ]) ];
+  const jobs = names.map((name) => ({ source: configFileOf(name), target: compiledModuleOf(name) }));
   for (const { source, target } of jobs) {
     const started = Date.now();
+    const shown = path.relative(ROOT, source);
+    const key = inputsKey(source);
+    if (upToDate(target, key)) {
+      const now = new Date();
+      fs.utimesSync(target, now, now);
+      process.stdout.write(`kept ${shown} (compiled from the same inputs)\n`);
+      continue;
+    }
     const code = await compile(source);
     if (/require\('\.\.?\/(?!index\.js')/u.test(code)) {
       throw new Error(`${source}: the compiled module requires a relative path other than ../index.js`);
     }
-    const shown = path.relative(ROOT, source);
-    fs.writeFileSync(target, `// Compiled from ${shown} by scripts/compile-configs.js; do not edit.\n${code}\n`);
+    fs.writeFileSync(target, `// Compiled from ${shown} by scripts/compile-configs.js (inputs ${key}); do not edit.\n${code}\n`);
     process.stdout.write(`compiled ${shown} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   }
 })().catch((error) => {
