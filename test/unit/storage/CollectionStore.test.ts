@@ -213,13 +213,20 @@ describe('CollectionStore (on the embedded store)', (): void => {
     expect(await collections.collectionsContaining(`${carol}-nobody`, '/following')).toEqual([]);
   });
 
-  it('holds an item about an IRI when it is the item or the object of one', async(): Promise<void> => {
+  it('holds an item about an IRI when it is the item or the object of a Create among them, not of an Announce', async(): Promise<void> => {
     const note = `${BASE}objects/u${counter}-note`;
     const create = `${BASE}activities/u${counter}-create`;
-    await graphs.put(create, [ [ `${AS}object`, note, 'iri' ] ]);
+    const boosted = `${BASE}objects/u${counter}-boosted`;
+    const announce = `${BASE}activities/u${counter}-announce`;
+    const rdfType = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
+    await graphs.put(create, [ [ `${AS}object`, note, 'iri' ], [ rdfType, `${AS}Create`, 'iri' ] ]);
+    await graphs.put(announce, [ [ `${AS}object`, boosted, 'iri' ], [ rdfType, `${AS}Announce`, 'iri' ] ]);
     await collections.add(collection, create);
+    await collections.add(collection, announce);
     expect(await collections.holdsItemAbout(collection, create)).toBe(true);
     expect(await collections.holdsItemAbout(collection, note)).toBe(true);
+    expect(await collections.holdsItemAbout(collection, announce)).toBe(true);
+    expect(await collections.holdsItemAbout(collection, boosted)).toBe(false);
     expect(await collections.holdsItemAbout(collection, `${BASE}objects/elsewhere`)).toBe(false);
   });
 });
