@@ -168,6 +168,7 @@ export * from './storage/SparqlStoreAccessor';
 export * from './storage/ResourceFiles';
 export * from './plugins/ldp/RdfOrFileConverter';
 export * from './plugins/ldp/StorageRootInitializer';
+export * from './plugins/ldp/StorageOwnerPermissionReader';
 export * from './storage/StoreDatasetInitializer';
 export * from './util/DurableFiles';
 export * from './storage/FileKeyValueStorage';
