@@ -190,6 +190,7 @@ export * from './handlers/html/PageLayoutTemplateEngine';
 export * from './handlers/html/ProfilePageHandler';
 export * from './handlers/html/PostPageHandler';
 export * from './handlers/server/BoundServerInitializer';
+export * from './handlers/server/RetryingInitializer';
 export * from './handlers/html/CollectionPageHandler';
 export * from './plugins/operator/OperatorSecret';
 export * from './plugins/operator/OperatorFile';
