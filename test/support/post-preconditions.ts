@@ -13,11 +13,16 @@ export const POST_BODIES: readonly { name: string; type: string; body: (marker: 
 ];
 
 /**
- * POSTs each body into `container` with true and false preconditions, and checks the answers and that
- * only the POSTs whose preconditions held created anything. `auth`: headers of an agent who may read
- * and append.
+ * POSTs each body into a new container in `parent` with true and false preconditions, and checks the
+ * answers and that only the POSTs whose preconditions held created anything. `auth`: headers of an
+ * agent who may create there. (A container of its own: its members' names would change the order of
+ * the parent's pages, which other tests read.)
  */
-export async function checkPostPreconditions(container: string, auth: Record<string, string>): Promise<void> {
+export async function checkPostPreconditions(parent: string, auth: Record<string, string>): Promise<void> {
+  const made = await fetch(parent, { method: 'POST', headers: { link: '<http://www.w3.org/ns/ldp#BasicContainer>; rel="type"',
+    slug: `preconditions-${Date.now()}`, ...auth } });
+  expect(made.status).toBe(201);
+  const container = made.headers.get('location')!;
   const eTag = async(): Promise<string> => {
     const response = await fetch(container, { headers: { accept: 'application/ld+json', ...auth } });
     expect(response.status).toBe(200);
