@@ -3,7 +3,14 @@
  * a new user controls `{base}pods/<username>/` and nobody else may touch it; a change of its ACL
  * holds at once on both nodes; reads and JSON POSTs carry the WAC-Allow and Link rel="acl" headers.
  */
+import * as fs from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import {
+  buildThing, createAclFromFallbackAcl, createSolidDataset, createThing, getSolidDatasetWithAcl, hasAccessibleAcl, hasFallbackAcl,
+  hasResourceAcl, saveAclFor, saveSolidDatasetAt, setAgentResourceAccess, setThing,
+} from '@inrupt/solid-client';
 import { sharedServers } from '../support/env';
+import { eventually } from '../support/eventually';
 import { startFedpod, type FedpodServer } from '../support/fedpod';
 import { makeTempDir } from '../support/processes';
 
@@ -137,6 +144,42 @@ describe('per-user storage under WebACL (config/ldp-wac.json), two nodes', () =>
     expect(other.headers.get('wac-allow')).toBe('user="read",public="read"');
     // The container itself got no public rule (acl:default is for what is in it).
     expect((await fetch(onSecond(storage), { headers: { accept: 'text/turtle' } })).status).toBe(401);
+  });
+
+  it('logs no error line for a Solid client\'s writes into a storage, ACL included', async() => {
+    // The log lines of exactly this test's requests: between two requests with ids of its own.
+    const mark = async(): Promise<string> => {
+      const id = randomUUID();
+      await (await fetch(`${first.baseUrl}healthz`, { headers: { 'x-request-id': id } })).body?.cancel();
+      return id;
+    };
+    const start = await mark();
+    const authed: typeof fetch = async(url, init) => {
+      const headers = new Headers(init?.headers);
+      headers.set('authorization', as(alice).authorization);
+      return fetch(url, { ...init, headers });
+    };
+    const url = `${storageOf(alice)}client/profile-card`;
+    const thing = buildThing(createThing({ url: `${url}#me` })).addStringNoLocale('http://schema.org/name', 'Alice').build();
+    await saveSolidDatasetAt(url, setThing(createSolidDataset(), thing), { fetch: authed });
+    // As apps share a document: read its ACL (none yet: the storage's applies), then give it one of its own.
+    const withAcl = await getSolidDatasetWithAcl(url, { fetch: authed });
+    expect(hasResourceAcl(withAcl)).toBe(false);
+    if (!hasAccessibleAcl(withAcl) || !hasFallbackAcl(withAcl)) {
+      throw new Error(`${url}: no ACL to start from`);
+    }
+    const acl = setAgentResourceAccess(createAclFromFallbackAcl(withAcl), alice.webId, { read: true, append: true, write: true, control: true });
+    await saveAclFor(withAcl, acl, { fetch: authed });
+    expect(hasResourceAcl(await getSolidDatasetWithAcl(url, { fetch: authed }))).toBe(true);
+    const end = await mark();
+    const lines = await eventually(async() => {
+      const log = fs.readFileSync(first.logFile, 'utf8').split('\n');
+      const from = log.findIndex((line) => line.includes(start));
+      const to = log.findIndex((line) => line.includes(end));
+      return from >= 0 && to > from && log.slice(from, to);
+    });
+    expect(lines.filter((line) => line.includes('"/pods/*"')).length).toBeGreaterThan(4);
+    expect(lines.filter((line) => /"level":"(?:error|fatal)"/u.test(line))).toEqual([]);
   });
 
   it('refuses signup names that would be a storage path', async() => {

@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { sharedServers } from '../support/env';
 import { startFedpod, type FedpodServer } from '../support/fedpod';
+import { checkPostPreconditions } from '../support/post-preconditions';
 import { makeTempDir, REPO_ROOT } from '../support/processes';
 import { httpRequest, type HttpResult } from '../support/sparql';
 import { TestIssuer } from '../support/test-issuer';
@@ -92,6 +93,10 @@ describe('LDP with WebACL (config/ldp-wac.json)', () => {
     const acl = await as(owner, `${server.baseUrl}.acl`, { headers: { accept: 'text/turtle' } });
     expect(acl.status).toBe(200);
     expect(acl.body).toContain(owner);
+  });
+
+  it('honours preconditions on POST as CSS does, on every body, writing nothing on 412', async () => {
+    await checkPostPreconditions(`${server.baseUrl}notes/`, { authorization: `Bearer ${await issuer.token(owner)}` });
   });
 
   it('refuses writes by another authenticated agent with 403', async () => {

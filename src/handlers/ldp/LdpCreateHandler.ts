@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import type { HttpHandlerInput, ReadWriteLocker, RepresentationConverter } from '@solid/community-server';
-import { BasicRepresentation, INTERNAL_QUADS } from '@solid/community-server';
+import type { Conditions, HttpHandlerInput, ReadWriteLocker, RepresentationConverter } from '@solid/community-server';
+import { BasicConditionsParser, BasicETagHandler, BasicRepresentation, INTERNAL_QUADS, RepresentationMetadata } from '@solid/community-server';
 import { NOT_HANDLED } from '../http/NotHandled';
 import type { Quad } from '@rdfjs/types';
 import { generatedName, newResourceName } from '../../plugins/ldp/ResourceIds';
@@ -9,7 +9,7 @@ import type { ResourceFiles } from '../../storage/ResourceFiles';
 import { fileMetadata } from '../../storage/ResourceFiles';
 import { defaultGraphOnly } from '../../storage/SparqlStoreAccessor';
 import { documentMetadata, type ResourceGraphs } from '../../storage/ResourceGraphs';
-import { badRequest, methodNotAllowed, notFound } from '../../util/HttpErrors';
+import { badRequest, methodNotAllowed, notFound, preconditionFailed } from '../../util/HttpErrors';
 import { fileContentType } from '../../util/ContentTypes';
 import { mediaTypeOf, readBody } from '../http/HttpUtil';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
@@ -45,6 +45,9 @@ function noteFromForm(request: IncomingMessage, type: string, body: Buffer): Buf
 /** As RdfBodyGuardHandler's limit in config/parts/http/handler.json. */
 const MAX_NESTING_DEPTH = 128;
 
+/** CSS's own parser of If-Match, If-None-Match and If-Unmodified-Since, so both paths judge them alike. */
+const CONDITIONS = new BasicConditionsParser(new BasicETagHandler());
+
 /**
  * POST into a container, of any body: mint the IRI (Slug honoured, the same way for every media
  * type), store RDF as triples and anything else as a file (RdfOrFileConverter, with the new IRI as
@@ -52,6 +55,10 @@ const MAX_NESTING_DEPTH = 128;
  * modification date in one update; answer 201 with Location. Container creation (Link rel=type
  * ldp:Container) goes to CSS's pipeline. The body is fully read and parsed before anything is
  * written: a bad body changes nothing.
+ *
+ * Preconditions (If-Match, If-None-Match, If-Unmodified-Since) are evaluated as CSS evaluates them
+ * for a POST: against the container, by CSS's own classes, so an ETag from a GET of the container
+ * (either path) matches; a false one answers 412 with nothing written.
  */
 export class LdpCreateHandler extends JsonHttpHandler {
   private readonly paths: LdpPaths;
@@ -106,16 +113,29 @@ export class LdpCreateHandler extends JsonHttpHandler {
     const name = newResourceName(Array.isArray(slug) ? slug[0] : slug);
     let iri = `${container}${name}`;
     const now = new Date();
-    if (slug) {
-      // A client-chosen name may collide: check and write under CSS's lock for that resource.
-      await this.locker.withWriteLock({ path: iri }, async(): Promise<void> => {
-        if (await this.store.exists(iri) || await this.store.exists(`${iri}/`)) {
-          iri = `${container}${name}-${generatedName()}`;
-        }
+    const create = async(): Promise<void> => {
+      if (slug) {
+        // A client-chosen name may collide: check and write under CSS's lock for that resource.
+        await this.locker.withWriteLock({ path: iri }, async(): Promise<void> => {
+          if (await this.store.exists(iri) || await this.store.exists(`${iri}/`)) {
+            iri = `${container}${name}-${generatedName()}`;
+          }
+          await this.write(container, iri, body, type, now, fileType);
+        });
+      } else {
         await this.write(container, iri, body, type, now, fileType);
+      }
+    };
+    const conditions = await CONDITIONS.handleSafe(request);
+    if (conditions) {
+      // Checked and written under the container's lock, as CSS's POST: no write of CSS's (a PUT or
+      // PATCH of the container's metadata, its DELETE) comes between the check and the write.
+      await this.locker.withWriteLock({ path: container }, async(): Promise<void> => {
+        await this.checkConditions(container, conditions);
+        await create();
       });
     } else {
-      await this.write(container, iri, body, type, now, fileType);
+      await create();
     }
     if (note) {
       // A browser goes back to the container's page, which lists the new note.
@@ -142,6 +162,14 @@ export class LdpCreateHandler extends JsonHttpHandler {
     }
     await this.files.saveDescribed(stored.data, async(saved): Promise<void> =>
       this.store.createInContainer(container, iri, [], [ ...metadata, ...fileMetadata(iri, saved, fileType) ], now));
+  }
+
+  /** As CSS's DataAccessorBasedStore.addResource: the container's metadata, its ETag's date compared. */
+  private async checkConditions(container: string, conditions: Conditions): Promise<void> {
+    const metadata = await this.store.readMetadata(container);
+    if (!conditions.matchesMetadata(metadata.length > 0 ? new RepresentationMetadata({ path: container }).addQuads(metadata) : undefined)) {
+      throw preconditionFailed(`The preconditions of this request do not hold for ${container}: nothing was created.`);
+    }
   }
 
   private async findContainer(iri: string): Promise<string> {

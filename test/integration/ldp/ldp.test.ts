@@ -4,6 +4,7 @@
  */
 import { getContainedResourceUrlAll, getSolidDataset, getStringNoLocale, getThing } from '@inrupt/solid-client';
 import { startFedpod, type FedpodServer } from '../../support/fedpod';
+import { checkPostPreconditions } from '../../support/post-preconditions';
 import { selectOnStore, TEST_STORES } from '../../support/stores';
 import { TestIssuer } from '../../support/test-issuer';
 
@@ -146,6 +147,10 @@ describe.each(TEST_STORES)('LDP setup on the $name', (store) => {
     expect(deleted.status).toBeLessThan(300);
     expect((await fetch(url, { headers: { accept: 'text/turtle' } })).status).toBe(404);
     expect((await listAll(notes)).map((member) => member.id)).not.toContain(url);
+  });
+
+  it('honours If-Match, If-None-Match and If-Unmodified-Since on POST as CSS does, on every body, writing nothing on 412', async() => {
+    await checkPostPreconditions(notes, as.owner);
   });
 
   it('shows member edits made through CSS in the next listing, with a new container ETag', async() => {

@@ -2,6 +2,7 @@ import { createPrivateKey } from 'node:crypto';
 import type { ReadWriteLocker } from '@solid/community-server';
 import { getLoggerFor, Initializer } from '@solid/community-server';
 import { documentMetadata, type ResourceGraphs } from '../../../storage/ResourceGraphs';
+import { withRenewedWriteLock } from '../../../util/RenewedLock';
 import type { JsonLdParser } from '../../ldp/JsonLdParser';
 import { actorDocument, ActorUrls } from '../ActorDocument';
 import type { ActorKeyStore } from '../ActorKeyStore';
@@ -37,7 +38,9 @@ export class InstanceActorInitializer extends Initializer {
   public async handle(): Promise<void> {
     const iri = this.urls.actor(INSTANCE_ACTOR);
     const privateKeyPem = this.locker ?
-      await this.locker.withWriteLock({ path: iri }, async(): Promise<string> => this.ensureActor(iri)) :
+      // Renewed while held: making a key pair and writing the actor may take longer than the lock's
+      // expiry on a busy machine, and an expired lock would fail start-up.
+      await withRenewedWriteLock(this.locker, { path: iri }, async(): Promise<string> => this.ensureActor(iri)) :
       await this.ensureActor(iri);
     this.actors.useInstanceKey({ keyId: `${iri}#main-key`, privateKey: createPrivateKey(privateKeyPem) });
   }

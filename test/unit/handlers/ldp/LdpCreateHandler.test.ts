@@ -119,6 +119,30 @@ describe('LdpCreateHandler (on the embedded store)', (): void => {
     expect(await contains(NOTES)).toEqual(before);
   });
 
+  it('evaluates preconditions against the container as CSS does: 412 with nothing written, on every body', async(): Promise<void> => {
+    const before = await contains(NOTES);
+    const files = filesUnder(dataDir).size;
+    // CSS compares the date part of an ETag (its media type differs between representations).
+    const eTag = `"${new Date((await graphs.resources.readModified(NOTES))!).getTime()}-application/ld+json"`;
+    for (const [ type, body ] of [ [ 'text/turtle', `<> <${TITLE}> "t" .` ], [ 'text/plain', 'words' ] ]) {
+      const refusing: Record<string, string>[] = [ { 'if-match': '"0-text/turtle"' }, { 'if-none-match': '*' }, { 'if-none-match': eTag },
+        { 'if-unmodified-since': new Date(0).toUTCString() } ];
+      for (const conditions of refusing) {
+        const refused = await post('/notes/', body, { 'content-type': type, ...conditions });
+        expect(refused.status).toBe(412);
+        expect(await refused.json()).toEqual({ error: 'precondition_failed', message: expect.stringContaining(NOTES) });
+      }
+    }
+    expect(await contains(NOTES)).toEqual(before);
+    expect(filesUnder(dataDir).size).toBe(files);
+    const accepted = await post('/notes/', 'words', { 'content-type': 'text/plain', 'if-match': eTag, slug: 'conditional' });
+    expect(accepted.status).toBe(201);
+    // The container changed: the same ETag no longer holds, and `*` does while the container exists.
+    expect((await post('/notes/', 'words', { 'content-type': 'text/plain', 'if-match': eTag })).status).toBe(412);
+    expect((await post('/notes/', 'words', { 'content-type': 'text/plain', 'if-match': '*' })).status).toBe(201);
+    expect((await post('/missing/', 'x', { 'content-type': 'text/plain', 'if-none-match': '*' })).status).toBe(404);
+  });
+
   it('answers 404 without a container and 405 for a POST to a resource that is not one', async(): Promise<void> => {
     expect((await post('/missing/', 'x', { 'content-type': 'text/plain' })).status).toBe(404);
     expect((await post('/missing', 'x', { 'content-type': 'text/plain' })).status).toBe(404);
