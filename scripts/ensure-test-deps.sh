@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the integration tests need (Virtuoso, Redis,
-# Apache Jena with a JDK for the Jena test server, and Chromium for the page
+# a Java runtime and Maven for Apache Jena Fuseki, and Chromium for the page
 # tests) when they are missing, without leaving their system services running,
-# then compiles the Jena test server (test/fixtures/jena-test-server) when its
-# sources changed.
+# then has Maven fetch Fuseki (scripts/fetch-fuseki.sh: once, then from its
+# cache, offline).
 #
 # The tests start their own private instances on free loopback ports; the
 # packaged services (Virtuoso on 1111/8890, Redis on 6379) are never used, so
@@ -23,13 +23,9 @@ declare -A PACKAGE_FOR=(
   [redis-server]=redis-server
   # Headless browser for the page tests.
   [chromium]=chromium
-  # The Jena test server is compiled with javac and run with java.
-  [javac]=default-jdk-headless
-)
-# file that proves a library package is there -> Debian package providing it
-declare -A PACKAGE_FOR_FILE=(
-  # Jena's ARQ and TDB2 (and what they need), for the Jena test server.
-  [/usr/share/java/jena-tdb2.jar]=libapache-jena-java
+  # Apache Jena Fuseki runs on java (17 or later) and is fetched by Maven (scripts/fetch-fuseki.sh).
+  [java]=default-jre-headless
+  [mvn]=maven
 )
 # Daemons whose packaged service we must not leave running.
 DAEMONS=(virtuoso-t redis-server)
@@ -38,10 +34,6 @@ missing_packages() {
   local bin pkgs=()
   for bin in "${!PACKAGE_FOR[@]}"; do
     command -v "$bin" >/dev/null 2>&1 || pkgs+=("${PACKAGE_FOR[$bin]}")
-  done
-  local file
-  for file in "${!PACKAGE_FOR_FILE[@]}"; do
-    [[ -e $file ]] || pkgs+=("${PACKAGE_FOR_FILE[$file]}")
   done
   # de-duplicate, stable order
   if ((${#pkgs[@]})); then printf '%s\n' "${pkgs[@]}" | sort -u; fi
@@ -114,12 +106,12 @@ main() {
   mapfile -t pkgs < <(missing_packages)
   # FEDPOD_TEST_DEPS_REINSTALL=1 repairs a broken install (apt --reinstall).
   if [[ ${FEDPOD_TEST_DEPS_REINSTALL:-} == 1 ]]; then
-    mapfile -t pkgs < <(printf '%s\n' "${PACKAGE_FOR[@]}" "${PACKAGE_FOR_FILE[@]}" | sort -u)
+    mapfile -t pkgs < <(printf '%s\n' "${PACKAGE_FOR[@]}" | sort -u)
     reinstall=(--reinstall)
   fi
   if ((${#pkgs[@]} == 0)); then
-    log "${!PACKAGE_FOR[*]} ${PACKAGE_FOR_FILE[*]} present"
-    build_jena_test_server
+    log "${!PACKAGE_FOR[*]} present"
+    fetch_fuseki
     return 0
   fi
   log "installing Debian packages: ${pkgs[*]}"
@@ -157,15 +149,15 @@ main() {
     log "ERROR: still missing after install: ${pkgs[*]}"
     return 1
   fi
-  build_jena_test_server
+  fetch_fuseki
 }
 
-# javac into the tests' git-ignored temp dir (where test/support/jena.ts looks); nothing to do
-# when the classes are newer than the sources.
-build_jena_test_server() {
-  local repo
-  repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-  bash "$repo/test/fixtures/jena-test-server/build.sh" "${FEDPOD_TEST_TMP:-$repo/.test-tmp}/jena-test-server"
+# Into the tests' git-ignored temp dir (where test/support/fuseki.ts looks); nothing to do when
+# it is there. Needs no root: Maven caches in the user's own local repository.
+fetch_fuseki() {
+  local jar
+  jar=$(bash "$(dirname "${BASH_SOURCE[0]}")/fetch-fuseki.sh")
+  log "Apache Jena Fuseki: $jar"
 }
 
 main "$@"

@@ -60,7 +60,7 @@ npm run --silent lint || {
   exit "$rc"
 }
 
-step "checking the test packages (Virtuoso, Redis, Jena and a JDK, Chromium)"
+step "checking the test packages (Virtuoso, Redis, Java and Maven for Fuseki, Chromium)"
 if ! bash scripts/ensure-test-deps.sh; then
   # Unit tests need neither; integration tests will fail with a clear message.
   echo "[npm test] WARNING: test dependencies missing; integration tests will fail" >&2

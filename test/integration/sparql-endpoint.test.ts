@@ -1,6 +1,6 @@
 /**
  * The read-only /sparql endpoint (config/ldp-sparql.json) end to end: the real server over real
- * sockets, against the embedded store and against Virtuoso.
+ * sockets, against the embedded store, Virtuoso and Fuseki.
  */
 import * as path from 'node:path';
 import { Parser as N3Parser } from 'n3';
@@ -20,6 +20,7 @@ interface Store {
 const stores: Store[] = [
   { name: 'embedded store', options: () => ({}) },
   { name: 'Virtuoso', options: () => ({ sparqlEndpoint: sharedServers().sparqlEndpoint }) },
+  { name: 'Fuseki', options: () => ({ sparqlEndpoint: sharedServers().fusekiUrl }) },
 ];
 
 const unique = (): string => `${Date.now()}-${Math.random().toString(36).slice(2)}`;

@@ -18,9 +18,9 @@ export const ENV = {
   /** Virtuoso SQL (isql) port, for virtuosoSql() */
   virtuosoIsqlPort: 'FEDPOD_TEST_VIRTUOSO_ISQL_PORT',
   virtuosoPid: 'FEDPOD_TEST_VIRTUOSO_PID',
-  /** Jena test server base URL (Fuseki-style: datasets at /NAME/query, /NAME/update), http://127.0.0.1:PORT */
-  jenaUrl: 'FEDPOD_TEST_JENA_URL',
-  jenaPid: 'FEDPOD_TEST_JENA_PID',
+  /** Apache Jena Fuseki base URL (datasets at /NAME/query, /NAME/update; admin/admin), http://127.0.0.1:PORT */
+  fusekiUrl: 'FEDPOD_TEST_FUSEKI_URL',
+  fusekiPid: 'FEDPOD_TEST_FUSEKI_PID',
   /** redis://127.0.0.1:PORT (database 0; prefer claimRedisDb()) */
   redisUrl: 'FEDPOD_TEST_REDIS_URL',
   redisPid: 'FEDPOD_TEST_REDIS_PID',
@@ -43,8 +43,8 @@ export interface SharedServers {
   sparqlEndpoint: string;
   virtuosoIsqlPort: number;
   virtuosoPid: number;
-  jenaUrl: string;
-  jenaPid: number;
+  fusekiUrl: string;
+  fusekiPid: number;
   redisUrl: string;
   redisPid: number;
 }
@@ -56,8 +56,8 @@ export function sharedServers(): SharedServers {
     sparqlEndpoint: required(ENV.sparqlEndpoint),
     virtuosoIsqlPort: Number(required(ENV.virtuosoIsqlPort)),
     virtuosoPid: Number(required(ENV.virtuosoPid)),
-    jenaUrl: required(ENV.jenaUrl),
-    jenaPid: Number(required(ENV.jenaPid)),
+    fusekiUrl: required(ENV.fusekiUrl),
+    fusekiPid: Number(required(ENV.fusekiPid)),
     redisUrl: required(ENV.redisUrl),
     redisPid: Number(required(ENV.redisPid)),
   };

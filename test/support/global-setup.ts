@@ -1,12 +1,12 @@
 /**
- * Jest globalSetup of the "integration" project: starts ONE Virtuoso, ONE Jena test server and
- * ONE redis-server for the whole run and exports their addresses (see env.ts).
+ * Jest globalSetup of the "integration" project: starts ONE Virtuoso, ONE Apache Jena Fuseki
+ * and ONE redis-server for the whole run and exports their addresses (see env.ts).
  * Jest runs it only when at least one integration test file is selected, so
  * `npm test -- test/unit` starts nothing.
  */
 import { ENV } from './env';
+import { startFuseki, type FusekiServer } from './fuseki';
 import { setGlobalServers, type GlobalServers } from './global-state';
-import { startJenaTestServer, type JenaTestServer } from './jena';
 import { cleanupStaleRuns, createRunDir } from './processes';
 import { startRedis, type RedisServer } from './redis';
 import { startVirtuoso, type VirtuosoServer } from './virtuoso';
@@ -22,32 +22,32 @@ export default async function globalSetup(): Promise<void> {
   setGlobalServers(servers);
   const began = Date.now();
   process.stderr.write('\n'); // jest's progress line may not have ended
-  log(`starting Virtuoso, the Jena test server and redis-server (run dir ${runDir})`);
-  const [virtuoso, jena, redis] = await Promise.allSettled([startVirtuoso(), startJenaTestServer(), startRedis()]);
+  log(`starting Virtuoso, Fuseki and redis-server (run dir ${runDir})`);
+  const [virtuoso, fuseki, redis] = await Promise.allSettled([startVirtuoso(), startFuseki(), startRedis()]);
   if (virtuoso.status === 'fulfilled') servers.virtuoso = virtuoso.value;
-  if (jena.status === 'fulfilled') servers.jena = jena.value;
+  if (fuseki.status === 'fulfilled') servers.fuseki = fuseki.value;
   if (redis.status === 'fulfilled') servers.redis = redis.value;
-  if (virtuoso.status === 'rejected' || jena.status === 'rejected' || redis.status === 'rejected') {
+  if (virtuoso.status === 'rejected' || fuseki.status === 'rejected' || redis.status === 'rejected') {
     // Jest does not run globalTeardown when globalSetup throws.
-    await Promise.allSettled([servers.virtuoso?.stop(), servers.jena?.stop(), servers.redis?.stop()]);
-    const reasons = [virtuoso, jena, redis].flatMap((r) => (r.status === 'rejected' ? [String(r.reason)] : []));
+    await Promise.allSettled([servers.virtuoso?.stop(), servers.fuseki?.stop(), servers.redis?.stop()]);
+    const reasons = [virtuoso, fuseki, redis].flatMap((r) => (r.status === 'rejected' ? [String(r.reason)] : []));
     throw new Error(`test servers did not start:\n${reasons.join('\n')}`);
   }
-  exportAddresses(virtuoso.value, jena.value, redis.value);
+  exportAddresses(virtuoso.value, fuseki.value, redis.value);
   log(
     `Virtuoso ${virtuoso.value.endpoint} (pid ${virtuoso.value.pid}), ` +
-      `Jena test server ${jena.value.baseUrl} (pid ${jena.value.pid}), ` +
+      `Fuseki ${fuseki.value.baseUrl} (pid ${fuseki.value.pid}), ` +
       `redis ${redis.value.url} (pid ${redis.value.pid}) ready in ${((Date.now() - began) / 1000).toFixed(1)} s`,
   );
 }
 
-function exportAddresses(virtuoso: VirtuosoServer, jena: JenaTestServer, redis: RedisServer): void {
+function exportAddresses(virtuoso: VirtuosoServer, fuseki: FusekiServer, redis: RedisServer): void {
   process.env[ENV.virtuosoUrl] = virtuoso.baseUrl;
   process.env[ENV.sparqlEndpoint] = virtuoso.endpoint;
   process.env[ENV.virtuosoIsqlPort] = String(virtuoso.isqlPort);
   process.env[ENV.virtuosoPid] = String(virtuoso.pid);
-  process.env[ENV.jenaUrl] = jena.baseUrl;
-  process.env[ENV.jenaPid] = String(jena.pid);
+  process.env[ENV.fusekiUrl] = fuseki.baseUrl;
+  process.env[ENV.fusekiPid] = String(fuseki.pid);
   process.env[ENV.redisUrl] = redis.url;
   process.env[ENV.redisPid] = String(redis.pid);
 }

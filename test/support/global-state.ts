@@ -3,13 +3,13 @@
  * jest's main process but are loaded as separate modules, so the state lives
  * on globalThis (as jest's documentation suggests).
  */
-import type { JenaTestServer } from './jena';
+import type { FusekiServer } from './fuseki';
 import type { RedisServer } from './redis';
 import type { VirtuosoServer } from './virtuoso';
 
 export interface GlobalServers {
   virtuoso?: VirtuosoServer;
-  jena?: JenaTestServer;
+  fuseki?: FusekiServer;
   redis?: RedisServer;
   runDir: string;
 }

@@ -18,7 +18,7 @@ export default async function globalTeardown(): Promise<void> {
   const servers = getGlobalServers();
   if (servers === undefined) return;
   const began = Date.now();
-  await Promise.allSettled([servers.virtuoso?.stop(), servers.jena?.stop(), servers.redis?.stop()]);
+  await Promise.allSettled([servers.virtuoso?.stop(), servers.fuseki?.stop(), servers.redis?.stop()]);
   await killLeftovers(servers.runDir);
   if (process.env.FEDPOD_TEST_KEEP_TMP !== '1') removeRunData(servers.runDir);
   process.stderr.write(`[fedpod-test] servers stopped in ${((Date.now() - began) / 1000).toFixed(1)} s; logs in ${servers.runDir}/logs\n`);

@@ -1,12 +1,12 @@
 /**
  * The SPARQL stores the integration tests run the server on: the embedded store, the shared
- * Virtuoso (a plain /sparql endpoint) and the shared Jena test server (ARQ and TDB2 behind
- * Fuseki's URL layout, the dataset made by Fedpod at start-up), with how to read what the server
+ * Virtuoso (a plain /sparql endpoint) and the shared Apache Jena Fuseki (TDB2, the dataset
+ * made by Fedpod at start-up through Fuseki's admin protocol), with how to read what the server
  * stored.
  */
 import { sharedServers } from './env';
 import type { FedpodServer } from './fedpod';
-import { JENA_PASSWORD, JENA_USER } from './jena';
+import { FUSEKI_AUTH } from './fuseki';
 import { httpRequest } from './sparql';
 
 /** The dataset Fedpod uses (its --dataset default) and creates on a Fuseki-style store. */
@@ -34,10 +34,10 @@ export const TEST_STORES: TestStore[] = [
     queryUrl: () => sharedServers().sparqlEndpoint,
   },
   {
-    name: 'Jena test server',
-    extraArgs: () => ({ sparqlEndpoint: sharedServers().jenaUrl }),
-    queryUrl: () => `${sharedServers().jenaUrl}/${DATASET}/query`,
-    auth: `Basic ${Buffer.from(`${JENA_USER}:${JENA_PASSWORD}`).toString('base64')}`,
+    name: 'Fuseki',
+    extraArgs: () => ({ sparqlEndpoint: sharedServers().fusekiUrl }),
+    queryUrl: () => `${sharedServers().fusekiUrl}/${DATASET}/query`,
+    auth: FUSEKI_AUTH,
   },
 ];
 

@@ -1,6 +1,6 @@
 /**
  * Moving an installation to another store, as an operator would: `fedpod export` of a stopped
- * server's embedded store, `fedpod import` into the Jena test server (Fuseki's layout, TDB2), into
+ * server's embedded store, `fedpod import` into Apache Jena Fuseki (TDB2, a dataset it creates), into
  * Virtuoso (a plain SPARQL endpoint, loaded by SPARQL updates) and into a new embedded store; the
  * quads and graphs counted by SPARQL on both sides, then the resources (RDF and binary, with their
  * content type and modification date) read back over HTTP from a server started on the new store.
@@ -11,14 +11,13 @@ import * as path from 'node:path';
 import { Parser } from 'n3';
 import { sharedServers } from '../../support/env';
 import { startFedpod, type FedpodServer } from '../../support/fedpod';
-import { JENA_PASSWORD, JENA_USER } from '../../support/jena';
+import { FUSEKI_AUTH } from '../../support/fuseki';
 import { makeTempDir, REPO_ROOT, spawnLogged } from '../../support/processes';
 import { httpRequest } from '../../support/sparql';
 
 const BIN = path.join(REPO_ROOT, 'bin', 'fedpod.js');
 /** Every byte value: a body no text decoding survives. */
 const BYTES = Buffer.from(Array.from({ length: 256 }, (_, index): number => index));
-const JENA_AUTH = `Basic ${Buffer.from(`${JENA_USER}:${JENA_PASSWORD}`).toString('base64')}`;
 const EMBEDDED_AUTH = `Basic ${Buffer.from('admin:admin').toString('base64')}`;
 
 /** Runs `fedpod <args>` to its end; its exit code and what it wrote. */
@@ -137,31 +136,31 @@ describe('fedpod export and import', (): void => {
     expect(again.log).toMatch(/--out .* is not empty/u);
   });
 
-  it('imports into a new dataset of the Jena test server; counts match; a server on it serves the same resources', async(): Promise<void> => {
+  it('imports into a new dataset of Fuseki; counts match; a server on it serves the same resources', async(): Promise<void> => {
     const dataset = `moved${randomBytes(4).toString('hex')}`;
     const dataDir = makeTempDir('fedpod-moved-');
-    const { jenaUrl } = sharedServers();
-    const result = await fedpod([ 'import', '--in', exportDir, '--sparql-endpoint', jenaUrl, '--dataset', dataset, '--data-dir', dataDir ]);
+    const { fusekiUrl } = sharedServers();
+    const result = await fedpod([ 'import', '--in', exportDir, '--sparql-endpoint', fusekiUrl, '--dataset', dataset, '--data-dir', dataDir ]);
     expect(result.log).toMatch(/Graph Store Protocol/u);
     expect(result.code).toBe(0);
-    const queryUrl = `${jenaUrl}/${dataset}/query`;
-    expect(await count(queryUrl, QUADS, JENA_AUTH)).toBe(sourceQuads);
-    expect(await count(queryUrl, GRAPHS, JENA_AUTH)).toBe(sourceGraphs);
+    const queryUrl = `${fusekiUrl}/${dataset}/query`;
+    expect(await count(queryUrl, QUADS, FUSEKI_AUTH)).toBe(sourceQuads);
+    expect(await count(queryUrl, GRAPHS, FUSEKI_AUTH)).toBe(sourceGraphs);
 
     // Read back over the Graph Store Protocol: the very same quads.
     const back = path.join(makeTempDir('fedpod-export-'), 'out');
-    expect((await fedpod([ 'export', '--sparql-endpoint', jenaUrl, '--dataset', dataset, '--out', back ])).code).toBe(0);
+    expect((await fedpod([ 'export', '--sparql-endpoint', fusekiUrl, '--dataset', dataset, '--out', back ])).code).toBe(0);
     expect(linesOf(back)).toEqual(linesOf(exportDir));
 
     // Into a store that holds data: refused, nothing written; --force replaces the export's graphs.
-    const twice = await fedpod([ 'import', '--in', exportDir, '--sparql-endpoint', jenaUrl, '--dataset', dataset, '--data-dir', dataDir ]);
+    const twice = await fedpod([ 'import', '--in', exportDir, '--sparql-endpoint', fusekiUrl, '--dataset', dataset, '--data-dir', dataDir ]);
     expect(twice.code).toBe(1);
     expect(twice.log).toMatch(/already holds data.*--force/u);
-    expect((await fedpod([ 'import', '--in', exportDir, '--sparql-endpoint', jenaUrl, '--dataset', dataset, '--data-dir', dataDir,
+    expect((await fedpod([ 'import', '--in', exportDir, '--sparql-endpoint', fusekiUrl, '--dataset', dataset, '--data-dir', dataDir,
       '--force' ])).code).toBe(0);
-    expect(await count(queryUrl, QUADS, JENA_AUTH)).toBe(sourceQuads);
+    expect(await count(queryUrl, QUADS, FUSEKI_AUTH)).toBe(sourceQuads);
 
-    await expectSameResources(await startMoved(dataDir, { sparqlEndpoint: jenaUrl, extraArgs: [ '--dataset', dataset ]}));
+    await expectSameResources(await startMoved(dataDir, { sparqlEndpoint: fusekiUrl, extraArgs: [ '--dataset', dataset ]}));
   });
 
   it('imports into Virtuoso by SPARQL updates; the export\'s graphs hold as many quads there', async(): Promise<void> => {

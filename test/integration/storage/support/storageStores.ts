@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { runEmbeddedStore, type EmbeddedStoreHandle } from '../../../../src/storage/embedded';
 import { SparqlClient } from '../../../../src/storage/SparqlClient';
 import { sharedServers } from '../../../support/env';
-import { JENA_PASSWORD, JENA_USER } from '../../../support/jena';
+import { FUSEKI_PASSWORD, FUSEKI_USER } from '../../../support/fuseki';
 
 /** A store that Fedpod's storage classes are tried on directly (not through a server). */
 export interface TestedStore {
@@ -29,7 +29,7 @@ let embedded: { store: EmbeddedStoreHandle; dataDir: string } | undefined;
 
 const DATASET = 'storageTests';
 
-/** The three stores Fedpod is tested on: the embedded one (started here), the run's Virtuoso and Jena (TDB2). */
+/** The three stores Fedpod is tested on: the embedded one (started here), the run's Virtuoso and Fuseki (TDB2). */
 export const STORES: TestedStore[] = [
   {
     name: 'the embedded store',
@@ -52,10 +52,10 @@ export const STORES: TestedStore[] = [
     finish: async() => undefined,
   },
   {
-    name: 'Jena',
-    client: () => new SparqlClient(`${sharedServers().jenaUrl}/${DATASET}/query`, `${sharedServers().jenaUrl}/${DATASET}/update`,
-      JENA_USER, JENA_PASSWORD),
-    prepare: async() => makeDataset(sharedServers().jenaUrl, JENA_USER, JENA_PASSWORD, 'tdb2'),
+    name: 'Fuseki',
+    client: () => new SparqlClient(`${sharedServers().fusekiUrl}/${DATASET}/query`, `${sharedServers().fusekiUrl}/${DATASET}/update`,
+      FUSEKI_USER, FUSEKI_PASSWORD),
+    prepare: async() => makeDataset(sharedServers().fusekiUrl, FUSEKI_USER, FUSEKI_PASSWORD, 'tdb2'),
     finish: async() => undefined,
   },
 ];
