@@ -6,11 +6,24 @@ export class UsageError extends Error {
   }
 }
 
-let format: 'json' | 'pretty' = process.env.FEDPOD_LOG_FORMAT === 'pretty' ? 'pretty' : 'json';
+/**
+ * The log format a `--log-format` value stands for: `auto` (the default) is readable lines on a
+ * terminal, where a person reads them, and JSON lines anywhere else (a service manager, a pipe, a
+ * file), where a log collector does.
+ */
+export function resolveLogFormat(value: unknown): 'json' | 'pretty' {
+  if (value === 'json' || value === 'pretty') {
+    return value;
+  }
+  return process.stdout.isTTY ? 'pretty' : 'json';
+}
 
-/** How `say` writes: as the server's JSON log lines, or readable text (--log-format). */
-export function useLogFormat(value: unknown): void {
-  format = value === 'pretty' ? 'pretty' : 'json';
+let format = resolveLogFormat(process.env.FEDPOD_LOG_FORMAT);
+
+/** How `say` writes: as the server's JSON log lines, or readable text (--log-format); the format chosen. */
+export function useLogFormat(value: unknown): 'json' | 'pretty' {
+  format = resolveLogFormat(value);
+  return format;
 }
 
 /** A start-up line on stdout: a JSON log line like the server's (component "fedpod"), or readable text. */

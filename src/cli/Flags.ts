@@ -10,8 +10,9 @@ export const STORE_FLAGS: FlagSpec[] = [
   { name: 'sparql-password', type: 'string', env: 'SPARQL_PASSWORD', default: 'admin', describe: 'Store password', variable: `${FEDPOD}sparqlPassword` },
   { name: 'log-level', type: 'string', env: 'FEDPOD_LOG_LEVEL', default: 'info', choices: [ 'error', 'warn', 'info', 'debug' ], describe: 'Log level',
     variable: `${FEDPOD}logLevel` },
-  { name: 'log-format', type: 'string', env: 'FEDPOD_LOG_FORMAT', default: 'json', choices: [ 'json', 'pretty' ],
-    describe: 'Logs on stdout: one JSON object a line, or readable lines for development', variable: `${FEDPOD}logFormat` },
+  { name: 'log-format', type: 'string', env: 'FEDPOD_LOG_FORMAT', default: 'auto', choices: [ 'auto', 'json', 'pretty' ],
+    describe: 'Logs on stdout: readable lines on a terminal and JSON lines elsewhere (auto), or always json or pretty',
+    variable: `${FEDPOD}logFormat` },
 ];
 
 /** Flags of `fedpod start` (and of the webhooks commands, which read the same data). */

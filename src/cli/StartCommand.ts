@@ -45,7 +45,8 @@ async function preflight(argv: Argv): Promise<void> {
 
 /** `fedpod start`: the server, on the embedded store unless --sparql-endpoint names one. */
 export async function startServer(argv: Argv): Promise<void> {
-  useLogFormat(argv['log-format']);
+  // The server's logger is told the format chosen, not `auto`.
+  argv['log-format'] = useLogFormat(argv['log-format']);
   await preflight(argv);
   // Holds the port from now on, answering 503 until the server takes it over (see StartupResponder).
   const responder = new StartupResponder('starting');

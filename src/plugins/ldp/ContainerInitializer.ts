@@ -1,5 +1,5 @@
 import type { ResourceStore } from '@solid/community-server';
-import { BasicRepresentation, getLoggerFor, Initializer, INTERNAL_QUADS } from '@solid/community-server';
+import { BasicRepresentation, getLoggerFor, Initializer } from '@solid/community-server';
 
 /**
  * Creates the configured containers at start-up when they are missing (e.g. /notes/ in the LDP setup;
@@ -30,7 +30,7 @@ export class ContainerInitializer extends Initializer {
         continue;
       }
       try {
-        await this.store.setRepresentation({ path }, new BasicRepresentation([], { path }, INTERNAL_QUADS));
+        await this.store.setRepresentation({ path }, new BasicRepresentation([], { path }));
         this.logger.info(`Created container ${path}`);
       } catch (error: unknown) {
         // Another initializer (or node) may have created it meanwhile: fine if it exists now.

@@ -1,5 +1,5 @@
 import type { ResourceStore } from '@solid/community-server';
-import { BasicRepresentation, getLoggerFor, Initializer, INTERNAL_QUADS } from '@solid/community-server';
+import { BasicRepresentation, getLoggerFor, Initializer } from '@solid/community-server';
 import { DataFactory } from 'n3';
 import type { ResourceGraphs } from '../../storage/ResourceGraphs';
 import { PIM_STORAGE, RDF_TYPE } from '../../storage/Vocabulary';
@@ -32,7 +32,7 @@ export class StorageRootInitializer extends Initializer {
   public async handle(): Promise<void> {
     if (!await this.store.hasResource({ path: this.root })) {
       try {
-        await this.store.setRepresentation({ path: this.root }, new BasicRepresentation([], { path: this.root }, INTERNAL_QUADS));
+        await this.store.setRepresentation({ path: this.root }, new BasicRepresentation([], { path: this.root }));
       } catch (error: unknown) {
         // Created meanwhile by another initializer or node: fine if it exists now.
         if (!await this.store.hasResource({ path: this.root })) {

@@ -44,7 +44,7 @@ export class UserStorage {
   public async create(username: string, webId: string): Promise<void> {
     const container = this.storageOf(username);
     await this.remove(username);
-    await this.store.setRepresentation({ path: container }, new BasicRepresentation('', { path: container }, 'text/turtle'));
+    await this.store.setRepresentation({ path: container }, new BasicRepresentation([], { path: container }));
     // Solid apps find the user's storage root by this type (as they find the server's root).
     await this.graphs?.addMetadata(container, [ quad(namedNode(container), namedNode(RDF_TYPE), namedNode(PIM_STORAGE)) ]);
     const acl = `${container}.acl`;

@@ -1,6 +1,6 @@
 import type { Quad } from '@rdfjs/types';
 import type { ResourceStore } from '@solid/community-server';
-import { BasicRepresentation, getLoggerFor, INTERNAL_QUADS } from '@solid/community-server';
+import { BasicRepresentation, getLoggerFor } from '@solid/community-server';
 import { DataFactory } from 'n3';
 import { CoalescingResourceWriter } from '../../../storage/CoalescingResourceWriter';
 import { documentMetadata, type ResourceGraphs } from '../../../storage/ResourceGraphs';
@@ -88,7 +88,7 @@ export class StoreInContainerAction implements WebhookAction {
       return;
     }
     try {
-      await this.resourceStore.setRepresentation(identifier, new BasicRepresentation([], identifier, INTERNAL_QUADS));
+      await this.resourceStore.setRepresentation(identifier, new BasicRepresentation([], identifier));
       this.logger.info(`Created webhook data container ${container}`);
     } catch (error: unknown) {
       // Another process made it meanwhile.
