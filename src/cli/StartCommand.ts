@@ -1,5 +1,7 @@
 import { join, relative, resolve } from 'node:path';
 import { StartupResponder } from '../handlers/server/StartupResponder';
+import { installProcessOutboundGuard, processOutboundGuardProblems } from '../plugins/outbound/ProcessOutboundGuard';
+import { SsrfGuard } from '../plugins/outbound/SsrfGuard';
 import { storeUrlsOf } from '../util/StoreUrls';
 import { say, UsageError, useLogFormat } from './Console';
 import type { FlagSpec } from './FlagSpec';
@@ -62,6 +64,7 @@ export async function startServer(argv: Argv): Promise<void> {
 async function startBehind(responder: StartupResponder, argv: Argv): Promise<void> {
   const baseUrl = String(argv['base-url'] || `http://localhost:${String(argv.port)}/`);
   const dataDir = resolve(String(argv['data-dir']));
+  guardOutboundRequests(baseUrl, argv['allow-private-network'] === true);
   let storeStarting: Promise<{ url: string; stop: () => Promise<void> }> | undefined;
   let endpoint = String(argv['sparql-endpoint'] ?? '');
   if (!endpoint) {
@@ -120,11 +123,29 @@ async function startBehind(responder: StartupResponder, argv: Argv): Promise<voi
   await responder.close();
   say('initialising (dataset, containers)');
   await app.start();
+  const unguarded = processOutboundGuardProblems();
+  if (unguarded.length > 0) {
+    await app.stop();
+    throw new Error(`outbound requests are no longer guarded (${unguarded.join('; ')}): not serving`);
+  }
   if (!baseUrl.startsWith('https://') && !String(argv.config).startsWith('ldp')) {
     say('warning: the base URL is not HTTPS; ActivityPub federation needs an HTTPS public URL (put a TLS proxy in front and set --base-url)', 'warn');
   }
   say(`ready: ${baseUrl} (listening on ${String(argv.host) || 'every interface'}, port ${String(argv.port)})`);
   stopOnSignal(app, embedded, Number(argv['shutdown-timeout']));
+}
+
+/**
+ * Before anything of the setup is loaded: every HTTP request of this process that no component
+ * guards itself (a library's, with Node's global agents, an agent of its own, or the global fetch)
+ * goes through the outbound guard, refused to loopback, private and reserved addresses unless
+ * --allow-private-network; the server's own origin is always reached. The SPARQL store's connections
+ * (HttpTransport) and Redis's are the operator's and are left alone. See docs/robustness.md.
+ */
+function guardOutboundRequests(baseUrl: string, allowPrivateNetwork: boolean): void {
+  installProcessOutboundGuard(new SsrfGuard(allowPrivateNetwork, [ baseUrl ]));
+  say(`outbound requests: ${allowPrivateNetwork ? 'any address (--allow-private-network)' : 'public addresses only'}` +
+    `, and this server (${new URL(baseUrl).origin})`);
 }
 
 /**

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { markBackendAgent } from '../util/BackendAgents';
 
 export interface TransportResponse {
   status: number;
@@ -25,8 +26,9 @@ export class HttpTransport {
   private readonly httpsAgent: https.Agent;
 
   public constructor(maxSockets = 64) {
-    this.httpAgent = new http.Agent({ keepAlive: true, maxSockets, keepAliveMsecs: 10_000 });
-    this.httpsAgent = new https.Agent({ keepAlive: true, maxSockets, keepAliveMsecs: 10_000 });
+    // The store is a configured backend, wherever it is: the outbound guard leaves these agents alone.
+    this.httpAgent = markBackendAgent(new http.Agent({ keepAlive: true, maxSockets, keepAliveMsecs: 10_000 }));
+    this.httpsAgent = markBackendAgent(new https.Agent({ keepAlive: true, maxSockets, keepAliveMsecs: 10_000 }));
   }
 
   public async send(request: TransportRequest): Promise<TransportResponse> {

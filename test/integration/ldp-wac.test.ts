@@ -42,6 +42,8 @@ describe('LDP with WebACL (config/ldp-wac.json)', () => {
     server = await startFedpod({
       config: CONFIG,
       sparqlEndpoint: sharedServers().sparqlEndpoint,
+      // The test issuer is on loopback: the server reads its WebIDs and keys only with --allow-private-network.
+      allowPrivateNetwork: true,
       env: { FEDPOD_OWNER_WEBID: owner },
     });
   });

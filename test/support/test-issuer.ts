@@ -1,7 +1,8 @@
 /**
  * A minimal Solid-OIDC issuer and WebID host on http://localhost:PORT (plain HTTP is allowed for
  * localhost): a WebID document, an OpenID configuration and a key set, so that tests can make
- * access tokens for WebIDs as a real identity provider would, and CSS's verifier checks them.
+ * access tokens for WebIDs as a real identity provider would, and CSS's verifier checks them. It is
+ * on loopback: a server reads its WebIDs and keys only when started with --allow-private-network.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,6 +1,6 @@
 import type { NotificationEmitterInput } from '@solid/community-server';
 import { getLoggerFor, NotificationEmitter } from '@solid/community-server';
-import { SsrfGuard } from '../activitypub/fetch/SsrfGuard';
+import { SsrfGuard } from '../outbound/SsrfGuard';
 import { messageOf } from '../../util/Errors';
 
 /**
@@ -8,8 +8,9 @@ import { messageOf } from '../../util/Errors';
  * notifications are POSTed to, so without this anyone who may read a resource could make the server
  * send requests into its own network (the embedded store, a metadata service). Only public addresses
  * are reached unless `--allow-private-network`. The check resolves the host just before CSS's emitter
- * connects (CSS's fetch resolves it again: a DNS answer that changes in between is not caught).
- * A refused notification is dropped and logged; the write it announces is not affected.
+ * connects; CSS's fetch resolves it again, through the process-wide outbound guard
+ * (src/plugins/outbound/ProcessOutboundGuard.ts), so a DNS answer that changed in between is refused
+ * too. A refused notification is dropped and logged; the write it announces is not affected.
  */
 export class GuardedWebhookEmitter extends NotificationEmitter {
   protected readonly logger = getLoggerFor(this);

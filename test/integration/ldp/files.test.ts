@@ -40,7 +40,8 @@ describe.each(TEST_STORES)('files and Solid LDP behaviour on the $name', (store)
     await issuer.start();
     owner = { authorization: `Bearer ${await issuer.token(issuer.webId('owner'))}` };
     stranger = { authorization: `Bearer ${await issuer.token(issuer.webId('stranger'))}` };
-    server = await startFedpod({ config: 'ldp', ...store.extraArgs(), extraArgs: [ '--max-body-size', '300000' ] });
+    // The test issuer is on loopback: the server reads its WebIDs and keys only with --allow-private-network.
+    server = await startFedpod({ config: 'ldp', allowPrivateNetwork: true, ...store.extraArgs(), extraArgs: [ '--max-body-size', '300000' ] });
     notes = `${server.baseUrl}notes/`;
   });
 

@@ -51,7 +51,8 @@ describe.each(TEST_STORES)('LDP setup on the $name', (store) => {
     await issuer.start();
     as.owner = { authorization: `Bearer ${await issuer.token(issuer.webId('owner'))}` };
     as.stranger = { authorization: `Bearer ${await issuer.token(issuer.webId('stranger'))}` };
-    server = await startFedpod({ config: 'ldp', ...store.extraArgs(), extraArgs: [ '--container-page-size', String(PAGE_SIZE) ] });
+    // The test issuer is on loopback: the server reads its WebIDs and keys only with --allow-private-network.
+    server = await startFedpod({ config: 'ldp', allowPrivateNetwork: true, ...store.extraArgs(), extraArgs: [ '--container-page-size', String(PAGE_SIZE) ] });
     notes = `${server.baseUrl}notes/`;
   });
 

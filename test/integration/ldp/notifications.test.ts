@@ -24,7 +24,8 @@ describe('Solid notifications in the LDP setup', () => {
   beforeAll(async() => {
     await issuer.start();
     owner = { authorization: `Bearer ${await issuer.token(issuer.webId('owner'))}` };
-    server = await startFedpod({ config: 'ldp' });
+    // The test issuer is on loopback: the server reads its WebIDs and keys only with --allow-private-network.
+    server = await startFedpod({ config: 'ldp', allowPrivateNetwork: true });
     notes = `${server.baseUrl}notes/`;
   });
 

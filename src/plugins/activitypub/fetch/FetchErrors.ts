@@ -1,27 +1,5 @@
-/**
- * Why a remote request failed without an HTTP status. `retryable` tells a delivery queue whether
- * trying again later can help: network errors and timeouts can; refused addresses, bad URLs and
- * oversized responses cannot.
- */
-export class RemoteFetchError extends Error {
-  public constructor(
-    message: string,
-    public readonly retryable: boolean,
-    /** A short machine-readable cause: ETIMEDOUT, ECONNREFUSED, ENOTFOUND, SSRF, TOO_LARGE, … */
-    public readonly code: string = 'EFETCH',
-  ) {
-    super(message);
-    this.name = 'RemoteFetchError';
-  }
-}
-
-/** The URL's scheme, credentials or address is not allowed (private network, loopback, …). */
-export class SsrfBlockedError extends RemoteFetchError {
-  public constructor(message: string) {
-    super(message, false, 'SSRF');
-    this.name = 'SsrfBlockedError';
-  }
-}
+// The errors of the server-wide outbound guard (src/plugins/outbound/), where ActivityPub code has always imported them.
+export { RemoteFetchError, SsrfBlockedError } from '../../outbound/OutboundErrors';
 
 /** A remote document was fetched but is not what was asked for (status, not JSON, id mismatch, …). */
 export class RemoteDocumentError extends Error {

@@ -5,7 +5,8 @@ import { HttpSigner } from '../signatures/HttpSigner';
 import type { SigningKey } from '../signatures/SignatureCommon';
 import { RemoteFetchError, SsrfBlockedError } from './FetchErrors';
 import { IdleSocketCap } from './IdleSocketCap';
-import { SsrfGuard } from './SsrfGuard';
+import { SELF_GUARDED_AGENT } from '../../outbound/GuardedAgents';
+import { SsrfGuard } from '../../outbound/SsrfGuard';
 import { errnoOf, messageOf } from '../../../util/Errors';
 
 export interface GetJsonOptions {
@@ -87,6 +88,11 @@ export class RemoteFetcher {
     // the root certificates again (about a third of a connection's set-up on the main thread in a
     // fan-out that opens a connection per host and slot).
     this.httpsAgent = new https.Agent({ ...agentOptions, secureContext: tls.createSecureContext() });
+    // Their lookup is the guard's, and every URL is checked before its request: the process-wide
+    // backstop need not check their connections again.
+    for (const agent of [ this.httpAgent, this.httpsAgent ]) {
+      Object.defineProperty(agent, SELF_GUARDED_AGENT, { value: true });
+    }
     this.idleSockets.watch(this.httpAgent);
     this.idleSockets.watch(this.httpsAgent);
   }

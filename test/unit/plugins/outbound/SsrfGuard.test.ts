@@ -1,6 +1,6 @@
 import type { LookupAddress } from 'node:dns';
-import { SsrfBlockedError } from '../../../../../src/plugins/activitypub/fetch/FetchErrors';
-import { isPublicAddress, parseIpv6, SsrfGuard } from '../../../../../src/plugins/activitypub/fetch/SsrfGuard';
+import { SsrfBlockedError } from '../../../../src/plugins/outbound/OutboundErrors';
+import { isPublicAddress, originKey, parseIpv6, SsrfGuard } from '../../../../src/plugins/outbound/SsrfGuard';
 
 const NON_PUBLIC_URLS = [
   'http://127.0.0.1/',
@@ -116,5 +116,45 @@ describe('SsrfGuard', () => {
 
   it('passes DNS errors on', async () => {
     await expect(guard.check('http://does-not-exist.invalid/')).rejects.toMatchObject({ code: expect.stringMatching(/^E/u) });
+  });
+});
+
+describe('SsrfGuard with the server\'s own origin', () => {
+  const own = new SsrfGuard(false, [ 'http://localhost:3000/base/', 'https://Pod.Example/' ]);
+
+  it('writes origins with their port and a lower-case host', () => {
+    expect(originKey('http:', 'LocalHost', '')).toBe('http://localhost:80');
+    expect(originKey('https', '[::1]', 8443)).toBe('https://::1:8443');
+    expect(own.allowedOrigins).toEqual([ 'http://localhost:3000', 'https://pod.example:443' ]);
+  });
+
+  it('reaches the own origin wherever it resolves to, and only that origin', async () => {
+    await expect(own.check('http://localhost:3000/alice/profile#me')).resolves.toMatchObject({ url: expect.any(URL) });
+    await expect(own.check('http://localhost:3001/')).rejects.toThrow(SsrfBlockedError);
+    await expect(own.check('https://localhost:3000/')).rejects.toThrow(SsrfBlockedError);
+    expect(own.isAllowedOrigin('https:', 'pod.example', '')).toBe(true);
+    expect(own.isAllowedOrigin('http:', 'pod.example', 443)).toBe(false);
+  });
+
+  it('allows an IP-literal own origin, and no other port of that address', () => {
+    const literal = new SsrfGuard(false, [ 'http://127.0.0.1:3000/' ]);
+    expect(literal.checkUrl('http://127.0.0.1:3000/x').href).toBe('http://127.0.0.1:3000/x');
+    expect(() => literal.checkUrl('http://127.0.0.1:3001/x')).toThrow(SsrfBlockedError);
+  });
+
+  it('checks a connection: IP literals now, host names by the lookup, the own origin not at all', () => {
+    expect(own.connectionCheck('http:', '127.0.0.1', 3000).refusal).toBeInstanceOf(SsrfBlockedError);
+    expect(own.connectionCheck('http:', '::1', 80).refusal).toBeInstanceOf(SsrfBlockedError);
+    expect(own.connectionCheck('http:', '[::1]', '80').refusal).toBeInstanceOf(SsrfBlockedError);
+    expect(own.connectionCheck('http:', 'localhost', '3001')).toEqual({ usesLookup: true });
+    // No host at all is Node's localhost.
+    expect(own.connectionCheck('http:', undefined, 3000)).toEqual({ usesLookup: false });
+    expect(own.connectionCheck('http:', '', 3001)).toEqual({ usesLookup: true });
+    expect(own.connectionCheck('http:', 'localhost', 3000)).toEqual({ usesLookup: false });
+    expect(own.connectionCheck('https:', '93.184.215.14', 443)).toEqual({ usesLookup: false });
+    expect(own.connectionCheck('http:', 'x', 80, '/var/run/docker.sock').refusal).toBeInstanceOf(SsrfBlockedError);
+    const open = new SsrfGuard(true);
+    expect(open.connectionCheck('http:', '127.0.0.1', 1)).toEqual({ usesLookup: false });
+    expect(open.connectionCheck('http:', 'localhost', 1)).toEqual({ usesLookup: false });
   });
 });

@@ -1,6 +1,6 @@
 import { promises as dns, type LookupAddress } from 'node:dns';
 import { isIP, isIPv4, isIPv6, type LookupFunction } from 'node:net';
-import { SsrfBlockedError } from './FetchErrors';
+import { SsrfBlockedError } from './OutboundErrors';
 
 type Ipv4Range = readonly [ number, number ];
 
@@ -101,18 +101,74 @@ export function isPublicAddress(address: string): boolean {
   return groups !== undefined && ipv6Public(groups);
 }
 
+/** `scheme://host:port` with the port always written (80, 443 by default) and the host in lower case. */
+export function originKey(protocol: string, hostname: string, port?: string | number | null): string {
+  const scheme = protocol.endsWith(':') ? protocol : `${protocol}:`;
+  const host = hostname.replace(/^\[|\]$/gu, '').toLowerCase();
+  const fallback = scheme === 'https:' ? 443 : 80;
+  const number = port === undefined || port === null || port === '' ? fallback : Number(port);
+  return `${scheme}//${host}:${number}`;
+}
+
 /**
  * Keeps server-side requests away from the server's own network: only http(s) URLs without
  * credentials, and only to public unicast addresses unless `allowPrivateNetwork` (for tests and
- * closed federations on a LAN).
+ * closed federations on a LAN). The `allowedOrigins` (the server's own public origin: its base URL)
+ * are reached wherever they resolve to: a Solid token this server issued names this server as its
+ * issuer and a WebID here, and the server reads both as any client would.
  *
  * Use `lookupFunction()` as the `lookup` option of the http(s) agents: node then connects to exactly the
  * addresses checked here, so a DNS answer cannot change between the check and the connection
- * (no DNS-rebinding gap). IP-literal hosts never reach `lookup`, so `checkUrl` must be called
- * before each request (including after each redirect).
+ * (no DNS-rebinding gap). IP-literal hosts never reach `lookup`, so `checkUrl` (or, for a connection,
+ * `connectionCheck`) must be called before each request (including after each redirect).
+ * `GuardedAgents`, `GuardedDispatcher` and `ProcessOutboundGuard` do all of that for a connection.
  */
 export class SsrfGuard {
-  public constructor(private readonly allowPrivateNetwork = false) {}
+  private readonly origins: ReadonlySet<string>;
+
+  /**
+   * @param allowPrivateNetwork - Let requests reach loopback, private and other reserved addresses.
+   * @param allowedOrigins - URLs whose origins are always reached (the server's base URL).
+   */
+  public constructor(private readonly allowPrivateNetwork = false, allowedOrigins: string[] = []) {
+    this.origins = new Set(allowedOrigins.filter((url): boolean => url !== '').map((url): string => {
+      const parsed = new URL(url);
+      return originKey(parsed.protocol, parsed.hostname, parsed.port);
+    }));
+  }
+
+  /** The origins always reached, as `scheme://host:port`. */
+  public get allowedOrigins(): readonly string[] {
+    return [ ...this.origins ];
+  }
+
+  /** Whether a connection to this scheme, host and port is one to an allowed origin (the server itself). */
+  public isAllowedOrigin(protocol: string, hostname: string, port?: string | number | null): boolean {
+    return this.origins.size > 0 && this.origins.has(originKey(protocol, hostname, port));
+  }
+
+  /**
+   * For a connection about to be opened (by an agent or a dispatcher): why it must not be, or
+   * undefined. Refuses IP-literal hosts that are not allowed, and Unix sockets; a host name is
+   * checked by `lookup` when it is resolved. `usesLookup` tells whether the caller must resolve the
+   * host through `lookup` (false for an allowed origin, which is reached wherever it resolves to).
+   */
+  public connectionCheck(protocol: string, host: string | null | undefined, port?: string | number | null, socketPath?: string | null):
+  { refusal?: SsrfBlockedError; usesLookup: boolean } {
+    if (socketPath) {
+      return this.allowPrivateNetwork ? { usesLookup: false } :
+        { refusal: new SsrfBlockedError(`Refusing to connect to the Unix socket ${socketPath}`), usesLookup: false };
+    }
+    // Node connects to localhost when no host is given.
+    const name = (host ?? '').replace(/^\[|\]$/gu, '') || 'localhost';
+    if (this.isAllowedOrigin(protocol, name, port)) {
+      return { usesLookup: false };
+    }
+    if (isIP(name) !== 0 && !this.isAllowedAddress(name)) {
+      return { refusal: new SsrfBlockedError(`Refusing to connect to the non-public address ${name}`), usesLookup: false };
+    }
+    return { usesLookup: isIP(name) === 0 && !this.allowPrivateNetwork };
+  }
 
   /**
    * A `net.LookupFunction` for the `lookup` option of http(s) agents (bind it: `guard.lookup.bind(guard)`,
@@ -159,18 +215,22 @@ export class SsrfGuard {
     if (host === '') {
       throw new SsrfBlockedError('The URL has no host');
     }
-    if (isIP(host) !== 0 && !this.isAllowedAddress(host)) {
+    if (isIP(host) !== 0 && !this.isAllowedAddress(host) && !this.isAllowedOrigin(url.protocol, host, url.port)) {
       throw new SsrfBlockedError(`Refusing to connect to the non-public address ${host}`);
     }
     return url;
   }
 
-  /** `checkUrl` and a DNS lookup of the host, every address of which must be allowed. */
+  /** `checkUrl` and a DNS lookup of the host, every address of which must be allowed (unless it is an allowed origin). */
   public async check(input: string | URL): Promise<{ url: URL; addresses: string[] }> {
     const url = this.checkUrl(input);
     const host = url.hostname.replace(/^\[|\]$/gu, '');
     if (isIP(host) !== 0) {
       return { url, addresses: [ host ] };
+    }
+    if (this.isAllowedOrigin(url.protocol, host, url.port)) {
+      const addresses = await this.resolveHost(host, 0);
+      return { url, addresses: addresses.map((entry) => entry.address) };
     }
     const addresses = await this.resolveChecked(host);
     return { url, addresses: addresses.map((entry) => entry.address) };
