@@ -3,7 +3,8 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { errnoOf, messageOf } from '../../util/Errors';
 import { DEFAULT_OUTBOUND_BOUNDS, GuardedHttpAgent, GuardedHttpsAgent, type OutboundBounds } from './GuardedAgents';
-import { RemoteFetchError, SsrfBlockedError } from './OutboundErrors';
+import { RemoteFetchError } from './OutboundErrors';
+import { followRedirect, REDIRECT_STATUSES, withoutFragment } from './Redirects';
 import { SsrfGuard } from './SsrfGuard';
 
 export interface OutboundGetOptions {
@@ -27,7 +28,6 @@ export interface OutboundResponse {
   body: Buffer;
 }
 
-const REDIRECTS = new Set([ 301, 302, 303, 307, 308 ]);
 
 /**
  * The server's one outbound guard, for everything a request can make it fetch (see
@@ -91,26 +91,14 @@ export class OutboundGuard {
     const maxBytes = options.maxBytes ?? this.bounds.maxResponseBytes;
     const deadline = Date.now() + (options.timeoutMs ?? this.bounds.timeoutMs);
     const maxRedirects = options.maxRedirects ?? 3;
-    let current = stripFragment(this.guard.checkUrl(url));
+    let current = withoutFragment(this.guard.checkUrl(url));
     for (let redirects = 0; ; redirects += 1) {
       const answer = await this.once(current, options.accept ?? '*/*', maxBytes, deadline);
       const location = answer.headers.location;
-      if (!REDIRECTS.has(answer.status) || typeof location !== 'string' || location === '') {
+      if (!REDIRECT_STATUSES.has(answer.status) || typeof location !== 'string' || location === '') {
         return answer;
       }
-      if (redirects >= maxRedirects) {
-        throw new RemoteFetchError(`More than ${maxRedirects} redirects from ${url}`, false, 'TOO_MANY_REDIRECTS');
-      }
-      let next: URL;
-      try {
-        next = new URL(location, current);
-      } catch {
-        throw new RemoteFetchError(`Invalid redirect location from ${current.href}`, false, 'BAD_REDIRECT');
-      }
-      if (current.protocol === 'https:' && next.protocol !== 'https:') {
-        throw new SsrfBlockedError(`Refusing a redirect from https to ${next.protocol}`);
-      }
-      current = stripFragment(this.guard.checkUrl(next));
+      current = followRedirect(this.guard, current, location, redirects, maxRedirects, url);
     }
   }
 
@@ -180,15 +168,6 @@ export class OutboundGuard {
       request.end();
     });
   }
-}
-
-function stripFragment(url: URL): URL {
-  if (url.hash === '') {
-    return url;
-  }
-  const copy = new URL(url.href);
-  copy.hash = '';
-  return copy;
 }
 
 function timedOut(url: URL, deadline: number): RemoteFetchError {

@@ -12,11 +12,14 @@ import { STORES } from './support/storageStores';
 /**
  * Items added to collections together with resources written in the same update (a received
  * activity with its inbox entries), on every store: the stores' dialects differ in how they take an
- * update of several operations, some of them `INSERT ... WHERE` with a sub-select.
+ * update of several operations, some of them `INSERT ... WHERE` with a sub-select. And what such an
+ * inbox entry makes readable.
  */
 const { literal, namedNode, quad } = DataFactory;
 const BASE = 'https://pod.example/';
-const CONTENT = 'https://www.w3.org/ns/activitystreams#content';
+const AS = 'https://www.w3.org/ns/activitystreams#';
+const CONTENT = `${AS}content`;
+const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
 
 describe.each(STORES)('CollectionStore.addAll on $name', ({ client: makeClient, prepare, finish }): void => {
   let client: SparqlClient;
@@ -72,4 +75,20 @@ describe.each(STORES)('CollectionStore.addAll on $name', ({ client: makeClient, 
     expect((await resources.readData(activity)).map((entry): string => entry.object.value)).toEqual([ 'kept' ]);
     expect(await collections.all(inbox)).toEqual([ activity ]);
   });
+
+  // What an inbox entry makes readable (holdsItemAbout, behind /remote): the activity itself, and the
+  // object of a Create or Update; not the object an Announce or Like names, which anyone may send.
+  it.each([ [ 'Create', true ], [ 'Update', true ], [ 'Announce', false ], [ 'Like', false ] ])(
+    'an inbox holding a %s makes its object readable: %s', async(type, readable): Promise<void> => {
+      const inbox = `${BASE}actors/a-${run}/inbox`;
+      const item = `https://remote.example/${run}/${type}`;
+      const object = `https://remote.example/${run}/note`;
+      const data = [ quad(namedNode(item), namedNode(RDF_TYPE), namedNode(`${AS}${type}`)),
+        quad(namedNode(item), namedNode(`${AS}object`), namedNode(object)) ];
+      await collections.addAll([{ collection: inbox, item }], [{ iri: item, parent: undefined, metadata: documentMetadata(item, new Date()), data }]);
+      expect(await collections.holdsItemAbout(inbox, item)).toBe(true);
+      expect(await collections.holdsItemAbout(inbox, object)).toBe(readable);
+      expect(await collections.holdsItemAbout(`${BASE}actors/b-${run}/inbox`, object)).toBe(false);
+    },
+  );
 });

@@ -3,9 +3,10 @@ import https from 'node:https';
 import tls from 'node:tls';
 import { HttpSigner } from '../signatures/HttpSigner';
 import type { SigningKey } from '../signatures/SignatureCommon';
-import { RemoteFetchError, SsrfBlockedError } from './FetchErrors';
+import { RemoteFetchError } from './FetchErrors';
 import { IdleSocketCap } from './IdleSocketCap';
 import { SELF_GUARDED_AGENT } from '../../outbound/GuardedAgents';
+import { followRedirect, REDIRECT_STATUSES, withoutFragment } from '../../outbound/Redirects';
 import { SsrfGuard } from '../../outbound/SsrfGuard';
 import { errnoOf, messageOf } from '../../../util/Errors';
 
@@ -38,7 +39,6 @@ interface Exchange {
   body?: Buffer;
 }
 
-const REDIRECTS = new Set([ 301, 302, 303, 307, 308 ]);
 const MAX_REDIRECTS = 3;
 const JSON_TYPE = /^application\/(?:[a-z0-9.+-]+\+)?json$/u;
 /**
@@ -101,7 +101,7 @@ export class RemoteFetcher {
   public async getJson(url: string, options: GetJsonOptions = {}): Promise<GetJsonResult> {
     let current = this.guard.checkUrl(url);
     for (let redirects = 0; ; redirects += 1) {
-      current = stripFragment(current);
+      current = withoutFragment(current);
       const headers: Record<string, string> = {
         accept: options.accept ?? 'application/activity+json',
         'user-agent': this.userAgent,
@@ -112,20 +112,8 @@ export class RemoteFetcher {
       }
       const answer = await this.exchange(current, 'GET', headers, undefined, true);
       const location = answer.headers.location;
-      if (REDIRECTS.has(answer.status) && typeof location === 'string' && location !== '') {
-        if (redirects >= MAX_REDIRECTS) {
-          throw new RemoteFetchError(`More than ${MAX_REDIRECTS} redirects from ${url}`, false, 'TOO_MANY_REDIRECTS');
-        }
-        let next: URL;
-        try {
-          next = new URL(location, current);
-        } catch {
-          throw new RemoteFetchError(`Invalid redirect location from ${current.href}`, false, 'BAD_REDIRECT');
-        }
-        if (current.protocol === 'https:' && next.protocol !== 'https:') {
-          throw new SsrfBlockedError(`Refusing a redirect from https to ${next.protocol}`);
-        }
-        current = this.guard.checkUrl(next);
+      if (REDIRECT_STATUSES.has(answer.status) && typeof location === 'string' && location !== '') {
+        current = followRedirect(this.guard, current, location, redirects, MAX_REDIRECTS, url);
         continue;
       }
       const contentType = answer.headers['content-type']?.split(';')[0].trim().toLowerCase();
@@ -149,7 +137,7 @@ export class RemoteFetcher {
    * `User-Agent` and `Content-Type: application/activity+json` are added when missing.
    */
   public async post(url: string, body: Buffer | string, headers: Record<string, string>): Promise<PostResult> {
-    const target = stripFragment(this.guard.checkUrl(url));
+    const target = withoutFragment(this.guard.checkUrl(url));
     const sent: Record<string, string> = { ...headers };
     const has = (name: string): boolean => Object.keys(sent).some((key) => key.toLowerCase() === name);
     if (!has('host')) {
@@ -324,14 +312,6 @@ export class RemoteFetcher {
   }
 }
 
-function stripFragment(url: URL): URL {
-  if (url.hash === '') {
-    return url;
-  }
-  const copy = new URL(url.href);
-  copy.hash = '';
-  return copy;
-}
 
 function tooLarge(url: URL, limit: number): RemoteFetchError {
   return new RemoteFetchError(`The response from ${url.origin} is larger than ${limit} bytes`, false, 'TOO_LARGE');
