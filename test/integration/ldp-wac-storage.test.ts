@@ -5,6 +5,7 @@
  */
 import * as fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
+import { Parser } from 'n3';
 import {
   buildThing, createAclFromFallbackAcl, createSolidDataset, createThing, getSolidDatasetWithAcl, hasAccessibleAcl, hasFallbackAcl,
   hasResourceAcl, saveAclFor, saveSolidDatasetAt, setAgentResourceAccess, setThing,
@@ -64,7 +65,12 @@ describe('per-user storage under WebACL (config/ldp-wac.json), two nodes', () =>
     const described = await fetch(description, { headers: { accept: 'text/turtle' }});
     expect(described.status).toBe(200);
     const turtle = await described.text();
-    expect(turtle).toContain('<../> a <http://www.w3.org/ns/pim/space#Storage>');
+    // The description's own subject (`<../>` from it) is the storage, and names the notification gateway.
+    const quads = new Parser({ baseIRI: description }).parse(turtle);
+    const about = (predicate: string): string[] => quads.filter((entry): boolean => entry.subject.value === storage &&
+      entry.predicate.value === predicate).map((entry): string => entry.object.value);
+    expect(about('http://www.w3.org/1999/02/22-rdf-syntax-ns#type')).toContain('http://www.w3.org/ns/pim/space#Storage');
+    expect(about('http://www.w3.org/ns/solid/terms#notificationGateway')).toEqual([ `${first.baseUrl}.notifications/gateway/` ]);
     expect(turtle).toContain('http://www.w3.org/ns/solid/notifications#WebSocketChannel2023');
     const outside = await fetch(`${first.baseUrl}notes/`, { headers: { accept: 'text/turtle' }});
     expect(outside.headers.get('link')).toContain(`<${first.baseUrl}.well-known/solid>; ${rel}`);
