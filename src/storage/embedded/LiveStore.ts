@@ -127,23 +127,29 @@ export class LiveStore {
       longestSliceMs = Math.max(longestSliceMs, performance.now() - sliceStart);
       await nextTurn();
     };
+    let fresh: Store | undefined;
     try {
-      const fresh = new Store();
-      const quads = await this.loader.load(fresh, dump, runSlice);
+      fresh = new Store();
+      const built = fresh;
+      const quads = await this.loader.load(built, dump, runSlice);
       let replayed = 0;
       for (let slice = 0; backlog.length > REPLAY_BATCH && slice < MAX_CATCH_UP_SLICES; slice++) {
         await runSlice((): void => {
           const batch = backlog.splice(0, REPLAY_BATCH);
-          this.replay(fresh, batch);
+          this.replay(built, batch);
           replayed += batch.length;
         });
       }
       // The swap: the last writes and the switch in one slice, so none falls in between.
       await runSlice((): void => {
         const rest = backlog.splice(0);
-        this.replay(fresh, rest);
+        this.replay(built, rest);
         replayed += rest.length;
-        this.current = fresh;
+        const old = this.current;
+        this.current = built;
+        fresh = undefined;
+        // In a turn of its own: dropping 900,000 quads takes half a second.
+        setImmediate((): void => LiveStore.release(old));
         this.backlog = undefined;
         this.removalCount -= removalsInDump;
         this.retryAfterRemovals = 0;
@@ -153,6 +159,9 @@ export class LiveStore {
       return { quads, replayed, totalMs: performance.now() - started, longestSliceMs };
     } catch (error: unknown) {
       this.backlog = undefined;
+      if (fresh) {
+        LiveStore.release(fresh);
+      }
       this.retryAfterRemovals = this.removalCount + Math.max(this.policy.afterRemovals, this.quads / QUADS_PER_REMOVAL);
       throw error;
     }
@@ -173,6 +182,16 @@ export class LiveStore {
         throw new Error(`A write the old store accepted failed on the rebuilt one, which is dropped: ${String(error)}`);
       }
     }
+  }
+
+  /**
+   * Gives a store's WebAssembly memory back now. Left to the garbage collector, which runs seldom
+   * on the store's thread, old stores piled up: over 60,000 overwrites of one document with a
+   * rebuild every 1,000, memory kept growing (135 to 187 MB) where freeing them levelled off at
+   * about 160 MB. Every read and write asks for the current store, so none holds the old one.
+   */
+  private static release(store: Store): void {
+    (store as Store & { free?: () => void }).free?.();
   }
 
   private static mayRemove(operation: DatasetOperation): boolean {
