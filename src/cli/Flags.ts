@@ -6,6 +6,8 @@ const FEDPOD = 'urn:fedpod:default:variable:';
 export const STORE_FLAGS: FlagSpec[] = [
   { name: 'data-dir', type: 'string', env: 'FEDPOD_DATA_DIR', default: './data', describe: 'Keys, accounts, embedded store files, local queue journals' },
   { name: 'store-port', type: 'number', env: 'FEDPOD_STORE_PORT', default: 3030, range: [ 1, 65535 ], describe: 'Port of the embedded store\'s HTTP face' },
+  { name: 'store-rebuild-after-removals', type: 'number', env: 'FEDPOD_STORE_REBUILD_AFTER_REMOVALS', default: 1000, range: [ 0, 1_000_000_000 ],
+    describe: 'Rebuild the embedded store in memory after this many overwrites and deletes (it keeps what they removed until then); 0 = never' },
   { name: 'sparql-user', type: 'string', env: 'SPARQL_USER', default: 'admin', describe: 'Store user', variable: `${FEDPOD}sparqlUser` },
   { name: 'sparql-password', type: 'string', env: 'SPARQL_PASSWORD', default: 'admin', describe: 'Store password', variable: `${FEDPOD}sparqlPassword` },
   { name: 'log-level', type: 'string', env: 'FEDPOD_LOG_LEVEL', default: 'info', choices: [ 'error', 'warn', 'info', 'debug' ], describe: 'Log level',

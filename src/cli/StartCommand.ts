@@ -74,7 +74,8 @@ async function startBehind(responder: StartupResponder, argv: Argv): Promise<voi
     responder.setPhase('store loading');
     // Not awaited yet: the store loads its data on its own thread while this one loads the setup.
     storeStarting = startEmbeddedStoreWorker({ host: '127.0.0.1', port: Number(argv['store-port']), dataDir: join(dataDir, 'store'),
-      user: String(argv['sparql-user']), password: String(argv['sparql-password']) }, undefined, (message): void => say(message));
+      user: String(argv['sparql-user']), password: String(argv['sparql-password']),
+      rebuildAfterRemovals: Number(argv['store-rebuild-after-removals']) }, undefined, (message): void => say(message));
     // Its failure is reported where it is awaited; this only keeps it from counting as unhandled meanwhile.
     storeStarting.catch((): void => undefined);
     // --store-port is never 0, so the address is known before the store answers.

@@ -13,6 +13,7 @@ export async function runStore(argv: Record<string, unknown>): Promise<void> {
     user: String(argv['sparql-user']),
     password: String(argv['sparql-password']),
     anonymousAccess: argv['anonymous-access'] as 'none' | 'read' | 'all',
+    rebuildAfterRemovals: Number(argv['store-rebuild-after-removals']),
   });
   const stop = async(): Promise<void> => {
     await running.stop();

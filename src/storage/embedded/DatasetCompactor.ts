@@ -1,9 +1,11 @@
-import type { Store } from 'oxigraph';
 import type { DatasetFiles } from './DatasetFiles';
 import type { EngineHealth } from './EngineHealth';
+import type { LiveStore } from './LiveStore';
 import { SnapshotDump } from './SnapshotDump';
 import type { WalWriter } from '../wal/WalWriter';
 import { messageOf } from '../../util/Errors';
+
+const REBUILD_REPORT_MS = 60_000;
 
 /** When a dataset's current update log is folded into a new snapshot. */
 export interface CompactionThresholds {
@@ -32,26 +34,34 @@ export interface CompactionThresholds {
  *  3. once the old log is closed, delete it and the previous snapshot.
  * A crash before 2 completes leaves the old snapshot + all logs; after it, the new
  * snapshot and the leftover old files, which boot recognises as covered and deletes.
+ *
+ * Writes that removed quads also make a compaction due once the store should be rebuilt (see
+ * LiveStore): the same dump then also becomes the new store, built meanwhile in memory only,
+ * so the steps above and their crash safety stay as they are.
  */
 export class DatasetCompactor {
   private running: Promise<void> | undefined;
   private readonly dumper = new SnapshotDump();
   private retryAfterBytes = 0;
   private retryAfterRecords = 0;
+  /** Rebuilds are reported at most once a minute: under steady overwrites they come every few seconds. */
+  private rebuildReport = { rebuilds: 0, longestPauseMs: 0, at: Number.NEGATIVE_INFINITY };
 
   /**
    * @param recordsInCurrentLog - records the current log already holds (replayed at start-up)
    * @param health - the engine's; once it has faulted, its store may hold a half-applied write
    *   and is never dumped (the next start rebuilds it from the snapshot and logs)
+   * @param inform - told what each rebuild of the store cost; default: nobody
    */
   public constructor(
-    private readonly store: Store,
+    private readonly live: LiveStore,
     private readonly writer: WalWriter,
     private readonly files: DatasetFiles,
     private readonly thresholds: CompactionThresholds,
     private readonly warn: (message: string) => void,
     private recordsInCurrentLog = 0,
     private readonly health?: EngineHealth,
+    private readonly inform?: (message: string) => void,
   ) {}
 
   /** Counts one appended record. */
@@ -89,6 +99,14 @@ export class DatasetCompactor {
     await this.running;
   }
 
+  private async compactForClose(): Promise<void> {
+    // Not worth rebuilding a store about to be dropped.
+    this.running = this.compactNow(false).finally((): void => {
+      this.running = undefined;
+    });
+    await this.running;
+  }
+
   /**
    * For a clean close, after the last write: compacts if the log is worth it (see
    * `atCloseBytes`). Never throws: the log still holds everything, so a failure only
@@ -101,7 +119,7 @@ export class DatasetCompactor {
       return;
     }
     try {
-      await this.compact();
+      await this.compactForClose();
     } catch (error: unknown) {
       this.warn(`Compaction of ${this.files.directory} at close failed (the next start replays its log): ${messageOf(error)}`);
     }
@@ -116,28 +134,56 @@ export class DatasetCompactor {
     const records = this.recordsInCurrentLog;
     const byBytes = bytes >= this.thresholds.bytes && bytes >= this.retryAfterBytes;
     const byRecords = records >= (this.thresholds.records ?? Number.POSITIVE_INFINITY) && records >= this.retryAfterRecords;
-    return byBytes || byRecords;
+    return byBytes || byRecords || this.live.rebuildDue();
   }
 
-  private async compactNow(): Promise<void> {
+  private async compactNow(mayRebuild = true): Promise<void> {
     this.health?.check();
+    const rebuild = mayRebuild && this.live.rebuildDue();
     let dump: string[];
+    const dumpStart = performance.now();
     try {
       // Blocks this thread for roughly a second per million quads; that is the price
       // of a consistent snapshot without a second copy of the store.
-      dump = this.dumper.of(this.store);
+      dump = this.dumper.of(this.live.store);
     } catch (error: unknown) {
       // E.g. out of memory. Keep logging (still durable) and do not retry on every append.
       this.retryAfterBytes = this.writer.bytesInCurrentLog + this.thresholds.bytes;
       this.retryAfterRecords = this.recordsInCurrentLog + (this.thresholds.records ?? 0);
       throw error;
     }
+    const dumpMs = performance.now() - dumpStart;
     const rotation = this.writer.rotate();
+    // In the dump's tick too: the store records the writes it must replay from here on.
+    const rebuilt = rebuild ? this.rebuild(dump, dumpMs) : undefined;
     this.recordsInCurrentLog = 0;
     this.retryAfterBytes = 0;
     this.retryAfterRecords = 0;
-    await this.files.writeSnapshot(rotation.coveredSequence, dump);
-    await rotation.done;
-    await this.files.removeCoveredBy(rotation.coveredSequence);
+    try {
+      await this.files.writeSnapshot(rotation.coveredSequence, dump);
+      await rotation.done;
+      await this.files.removeCoveredBy(rotation.coveredSequence);
+    } finally {
+      await rebuilt;
+    }
+  }
+
+  /** Never rejects: the old store stays in service if the new one cannot be built. */
+  private async rebuild(dump: readonly string[], dumpMs: number): Promise<void> {
+    const removals = this.live.removals;
+    try {
+      const report = await this.live.rebuildFrom(dump);
+      const summary = this.rebuildReport;
+      summary.rebuilds += 1;
+      summary.longestPauseMs = Math.max(summary.longestPauseMs, dumpMs, report.longestSliceMs);
+      if (performance.now() - summary.at >= REBUILD_REPORT_MS) {
+        this.inform?.(`Dataset ${this.files.directory}: store rebuilt after ${removals} removing writes, ${report.quads} quads ` +
+          `in ${Math.round(dumpMs + report.totalMs)} ms (dump ${Math.round(dumpMs)} ms, ${report.replayed} writes replayed); ` +
+          `${summary.rebuilds} rebuilds since the last report, longest pause ${Math.round(summary.longestPauseMs)} ms`);
+        this.rebuildReport = { rebuilds: 0, longestPauseMs: 0, at: performance.now() };
+      }
+    } catch (error: unknown) {
+      this.warn(`Rebuild of the store of ${this.files.directory} failed (it goes on with the old one): ${messageOf(error)}`);
+    }
   }
 }

@@ -1,4 +1,5 @@
-import { defaultGraph, namedNode, Store } from 'oxigraph';
+import { defaultGraph, namedNode } from 'oxigraph';
+import type { Store } from 'oxigraph';
 import type { WalWriter } from '../wal/WalWriter';
 import type { DatasetCompactor } from './DatasetCompactor';
 import type { DatasetOperation, GraphTarget } from './DatasetOperation';
@@ -6,6 +7,7 @@ import { DatasetOperationApplier } from './DatasetOperationApplier';
 import type { DatasetOperationCodec } from './DatasetOperationCodec';
 import { EngineHealth } from './EngineHealth';
 import { InvalidOperationError } from './InvalidOperationError';
+import type { LiveStore } from './LiveStore';
 import { StoreUnavailableError } from './StoreUnavailableError';
 import { messageOf } from '../../util/Errors';
 
@@ -38,8 +40,7 @@ export class EmbeddedDataset {
   private closed = false;
 
   public constructor(
-    private readonly store: Store,
-    private readonly applier: DatasetOperationApplier,
+    private readonly live: LiveStore,
     private readonly durability: DatasetDurability | undefined,
     /** Shared by every dataset of the engine (one WebAssembly instance per thread). */
     private readonly health: EngineHealth = new EngineHealth(),
@@ -49,9 +50,14 @@ export class EmbeddedDataset {
     return this.durability !== undefined;
   }
 
-  /** Number of quads. */
+  /** Number of quads (counted: slow on a large store). */
   public get size(): number {
-    return this.store.size;
+    return this.live.store.size;
+  }
+
+  /** The store serving now; a rebuild replaces it (see LiveStore). */
+  private get store(): Store {
+    return this.live.store;
   }
 
   /**
@@ -111,7 +117,7 @@ export class EmbeddedDataset {
       throw new StoreUnavailableError(`Dataset is read-only after a log write failure: ${durability.writer.failed.message}`);
     }
     try {
-      this.health.guard((): void => this.applier.apply(this.store, operation));
+      this.health.guard((): void => this.live.apply(operation));
     } catch (error: unknown) {
       // Never logged: an engine fault may have left this write half applied, and the rebuild
       // from the log must not replay it.

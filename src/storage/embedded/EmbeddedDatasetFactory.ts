@@ -9,6 +9,7 @@ import { DatasetOperationCodec } from './DatasetOperationCodec';
 import { DatasetRecovery } from './DatasetRecovery';
 import { EmbeddedDataset } from './EmbeddedDataset';
 import { EngineHealth } from './EngineHealth';
+import { LiveStore } from './LiveStore';
 
 export interface EmbeddedDatasetFactoryOptions {
   /** Compact once the current update log exceeds this many bytes. */
@@ -17,6 +18,8 @@ export interface EmbeddedDatasetFactoryOptions {
   readonly compactThresholdRecords?: number;
   /** At a clean close, compact when the current log holds at least this many bytes; default: never. */
   readonly compactAtCloseBytes?: number;
+  /** Rebuild a durable dataset's store after this many removing writes (see RebuildPolicy); default 0: never. */
+  readonly rebuildAfterRemovals?: number;
   readonly warn: (message: string) => void;
   /** Told what each recovery cost (quads, snapshot load, log replay); default: nobody. */
   readonly inform?: (message: string) => void;
@@ -46,16 +49,19 @@ export class EmbeddedDatasetFactory {
       this.options.warn,
     );
     const { store, writer, replayedRecords, snapshotMs, replayMs } = await recovery.recover();
-    this.options.inform?.(`Dataset ${basename(directory)}: ${store.size} quads; snapshot loaded in ${Math.round(snapshotMs)} ms, ` +
+    const quads = store.size;
+    this.options.inform?.(`Dataset ${basename(directory)}: ${quads} quads; snapshot loaded in ${Math.round(snapshotMs)} ms, ` +
       `${replayedRecords} log records replayed in ${Math.round(replayMs)} ms`);
     const thresholds = {
       bytes: this.options.compactThresholdBytes,
       records: this.options.compactThresholdRecords,
       atCloseBytes: this.options.compactAtCloseBytes,
     };
+    const live = new LiveStore(store, this.applier, { afterRemovals: this.options.rebuildAfterRemovals ?? 0 }, quads, this.health);
     // A long log left by a crash counts, so the first write folds it into a snapshot.
-    const compactor = new DatasetCompactor(store, writer, files, thresholds, this.options.warn, replayedRecords, this.health);
-    return new EmbeddedDataset(store, this.applier, {
+    const compactor = new DatasetCompactor(live, writer, files, thresholds, this.options.warn, replayedRecords, this.health,
+      this.options.inform);
+    return new EmbeddedDataset(live, {
       writer,
       compactor,
       operationCodec: this.operationCodec,
@@ -63,6 +69,6 @@ export class EmbeddedDatasetFactory {
   }
 
   public createInMemory(): EmbeddedDataset {
-    return new EmbeddedDataset(new Store(), this.applier, undefined, this.health);
+    return new EmbeddedDataset(new LiveStore(new Store(), this.applier), undefined, this.health);
   }
 }

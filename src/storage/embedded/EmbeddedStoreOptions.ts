@@ -28,6 +28,12 @@ export interface EmbeddedStoreOptions {
    * bytes, so the next start loads only snapshots; default 64 KiB. 0 compacts any non-empty log.
    */
   readonly compactAtCloseBytes?: number;
+  /**
+   * Rebuild a durable dataset's in-memory store once this many writes that may remove quads
+   * (overwrites, deletes) were applied since it was built, and at least one for every 50 quads
+   * it holds: Oxigraph keeps what they removed until then. 0: never. Default 1,000.
+   */
+  readonly rebuildAfterRemovals?: number;
   /** What requests without credentials may do; default 'none'. See AnonymousAccess. */
   readonly anonymousAccess?: AnonymousAccess;
   /** Largest accepted request body (413 beyond); default 64 MiB. */
@@ -42,6 +48,7 @@ export const EMBEDDED_STORE_DEFAULTS = {
   compactThresholdBytes: 64 * 1024 * 1024,
   compactThresholdRecords: 10_000,
   compactAtCloseBytes: 64 * 1024,
+  rebuildAfterRemovals: 1000,
   anonymousAccess: 'none',
   maxBodyBytes: 64 * 1024 * 1024,
 } as const;

@@ -60,6 +60,7 @@ export async function runEmbeddedStore(
     compactThresholdBytes: options.compactThresholdBytes ?? defaults.compactThresholdBytes,
     compactThresholdRecords: options.compactThresholdRecords ?? defaults.compactThresholdRecords,
     compactAtCloseBytes: options.compactAtCloseBytes ?? defaults.compactAtCloseBytes,
+    rebuildAfterRemovals: options.rebuildAfterRemovals ?? defaults.rebuildAfterRemovals,
     anonymousAccess: options.anonymousAccess ?? defaults.anonymousAccess,
     maxBodyBytes: options.maxBodyBytes ?? defaults.maxBodyBytes,
   };
@@ -75,6 +76,7 @@ export async function runEmbeddedStore(
     compactThresholdBytes: settings.compactThresholdBytes,
     compactThresholdRecords: settings.compactThresholdRecords,
     compactAtCloseBytes: settings.compactAtCloseBytes,
+    rebuildAfterRemovals: settings.rebuildAfterRemovals,
     warn,
     inform,
     health,

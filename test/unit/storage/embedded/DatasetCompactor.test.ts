@@ -1,13 +1,16 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Store } from 'oxigraph';
+import { namedNode, Store } from 'oxigraph';
 import type { CompactionThresholds } from '../../../../src/storage/embedded/DatasetCompactor';
 import { DatasetCompactor } from '../../../../src/storage/embedded/DatasetCompactor';
 import { DatasetFiles } from '../../../../src/storage/embedded/DatasetFiles';
 import { DatasetOperationApplier } from '../../../../src/storage/embedded/DatasetOperationApplier';
 import { DatasetOperationCodec } from '../../../../src/storage/embedded/DatasetOperationCodec';
 import { EngineHealth } from '../../../../src/storage/embedded/EngineHealth';
+import { LiveStore } from '../../../../src/storage/embedded/LiveStore';
+import { SlicedQuadLoader } from '../../../../src/storage/embedded/SlicedQuadLoader';
+import type { SliceRunner } from '../../../../src/storage/embedded/SlicedQuadLoader';
 import { DatasetRecovery } from '../../../../src/storage/embedded/DatasetRecovery';
 import { WalFrameCodec } from '../../../../src/storage/wal/WalFrameCodec';
 import { WalReader } from '../../../../src/storage/wal/WalReader';
@@ -45,14 +48,14 @@ describe('DatasetCompactor', (): void => {
   }
 
   function compactor(threshold: number, of: Store = store, more: Omit<CompactionThresholds, 'bytes'> = {}): DatasetCompactor {
-    return new DatasetCompactor(of, writer, files, { bytes: threshold, ...more }, (message): void => {
+    return new DatasetCompactor(new LiveStore(of, applier), writer, files, { bytes: threshold, ...more }, (message): void => {
       warnings.push(message);
     });
   }
 
   /** What a restart would load from the directory. */
-  async function recovered(): Promise<string[]> {
-    const { store: reloaded, writer: reopened } = await new DatasetRecovery(files, new WalReader(new WalFrameCodec()), operations, applier,
+  async function recovered(from: DatasetFiles = files): Promise<string[]> {
+    const { store: reloaded, writer: reopened } = await new DatasetRecovery(from, new WalReader(new WalFrameCodec()), operations, applier,
       (message): void => {
         warnings.push(message);
       }).recover();
@@ -138,7 +141,7 @@ describe('DatasetCompactor', (): void => {
 
   it('counts the records a recovered log already holds', async(): Promise<void> => {
     await insert('a');
-    const recovered = new DatasetCompactor(store, writer, files, { bytes: 1024 * 1024, records: 3 }, (): void => undefined, 2);
+    const recovered = new DatasetCompactor(new LiveStore(store, applier), writer, files, { bytes: 1024 * 1024, records: 3 }, (): void => undefined, 2);
     await insert('b');
     recovered.recordAppended();
     recovered.maybeStart();
@@ -181,7 +184,7 @@ describe('DatasetCompactor', (): void => {
     await insert('a');
     const health = new EngineHealth();
     health.report(new WebAssembly.RuntimeError('memory access out of bounds'));
-    const faulted = new DatasetCompactor(store, writer, files, { bytes: 1, atCloseBytes: 0 }, (message): void => {
+    const faulted = new DatasetCompactor(new LiveStore(store, applier), writer, files, { bytes: 1, atCloseBytes: 0 }, (message): void => {
       warnings.push(message);
     }, 0, health);
     await faulted.compactAtClose();
@@ -189,5 +192,106 @@ describe('DatasetCompactor', (): void => {
     await faulted.whenIdle();
     expect((await files.list()).snapshots).toEqual([]);
     expect(warnings).toEqual([ expect.stringContaining('The store engine failed (memory access out of bounds)') ]);
+  });
+  describe('with store rebuilds', (): void => {
+    const EX = 'http://example.org/';
+    /** Replaces the one value of graph `doc<n>`: what a PUT of a pod document does. */
+    const overwrite = (n: number, value: string): { kind: 'update'; sparql: string } => ({ kind: 'update', sparql:
+      `DELETE WHERE { GRAPH <${EX}doc${n}> { ?s ?p ?o } }; INSERT DATA { GRAPH <${EX}doc${n}> { <${EX}doc${n}> <urn:p> "${value}" } }` });
+
+    /** The live dataset's write path: apply, log, count, maybe compact; resolves once durable. */
+    async function write(live: LiveStore, compacting: DatasetCompactor, operation: { kind: 'update'; sparql: string }): Promise<void> {
+      live.apply(operation);
+      const durable = writer.append(operations.encode(operation));
+      compacting.recordAppended();
+      compacting.maybeStart();
+      await durable;
+    }
+
+    async function seed(live: LiveStore, compacting: DatasetCompactor): Promise<void> {
+      const triples = Array.from({ length: 500 }, (_, index): string => `<${EX}s${index}> <${EX}filler> "${'f'.repeat(40)} ${index}" .`);
+      await write(live, compacting, { kind: 'update', sparql: `INSERT DATA { ${triples.join(' ')} }` });
+    }
+
+    it('rebuilds the store after enough removing writes, and writes the snapshot from the same dump', async(): Promise<void> => {
+      const informed: string[] = [];
+      const live = new LiveStore(store, applier, { afterRemovals: 20 });
+      const compacting = new DatasetCompactor(live, writer, files, { bytes: 1024 * 1024 * 1024 }, (message): void => {
+        warnings.push(message);
+      }, 0, undefined, (message): void => {
+        informed.push(message);
+      });
+      await seed(live, compacting);
+      for (let index = 0; index < 19; index++) {
+        await write(live, compacting, overwrite(index % 3, `v${index}`));
+      }
+      await compacting.whenIdle();
+      expect(live.store).toBe(store);
+      await write(live, compacting, overwrite(0, 'last'));
+      await compacting.whenIdle();
+      expect(live.store).not.toBe(store);
+      expect(live.removals).toBe(0);
+      expect(informed).toEqual([ expect.stringMatching(/store rebuilt after 20 removing writes, 503 quads/u) ]);
+      expect(await files.list()).toMatchObject({ snapshots: [ 1 ], logs: [ 2 ]});
+      expect(live.store.query(`SELECT ?v WHERE { GRAPH ?g { ?s <urn:p> ?v } } ORDER BY ?v`)).toHaveLength(3);
+      expect(live.store.dump({ format: 'application/n-quads' }).split('\n').sort())
+        .toEqual(readFileSync(files.snapshotPath(1), 'utf8').split('\n').sort());
+      expect(warnings).toEqual([]);
+    });
+
+    it('loses nothing acknowledged when a crash hits while the store is rebuilt', async(): Promise<void> => {
+      // Small slices, and each one waits for another acknowledged write: every slice boundary of
+      // the rebuild is a moment a crash hits, with writes both before and after it.
+      let acknowledged = 0;
+      const waitForWrite = async(runSlice: SliceRunner, work: () => void): Promise<void> => {
+        const seen = acknowledged;
+        await runSlice(work);
+        while (acknowledged === seen) {
+          await new Promise((resolve): void => {
+            setImmediate(resolve);
+          });
+        }
+      };
+      const loader = new class extends SlicedQuadLoader {
+        public override async load(into: Store, pieces: readonly string[], runSlice: SliceRunner): Promise<number> {
+          return super.load(into, pieces, async(work): Promise<void> => waitForWrite(runSlice, work));
+        }
+      }(2000);
+      const live = new LiveStore(store, applier, { afterRemovals: 5 }, 0, undefined, loader);
+      const compacting = new DatasetCompactor(live, writer, files, { bytes: 1024 * 1024 * 1024 }, (message): void => {
+        warnings.push(message);
+      });
+      await seed(live, compacting);
+      const images: { directory: string; values: string[] }[] = [];
+      let sawRebuild = false;
+      for (let index = 0; index < 400 && !(sawRebuild && !live.rebuilding); index++) {
+        await write(live, compacting, overwrite(index % 3, `v${index}`));
+        acknowledged += 1;
+        if (live.rebuilding) {
+          sawRebuild = true;
+          // What a crash now would leave on disk (retried if a file moved while it was copied).
+          const directory = join(root, `crash-${images.length}`);
+          for (let attempt = 0; ; attempt++) {
+            try {
+              rmSync(directory, { recursive: true, force: true });
+              cpSync(files.directory, directory, { recursive: true });
+              break;
+            } catch (error: unknown) {
+              if (attempt > 20) {
+                throw error;
+              }
+            }
+          }
+          images.push({ directory, values: live.store.match(null, namedNode('urn:p')).map((quad): string => quad.object.value).sort() });
+        }
+      }
+      await compacting.whenIdle();
+      expect(images.length).toBeGreaterThan(10);
+      for (const image of images) {
+        const values = (await recovered(new DatasetFiles(image.directory))).filter((value): boolean => value.startsWith('v'));
+        expect(values).toEqual(image.values);
+      }
+      expect(warnings).toEqual([]);
+    });
   });
 });

@@ -281,3 +281,84 @@ describe('EmbeddedDataset durability', (): void => {
     await dataset.close();
   });
 });
+
+describe('EmbeddedDataset store rebuilds', (): void => {
+  let directory: string;
+  let warnings: string[];
+  let informed: string[];
+  const open = async(rebuildAfterRemovals: number): Promise<EmbeddedDataset> => new EmbeddedDatasetFactory({
+    compactThresholdBytes: 64 * 1024 * 1024,
+    rebuildAfterRemovals,
+    warn: (message): void => {
+      warnings.push(message);
+    },
+    inform: (message): void => {
+      informed.push(message);
+    },
+  }).openDurable(directory);
+  /** Replaces graph `doc<n>` by one holding `value`: what a PUT of a pod document does. */
+  const overwrite = (n: number, value: string): string => `DELETE WHERE { GRAPH <${EX}doc${n}> { ?s ?p ?o } }; ` +
+    `INSERT DATA { GRAPH <${EX}doc${n}> { <${EX}doc${n}#it> <${EX}value> "${value}" ; <${EX}other> "x" } }`;
+  const valueOf = (dataset: EmbeddedDataset, n: number): string[] => {
+    const json = JSON.parse(dataset.query(`SELECT ?v WHERE { GRAPH <${EX}doc${n}> { ?s <${EX}value> ?v } }`,
+      'application/sparql-results+json')) as { results: { bindings: { v: { value: string } }[] } };
+    return json.results.bindings.map((binding): string => binding.v.value);
+  };
+  const rebuilds = (): string[] => informed.filter((message): boolean => message.includes('store rebuilt'));
+
+  beforeEach((): void => {
+    directory = mkdtempSync(join(tmpdir(), 'fedpod-embedded-rebuild-'));
+    warnings = [];
+    informed = [];
+  });
+
+  afterEach((): void => {
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  it('rebuilds its store after many overwrites, with the data unchanged', async(): Promise<void> => {
+    const dataset = await open(30);
+    await dataset.update(`INSERT DATA { ${COUNTER} <${EX}value> 0 }`);
+    for (let index = 0; index < 100; index++) {
+      await dataset.update(overwrite(index % 5, `v${index}`));
+      await dataset.update(INCREMENT);
+    }
+    // Waits for the compaction (and rebuild) under way, if any.
+    await dataset.compact();
+    expect(rebuilds()).toEqual([ expect.stringMatching(/store rebuilt after \d+ removing writes, 11 quads/u) ]);
+    expect(counterOf(dataset)).toBe(100);
+    expect([ 0, 1, 2, 3, 4 ].map((n): string[] => valueOf(dataset, n))).toEqual([[ 'v95' ], [ 'v96' ], [ 'v97' ], [ 'v98' ], [ 'v99' ]]);
+    expect(countQuads(dataset)).toBe(11);
+    await dataset.close();
+    const reopened = await open(30);
+    expect(counterOf(reopened)).toBe(100);
+    expect(countQuads(reopened)).toBe(11);
+    await reopened.close();
+    expect(warnings).toEqual([]);
+  });
+
+  it('keeps every write issued while rebuilds run, from many concurrent writers', async(): Promise<void> => {
+    const dataset = await open(10);
+    const lanes = 10;
+    const perLane = 40;
+    const filler = Array.from({ length: 2000 }, (_, index): string => `<${EX}f${index}> <${EX}filler> "${index}" .`);
+    await dataset.update(`INSERT DATA { ${filler.join(' ')} }`);
+    await Promise.all(Array.from({ length: lanes }, async(_, lane): Promise<void> => {
+      for (let index = 0; index < perLane; index++) {
+        await dataset.update(`${overwrite(lane, `${lane}-${index}`)}; INSERT DATA { <${EX}item-${lane}-${index}> <${EX}lane> ${lane} }`);
+      }
+    }));
+    await dataset.compact();
+    // 2000 quads: one removing write per 50 quads, so every 40 of them.
+    expect(rebuilds()).not.toHaveLength(0);
+    expect(Array.from({ length: lanes }, (_, lane): string[] => valueOf(dataset, lane)))
+      .toEqual(Array.from({ length: lanes }, (_, lane): string[] => [ `${lane}-${perLane - 1}` ]));
+    expect(countQuads(dataset)).toBe(2000 + (lanes * 2) + (lanes * perLane));
+    const before = dataset.serialize({ kind: 'dataset' }, 'application/n-quads').split('\n').sort();
+    await dataset.close();
+    const reopened = await open(10);
+    expect(reopened.serialize({ kind: 'dataset' }, 'application/n-quads').split('\n').sort()).toEqual(before);
+    await reopened.close();
+    expect(warnings).toEqual([]);
+  });
+});

@@ -49,7 +49,8 @@ async function main() {
     await simulatePowerLossSemantics(delayMs);
   }
   const { runEmbeddedStore } = require('../../../../../src/storage/embedded/index.ts');
-  const handle = await runEmbeddedStore(JSON.parse(process.argv[2]), (message) => process.stderr.write(`warn: ${message}\n`));
+  const handle = await runEmbeddedStore(JSON.parse(process.argv[2]), (message) => process.stderr.write(`warn: ${message}\n`), undefined,
+    (message) => process.stderr.write(`info: ${message}\n`));
   process.stdout.write(`READY ${handle.url}\n`);
 }
 

@@ -1,0 +1,194 @@
+#!/usr/bin/env node
+'use strict';
+
+// Soak benchmark: one pod document overwritten over and over (PUT, BENCH_CONNECTIONS connections) on
+// `fedpod start --config ldp-wac`, the write rate and the server's resident memory printed per slice of
+// writes. The same run drives a peer: the same server with the embedded store's rebuilds turned off
+// (--store-rebuild-after-removals 0), which is what the store did before it had them. A store that holds
+// its shape keeps both figures flat: the goal is the last slice within 10% of the first one after the
+// warm-up slice, for rate and memory.
+//   node bench/soak/run.js [--writes 100000] [--slice 10000]      (knobs: see bench/README.md)
+
+const fs = require('node:fs');
+const { freePort } = require('../lib/ports');
+const { startFedpod } = require('../lib/fedpod');
+const { expectStatus, request } = require('../lib/http');
+const { residentMb } = require('../lib/process');
+const { loadConfig, readNumber } = require('../lib/config');
+const { log, startRun, runMain, strictExitCode, saveResults, warnIfBusy, selectTargets } = require('../lib/runner');
+
+const TARGETS = [
+  { id: 'fedpod-wac', label: 'Fedpod-WAC', description: 'fedpod start --config ldp-wac (store rebuilds on, the default)', extraArgs: [] },
+  { id: 'fedpod-wac-norebuild', label: 'no-rebuild', description: 'the same with --store-rebuild-after-removals 0 (never rebuilt)',
+    extraArgs: ['--store-rebuild-after-removals', '0'] },
+];
+const FLAT = 0.1;
+
+function flagValue(name) {
+  const index = process.argv.indexOf(`--${name}`);
+  return index > 0 ? process.argv[index + 1] : undefined;
+}
+
+function soakConfig() {
+  const config = loadConfig();
+  const fromFlag = (name, env, fallback, min, max) => {
+    const raw = flagValue(name);
+    return Math.round(raw === undefined ? readNumber({ env, fallback, min, max }) : Math.min(max, Math.max(min, Number(raw))));
+  };
+  config.writes = fromFlag('writes', 'BENCH_SOAK_WRITES', 100000, 100, 10000000);
+  config.slice = fromFlag('slice', 'BENCH_SOAK_SLICE', Math.max(100, Math.round(config.writes / 10)), 10, config.writes);
+  return config;
+}
+
+// The ACL of the bench pod, as bench/ldp gives it: its owner may do everything.
+function ownerAcl(webId) {
+  return `@prefix acl: <http://www.w3.org/ns/auth/acl#>.
+<#owner> a acl:Authorization; acl:agent <${webId}>; acl:mode acl:Read, acl:Write, acl:Control; acl:accessTo <./>; acl:default <./>.`;
+}
+
+// A small document of 20 triples, all of them new with every write (an edited text, a state saved
+// again): each overwrite leaves 20 removed quads behind in the store. (Triples written again unchanged
+// leave nothing: Oxigraph revives the removed quad.)
+function documentBody(version) {
+  const lines = ['@prefix ex: <http://example.org/ns#>.', `<#it> ex:version ${version}.`];
+  for (let index = 0; index < 19; index++) {
+    lines.push(`<#it> ex:field${index} "value ${index} of version ${version} of a document overwritten many times".`);
+  }
+  return lines.join('\n');
+}
+
+async function startTarget(target, config) {
+  const [port, storePort] = [await freePort(), await freePort()];
+  const fedpod = await startFedpod({ name: target.id, config: 'ldp-wac', port, storePort, timeoutMs: config.startTimeout * 1000,
+    extraArgs: target.extraArgs });
+  try {
+    const signup = await expectStatus(`${fedpod.baseUrl}auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'bench', email: 'bench@example.org', password: 'correct horse battery' }) }, [201]);
+    const { token, webId } = JSON.parse(signup.body);
+    const authorization = `Bearer ${token}`;
+    await expectStatus(`${fedpod.baseUrl}pods/bench/.acl`, { method: 'PUT',
+      headers: { 'content-type': 'text/turtle', authorization }, body: ownerAcl(webId) }, [201, 204, 205]);
+    return { fedpod, authorization, url: `${fedpod.baseUrl}pods/bench/soak.ttl` };
+  } catch (error) {
+    await fedpod.stop();
+    throw error;
+  }
+}
+
+// One slice: `count` PUTs over `connections` lanes; resolves to its row (rate, RSS).
+async function runSlice(session, config, count) {
+  let issued = 0;
+  const started = performance.now();
+  const lane = async () => {
+    while (issued < count) {
+      issued += 1;
+      session.version += 1;
+      const res = await request(session.url, { method: 'PUT', timeoutMs: 60000,
+        headers: { 'content-type': 'text/turtle', authorization: session.authorization }, body: documentBody(session.version) });
+      if (res.status >= 300) {
+        session.failed += 1;
+        if (session.failed <= 3) {
+          log(`  ${session.label}: PUT answered ${res.status}: ${res.body.slice(0, 200)}`);
+        }
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: config.connections }, lane));
+  session.done += count;
+  return { writes: session.done, perSecond: count / ((performance.now() - started) / 1000), rssMb: residentMb(session.fedpod.pid) };
+}
+
+// Rebuild reports the store wrote to the server's log (at most one a minute, each with the longest pause since the last).
+function rebuildLines(logFile) {
+  try {
+    return fs.readFileSync(logFile, 'utf8').split('\n').filter((line) => line.includes('store rebuilt'))
+      .map((line) => /Dataset .*/u.exec(line)?.[0].replace(/["}]+$/u, '') ?? line);
+  } catch {
+    return [];
+  }
+}
+
+function flatness(slices) {
+  // The first slice is the warm-up (JIT, caches, the store's first growth).
+  if (slices.length < 3) {
+    return null;
+  }
+  const first = slices[1];
+  const last = slices.at(-1);
+  const rate = last.perSecond / first.perSecond;
+  const rss = last.rssMb / first.rssMb;
+  return { rate, rss, flat: rate >= 1 - FLAT && rss <= 1 + FLAT };
+}
+
+async function main() {
+  const config = soakConfig();
+  const { machineAtStart } = startRun(config, { name: 'soak' });
+  const targets = selectTargets(TARGETS, config);
+  const deadline = Date.now() + config.maxSeconds * 1000 - 60000;
+  const outcomes = {};
+  const sessions = [];
+  try {
+    for (const target of targets) {
+      log(`== ${target.label}: ${target.description}`);
+      try {
+        sessions.push({ ...await startTarget(target, config), target, label: target.label, version: 0, done: 0, failed: 0, slices: [] });
+      } catch (error) {
+        outcomes[target.id] = { unavailable: String(error.message).split('\n')[0] };
+        log(`  not available: ${outcomes[target.id].unavailable}`);
+      }
+    }
+    // Slices alternate between the targets, so both see the same machine (other work on it comes and goes).
+    log(`\n${config.writes} PUTs of one document per target, ${config.connections} connections, a row every ${config.slice}\n`);
+    log(`${'writes'.padStart(8)}  ${sessions.map((session) => `${session.label.padStart(12)} PUT/s       MB`).join('  ')}`);
+    for (let done = 0; done < config.writes && Date.now() < deadline; done += config.slice) {
+      const count = Math.min(config.slice, config.writes - done);
+      const rows = [];
+      for (const session of sessions) {
+        const row = await runSlice(session, config, count);
+        session.slices.push(row);
+        rows.push(`${row.perSecond.toFixed(1).padStart(18)}  ${String(Math.round(row.rssMb)).padStart(7)}`);
+      }
+      log(`${String(done + count).padStart(8)}  ${rows.join('  ')}`);
+    }
+  } finally {
+    for (const session of sessions) {
+      await session.fedpod.stop();
+      outcomes[session.target.id] = { slices: session.slices, done: session.done, failed: session.failed,
+        flatness: flatness(session.slices), rebuilds: rebuildLines(session.fedpod.logFile), log: session.fedpod.logFile };
+    }
+  }
+  for (const session of sessions) {
+    for (const line of outcomes[session.target.id].rebuilds) {
+      log(`  ${session.label}: ${line}`);
+    }
+  }
+  log(`\nSoak: last slice over the first after warm-up (slice 2); flat = rate >= ${1 - FLAT}x and memory <= ${1 + FLAT}x\n`);
+  log('target        writes  first PUT/s  last PUT/s  rate  first MB  last MB  memory  flat');
+  const checks = [];
+  for (const target of targets) {
+    const outcome = outcomes[target.id];
+    const f = outcome.flatness;
+    if (!f) {
+      log(`${target.label.padEnd(12)}  n/a (${outcome.unavailable ?? 'fewer than 3 slices'})`);
+      checks.push({ label: `${target.label} flat`, met: false });
+      continue;
+    }
+    const [first, last] = [outcome.slices[1], outcome.slices.at(-1)];
+    log(`${target.label.padEnd(12)}  ${String(outcome.done).padStart(6)}  ${first.perSecond.toFixed(1).padStart(11)}  ` +
+      `${last.perSecond.toFixed(1).padStart(10)}  ${f.rate.toFixed(2).padStart(4)}x  ${String(Math.round(first.rssMb)).padStart(8)}  ` +
+      `${String(Math.round(last.rssMb)).padStart(7)}  ${f.rss.toFixed(2).padStart(5)}x  ${f.flat ? 'yes' : 'NO'}` +
+      `${outcome.failed > 0 ? `  ! ${outcome.failed} failed PUTs` : ''}`);
+    checks.push({ label: `${target.label} flat`, met: f.flat && outcome.failed === 0 });
+  }
+  const on = outcomes['fedpod-wac'];
+  const off = outcomes['fedpod-wac-norebuild'];
+  if (on?.slices?.length && off?.slices?.length) {
+    const [a, b] = [on.slices.at(-1), off.slices.at(-1)];
+    log(`\nlast slice, rebuilds on / off: ${(a.perSecond / b.perSecond).toFixed(2)}x the PUT rate, ${(a.rssMb / b.rssMb).toFixed(2)}x the memory`);
+  }
+  warnIfBusy('\n');
+  saveResults('soak', { settings: config, machineAtStart, outcomes, checks });
+  return strictExitCode(checks);
+}
+
+runMain('soak benchmark', main);
