@@ -9,7 +9,6 @@ export * from './handlers/activitypub/RemoteObjectHandler';
 export * from './handlers/activitypub/OutboxHandler';
 export * from './handlers/auth/AuthHandler';
 export * from './handlers/auth/FedpodTokenExtractor';
-export * from './handlers/BodyLimitHandler';
 export * from './handlers/discovery/HostMetaHandler';
 export * from './handlers/discovery/NodeInfoHandler';
 export * from './handlers/discovery/WebFingerHandler';

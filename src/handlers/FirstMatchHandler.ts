@@ -9,13 +9,19 @@ import { isRequestMatcher } from './http/RequestMatcher';
  * Used instead of CSS's WaterfallHandler for Fedpod's own handler lists because that one asks every
  * handler twice (in canHandle and again in handle) and builds an aggregate HttpError when none
  * matches; here the choice made in canHandle is remembered for handle, and a refusal is the shared
- * NOT_HANDLED error. Handlers that are RequestMatchers are asked synchronously.
+ * NOT_HANDLED error. Handlers that are RequestMatchers are asked synchronously. A FirstMatchHandler in the
+ * list gives its members to this one's list, so lists composed from several config parts are one
+ * dispatcher, not nested ones.
  */
 export class FirstMatchHandler extends HttpHandler {
   private readonly chosen = new WeakMap<HttpHandlerInput, HttpHandler>();
 
-  public constructor(private readonly handlers: HttpHandler[] = []) {
+  private readonly handlers: HttpHandler[];
+
+  public constructor(handlers: HttpHandler[] = []) {
     super();
+    this.handlers = handlers.flatMap((handler): HttpHandler[] =>
+      handler instanceof FirstMatchHandler ? handler.handlers : [ handler ]);
   }
 
   public override async canHandle(input: HttpHandlerInput): Promise<void> {

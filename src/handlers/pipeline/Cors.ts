@@ -8,7 +8,9 @@ const METHODS = 'GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE';
 
 /**
  * CORS for every route, as Solid apps and browser clients need it: any origin, with credentials
- * (tokens travel in headers, never in cookies here), the headers clients read exposed.
+ * (tokens travel in headers, never in cookies here), the headers clients read exposed. The only CORS
+ * step: LDP answers get no second one (CSS's middleware is not in the chain), so what is exposed
+ * here is what browsers can read everywhere. (The pipeline's Vary names Origin.)
  */
 export const Cors = {
   /** Adds the CORS headers to any answer of a request that has an Origin. */
@@ -17,7 +19,6 @@ export const Cors = {
     response.setHeader('access-control-allow-origin', origin ?? '*');
     if (origin !== undefined) {
       response.setHeader('access-control-allow-credentials', 'true');
-      response.setHeader('vary', 'Origin');
     }
     response.setHeader('access-control-expose-headers', EXPOSED);
   },

@@ -117,6 +117,8 @@ export class RequestPipeline extends ServerConfigurator implements ReadDecider {
       this.logger.error(`Request error: ${error.message}`);
     });
     try {
+      // Any answer may depend on what is asked for, by whom and from which page: caches keep them apart.
+      response.setHeader('vary', 'Accept, Authorization, Origin');
       Cors.decorate(request, response);
       if (Cors.isPreflight(request)) {
         Cors.answerPreflight(request, response);

@@ -72,6 +72,21 @@ describe.each(TEST_STORES)('LDP setup on the $name', (store) => {
     expect(listing['ldp:contains']).toEqual([]);
   });
 
+  it('gives answers of CSS\'s handlers and of its own the same CORS headers, once', async() => {
+    const origin = { origin: 'https://app.example' };
+    // CSS's storage description, Fedpod's container read, and CSS's static files (a route of their own).
+    for (const url of [ `${server.baseUrl}.well-known/solid`, notes, `${server.baseUrl}favicon.ico` ]) {
+      const response = await fetch(url, { headers: origin });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('access-control-allow-origin')).toBe('https://app.example');
+      const exposed = response.headers.get('access-control-expose-headers')!.split(', ');
+      expect(exposed).toEqual(expect.arrayContaining([ 'X-Request-Id', 'Retry-After', 'WAC-Allow', 'Location' ]));
+      expect(response.headers.get('vary')).toContain('Origin');
+      expect(response.headers.get('x-powered-by')).toBeNull();
+    }
+    expect((await fetch(`${server.baseUrl}favicon.ico`)).headers.get('content-type')).toContain('image/');
+  });
+
   it('creates a note with POST, lists it embedded, and stores its triples', async() => {
     const content = `hello ${store.name} ${Date.now()}`;
     const response = await post(`${server.baseUrl}notes`, note('First', content), { 'content-type': 'application/json' });

@@ -72,6 +72,21 @@ describe('FirstMatchHandler', () => {
     await expect(handler.canHandle(input('/elsewhere'))).rejects.toBe(NOT_HANDLED);
     expect(matching.canHandleCalls).toBe(0);
   });
+
+  it('takes the members of a nested FirstMatchHandler into its own list, in their place', async () => {
+    const last = new PathHandler('/inbox');
+    const outer = new FirstMatchHandler([ handler, last ]);
+    await outer.handleSafe(input('/inbox'));
+    await outer.handleSafe(input('/webhooks/x'));
+    // The nested list's member wins over the later one: the order of the lists is kept.
+    expect(matching.served).toEqual([ '/inbox' ]);
+    expect(last.served).toEqual([]);
+    expect(plain.served).toEqual([ '/webhooks/x' ]);
+    // No nested dispatcher: the outer one asks the matcher itself, synchronously, as its own member.
+    const spied = jest.spyOn(handler, 'canHandle');
+    await outer.handleSafe(input('/inbox'));
+    expect(spied).not.toHaveBeenCalled();
+  });
 });
 
 describe('FirstMatchHandler over the discovery handlers (as config/parts/activitypub/components/discovery.json)', (): void => {

@@ -27,11 +27,10 @@ describe('Cors', (): void => {
     await server.close();
   });
 
-  it('allows the request\'s origin with credentials, varying on Origin, and exposes the headers clients read', async(): Promise<void> => {
+  it('allows the request\'s origin with credentials and exposes the headers clients read', async(): Promise<void> => {
     const response = await fetch(`${server.base}/x`, { headers: { origin: 'https://app.example' }});
     expect(response.headers.get('access-control-allow-origin')).toBe('https://app.example');
     expect(response.headers.get('access-control-allow-credentials')).toBe('true');
-    expect(response.headers.get('vary')).toBe('Origin');
     const exposed = response.headers.get('access-control-expose-headers')!.split(', ');
     expect(exposed).toEqual(expect.arrayContaining([ 'Location', 'Link', 'WAC-Allow', 'WWW-Authenticate', 'ETag', 'Allow' ]));
   });
@@ -40,7 +39,6 @@ describe('Cors', (): void => {
     const response = await fetch(`${server.base}/x`);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
     expect(response.headers.get('access-control-allow-credentials')).toBeNull();
-    expect(response.headers.get('vary')).toBeNull();
   });
 
   it('answers a preflight 204 with every method and the headers asked for, for a day', async(): Promise<void> => {
