@@ -1,7 +1,7 @@
 /**
  * The paths of what the server mints, as templates in the route table's syntax (find-my-way, relative
  * to the base URL): the config's routes serve these templates, and the URLs the server hands out are
- * filled in from them, so the two cannot drift apart (test/unit/config/MintedPaths.test.ts checks that
+ * filled in from them, so the two cannot drift apart (test/unit/util/PathTemplates.test.ts checks that
  * each template is served by the route named here).
  */
 export const MINTED_PATHS = {

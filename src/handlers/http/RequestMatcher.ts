@@ -3,8 +3,8 @@ import type { HttpHandlerInput } from '@solid/community-server';
 /**
  * A handler that can tell at once, without awaiting anything, whether a request is its own.
  * FirstMatchHandler asks `accepts` instead of awaiting `canHandle`: a refusal is then a plain
- * `false`, not a rejected promise caught one level up, which cost about 10% of the rate of webhook
- * POSTs (offered to the inbox handler first) in the fast lane.
+ * `false`, not a rejected promise caught one level up: a refusal by a handler that sits before the
+ * one serving the request (InboxHandler, WebhookHandler in their routes' lists) costs no promise.
  */
 export interface RequestMatcher {
   accepts: (input: HttpHandlerInput) => boolean;
