@@ -209,6 +209,7 @@ function writeResults(name, payload) {
 }
 
 module.exports = {
+  RESULTS_DIR,
   formatTable,
   formatNumber,
   formatRatio,

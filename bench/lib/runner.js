@@ -185,7 +185,7 @@ function logComparison(title, { scenarios, targets, outcomes, ratios }) {
  */
 function logChecksVsCss(goals, results, outcomes) {
   const checks = evaluateChecks(goals, results);
-  log(`\nTargets (Fedpod vs stock CSS on the same SPARQL store):\n${formatChecks(checks)}`);
+  log(`\nTargets (ratios of this run):\n${formatChecks(checks)}`);
   const sparqlInfo = outcomes['css-sparql'] && outcomes['css-sparql'].info;
   if (sparqlInfo && sparqlInfo.store) {
     log(`  (CSS-sparql ran on: ${sparqlInfo.storeNote}` +
