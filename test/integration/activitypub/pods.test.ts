@@ -162,7 +162,7 @@ describe('a pod for every account in the default setup', () => {
       for (const [ method, target ] of targets) {
         const response = await fetch(`${server.baseUrl}${target}`, { method, headers: { 'content-type': 'text/turtle',
           ...token ? { authorization: `Bearer ${token}` } : {} }, body: method === 'DELETE' ? undefined : '<a:s> <a:p> <a:o> .' });
-        // The object route takes JSON only from whoever may write (415 for Turtle), and creates nothing (404 for JSON).
+        // The object route takes JSON only (415 for Turtle) from whoever is logged in.
         const status = /^(?:objects|activities)\/new$/u.test(target) && token ? 415 : expected;
         expect(`${who} ${method} /${target} ${response.status}`).toBe(`${who} ${method} /${target} ${status}`);
       }
