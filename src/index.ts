@@ -22,6 +22,7 @@ export * from './handlers/access/PublicAccess';
 export * from './handlers/access/PublicAppendAccess';
 export * from './handlers/access/ReadOnlyAccess';
 export * from './handlers/access/WebAclAccess';
+export * from './handlers/access/UserStorageAccess';
 export * from './handlers/access/AccessHeaders';
 export * from './handlers/activitypub/ObjectWriteHandler';
 export * from './handlers/http/Agent';

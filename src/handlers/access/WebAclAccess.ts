@@ -12,9 +12,9 @@ const META_SUFFIX = '.meta';
 const MODE_ORDER: AccessMode[] = [ 'read', 'write', 'append', 'control' ];
 
 /**
- * Web Access Control on every request of the LDP paths (the `ldp-wac` setup), from the cached
- * decisions of WebAclAuthorizer, so that reads and JSON POSTs are served by the fast handlers and
- * nothing goes unchecked:
+ * Web Access Control on every request of the LDP paths (`ldp-wac`; in the ActivityPub setup, behind
+ * UserStorageAccess), from the cached decisions of WebAclAuthorizer, so that reads and JSON POSTs
+ * are served by the fast handlers and nothing goes unchecked:
  * - GET, HEAD: acl:Read; POST: acl:Append on the container;
  * - PUT, PATCH of an existing resource: acl:Write (PATCH: acl:Append or acl:Write; CSS's own WebACL
  *   check, on the path it serves, then tells an insert-only patch from one that deletes);

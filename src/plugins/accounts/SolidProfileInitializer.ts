@@ -17,8 +17,10 @@ const PIM_STORAGE = 'http://www.w3.org/ns/pim/space#storage';
 /**
  * Brings the WebIDs of accounts made before the OpenID provider was switched on up to date: each
  * gets `solid:oidcIssuer` (without it no Solid-OIDC token for that WebID is accepted) and, where
- * the setup gives users storage, `pim:storage` (and the storage itself when the account has none). Signup writes both for new accounts. It runs once per
- * issuer: a marker file in the data directory records that every account was seen.
+ * the setup gives users storage, `pim:storage` (and the storage itself, or its ACL, when the account
+ * lacks it: accounts made before the setup gave storages). Signup writes both for new accounts. It
+ * runs once per issuer and storage choice: a marker file in the data directory records that every
+ * account was seen.
  */
 export class SolidProfileInitializer extends Initializer {
   protected readonly logger = getLoggerFor(this);
@@ -65,10 +67,9 @@ export class SolidProfileInitializer extends Initializer {
     const wanted: Quad[] = [ quad(namedNode(webId), namedNode(SOLID_OIDC_ISSUER), namedNode(this.oidcIssuer)) ];
     if (this.storage) {
       const container = this.storage.storageOf(username);
-      // An account made under a setup without user storage gets one now, as signup would give it.
-      if (!await this.store.exists(container)) {
-        await this.storage.create(username, webId);
-      }
+      // An account made under a setup without user storage gets one now, as signup would give it;
+      // what a start stopped half-way left is completed, never made twice.
+      await this.storage.ensure(username, webId);
       wanted.push(quad(namedNode(webId), namedNode(PIM_STORAGE), namedNode(container)));
     }
     const missing = wanted.filter((wish): boolean => !stored.data.some((present): boolean => present.equals(wish)));

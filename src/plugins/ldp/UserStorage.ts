@@ -8,7 +8,7 @@ import type { WebAclAuthorizer } from './WebAclAuthorizer';
 const { namedNode, quad } = DataFactory;
 
 /**
- * A storage container per user, under WebACL (the `ldp-wac` setup): at signup,
+ * A storage container per user, under WebACL (the ActivityPub and `ldp-wac` setups): at signup,
  * `{base}pods/<username>/` is created with an ACL that gives the user's WebID Read, Write and
  * Control of it and of everything in it (acl:default), and nobody else anything. The user changes
  * its rules by writing `{base}pods/<username>/.acl`. Written through CSS's store, as any LDP write.
@@ -42,14 +42,34 @@ export class UserStorage {
 
   /** Creates the container and its ACL (replacing what a failed signup may have left). */
   public async create(username: string, webId: string): Promise<void> {
-    const container = this.storageOf(username);
     await this.remove(username);
-    await this.store.setRepresentation({ path: container }, new BasicRepresentation([], { path: container }));
-    // Solid apps find the user's storage root by this type (as they find the server's root).
-    await this.graphs?.addMetadata(container, [ quad(namedNode(container), namedNode(RDF_TYPE), namedNode(PIM_STORAGE)) ]);
+    await this.ensure(username, webId);
+  }
+
+  /**
+   * Makes what the user's storage lacks, its container or its ACL, and never removes or replaces
+   * anything: for accounts made before the setup gave storages, at every start until all have one.
+   * Whether anything was made.
+   */
+  public async ensure(username: string, webId: string): Promise<boolean> {
+    const container = this.storageOf(username);
     const acl = `${container}.acl`;
-    await this.store.setRepresentation({ path: acl }, new BasicRepresentation(storageAclTurtle(webId), { path: acl }, 'text/turtle'));
-    await this.acl?.changed();
+    let made = false;
+    if (!await this.store.hasResource({ path: container })) {
+      await this.store.setRepresentation({ path: container }, new BasicRepresentation([], { path: container }));
+      // Solid apps find the user's storage root by this type (as they find the server's root).
+      await this.graphs?.addMetadata(container, [ quad(namedNode(container), namedNode(RDF_TYPE), namedNode(PIM_STORAGE)) ]);
+      made = true;
+    }
+    // Without its own ACL the storage would fall under the root ACL's rules (public Read).
+    if (!await this.store.hasResource({ path: acl })) {
+      await this.store.setRepresentation({ path: acl }, new BasicRepresentation(storageAclTurtle(webId), { path: acl }, 'text/turtle'));
+      made = true;
+    }
+    if (made) {
+      await this.acl?.changed();
+    }
+    return made;
   }
 
   /** Removes the container and what is in it (undoing a failed signup). */

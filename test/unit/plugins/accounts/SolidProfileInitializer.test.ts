@@ -26,10 +26,14 @@ class RecordingStorage {
     return `${BASE}pods/${username}/`;
   }
 
-  public async create(username: string): Promise<void> {
-    this.created.push(username);
+  public async ensure(username: string): Promise<boolean> {
     const container = this.storageOf(username);
+    if (await this.graphs.resources.exists(container)) {
+      return false;
+    }
+    this.created.push(username);
     await this.graphs.resources.write(container, undefined, documentMetadata(container, new Date()));
+    return true;
   }
 }
 
@@ -120,12 +124,28 @@ describe('SolidProfileInitializer (on the embedded store)', (): void => {
     const alice = await account();
     const bob = await account();
     const storage = new RecordingStorage(graphs);
-    await storage.create(bob);
+    await storage.ensure(bob);
     storage.created.length = 0;
     await new SolidProfileInitializer(BASE, dataDir, accounts, graphs.resources, ISSUER, storage as unknown as UserStorage).handle();
     expect(storage.created).toEqual([ alice ]);
     expect(await objectsOf(alice, PIM_STORAGE)).toEqual([ `${BASE}pods/${alice}/` ]);
     expect(await objectsOf(bob, PIM_STORAGE)).toEqual([ `${BASE}pods/${bob}/` ]);
     expect(readFileSync(join(dataDir, 'accounts', 'solid-profiles-done'), 'utf8')).toBe(`${ISSUER} storage`);
+  });
+
+  it('gives the accounts of a setup without storage theirs once that setup gets storage, each once', async(): Promise<void> => {
+    const alice = await account();
+    // The setup without storage: the issuer only.
+    await new SolidProfileInitializer(BASE, dataDir, accounts, graphs.resources, ISSUER).handle();
+    expect(await objectsOf(alice, PIM_STORAGE)).toEqual([]);
+    const storage = new RecordingStorage(graphs);
+    await new SolidProfileInitializer(BASE, dataDir, accounts, graphs.resources, ISSUER, storage as unknown as UserStorage).handle();
+    expect(storage.created).toEqual([ alice ]);
+    expect(await objectsOf(alice, PIM_STORAGE)).toEqual([ `${BASE}pods/${alice}/` ]);
+    // A start stopped before its marker was written goes through every account again: nothing is made twice.
+    rmSync(join(dataDir, 'accounts', 'solid-profiles-done'));
+    await new SolidProfileInitializer(BASE, dataDir, accounts, graphs.resources, ISSUER, storage as unknown as UserStorage).handle();
+    expect(storage.created).toEqual([ alice ]);
+    expect(await objectsOf(alice, PIM_STORAGE)).toEqual([ `${BASE}pods/${alice}/` ]);
   });
 });

@@ -64,6 +64,22 @@ describe('UserStorage (on CSS\'s in-memory store)', (): void => {
     expect(await store.hasResource({ path: `${BASE}pods/alice/.acl` })).toBe(true);
   });
 
+  it('makes only what a storage lacks, its container or its ACL, and keeps what is in it', async(): Promise<void> => {
+    expect(await storage.ensure('alice', ALICE)).toBe(true);
+    expect(acl.count).toBe(1);
+    const note = `${BASE}pods/alice/note`;
+    await store.setRepresentation({ path: note }, new BasicRepresentation('mine', { path: note }, 'text/plain'));
+    expect(await storage.ensure('alice', ALICE)).toBe(false);
+    expect(acl.count).toBe(1);
+    expect(await store.hasResource({ path: note })).toBe(true);
+    // A container left without its ACL (a start stopped half-way) gets it, and only it.
+    await store.deleteResource({ path: `${BASE}pods/alice/.acl` });
+    expect(await storage.ensure('alice', ALICE)).toBe(true);
+    expect(await text(`${BASE}pods/alice/.acl`)).toContain(`acl:agent <${ALICE}>`);
+    expect(await store.hasResource({ path: note })).toBe(true);
+    expect(acl.count).toBe(2);
+  });
+
   it('removes the storage and everything in it, nested containers too', async(): Promise<void> => {
     await storage.create('alice', ALICE);
     for (const path of [ 'a', 'sub/b', 'sub/deeper/c' ]) {

@@ -13,6 +13,14 @@ describe('UserStorageLocationStrategy', (): void => {
     expect(await strategy.getStorageIdentifier({ path: 'https://pod.example/pods/bob/x' })).toEqual({ path: 'https://pod.example/pods/bob/' });
   });
 
+  it('names no user storage for what is outside every one, the storages\' own container included', (): void => {
+    expect(strategy.userStorageOf('https://pod.example/pods/alice/.acl')).toBe('https://pod.example/pods/alice/');
+    for (const iri of [ 'https://pod.example/', 'https://pod.example/pods/', 'https://pod.example/pods/.acl', 'https://pod.example/pods/alice',
+      'https://pod.example/objects/x' ]) {
+      expect([ iri, strategy.userStorageOf(iri) ]).toEqual([ iri, undefined ]);
+    }
+  });
+
   it('follows a base URL with a path', (): void => {
     expect(new UserStorageLocationStrategy('https://host.example/fedpod').storageOf('https://host.example/fedpod/pods/carol/y'))
       .toBe('https://host.example/fedpod/pods/carol/');
