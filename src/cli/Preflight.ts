@@ -75,8 +75,8 @@ export function chooseBackend(flag: unknown, redisUrl: string, configFile: strin
     throw new UsageError(`${why}: give its Redis with --redis-url (REDIS_URL)`);
   }
   if (backend === 'local' && redisUrl.trim()) {
-    throw new UsageError(`${why} keeps queues, locks and change counters in this process and its data directory: ` +
-      'leave out --redis-url (REDIS_URL), or use --backend redis');
+    throw new UsageError(`${why}: queues, locks and change counters stay in this process and its data directory, ` +
+      'so --redis-url would be ignored; leave it out (REDIS_URL too), or use --backend redis');
   }
   return backend;
 }

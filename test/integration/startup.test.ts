@@ -10,8 +10,8 @@ import { freePort } from '../support/ports';
 import { httpStatus, killByPid, makeTempDir, REPO_ROOT, spawnLogged, type SpawnedProcess } from '../support/processes';
 
 const BIN = path.join(REPO_ROOT, 'bin', 'fedpod.js');
-/** A test setup that imports the Redis backend part itself. */
-const ON_REDIS = path.join(REPO_ROOT, 'test', 'fixtures', 'config', 'activitypub-short-lock-wait.json');
+/** A test setup that imports the Redis backend part itself (relative to the repository, where the server starts). */
+const ON_REDIS = path.join('test', 'fixtures', 'config', 'activitypub-short-lock-wait.json');
 
 describe('start-up with an unreachable Redis', () => {
   let proc: SpawnedProcess | undefined;
@@ -85,7 +85,7 @@ describe('flags checked before anything is loaded', () => {
     [[ '--backend', 'redis' ], /--backend redis: give its Redis with --redis-url/u ],
     [[ '--config', ON_REDIS ], /the config imports the redis backend: give its Redis with --redis-url/u ],
     [[ '--config', ON_REDIS, '--backend', 'local' ], /--backend local: the config imports the redis backend/u ],
-    [[ '--backend', 'local', '--redis-url', 'redis://127.0.0.1:6379' ], /--backend local keeps queues, locks and change counters in this process/u ],
+    [[ '--backend', 'local', '--redis-url', 'redis://127.0.0.1:6379' ], /--backend local: queues, locks and change counters stay in this process/u ],
     [[ '--backend', 'nosql' ], /backend.*Given: "nosql"/su ],
   ])('refuses %j naming the flag, writing nothing', async(flags, message) => {
     const { code, log, dataDirCreated } = await start(flags);

@@ -119,7 +119,7 @@ describe('Preflight', (): void => {
     it('refuses the redis backend without a Redis URL, and a Redis URL the local backend would ignore', (): void => {
       expect((): Backend => chooseBackend('redis', '', named)).toThrow(new UsageError('--backend redis: give its Redis with --redis-url (REDIS_URL)'));
       expect((): Backend => chooseBackend('local', url, named)).toThrow(UsageError);
-      expect((): Backend => chooseBackend('local', url, named)).toThrow(/--backend local keeps queues, locks and change counters in this process/u);
+      expect((): Backend => chooseBackend('local', url, named)).toThrow(/--backend local: queues, locks and change counters stay in this process .* --redis-url would be ignored/u);
     });
 
     it('takes the backend a config imports itself; --backend may repeat it, not contradict it', (): void => {
