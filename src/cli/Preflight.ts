@@ -4,7 +4,7 @@ import type { FlagSpec } from './FlagSpec';
 import { flagProblem } from './FlagSpec';
 import { UsageError } from './Console';
 import type { Backend } from './Setups';
-import { importedBackend } from './Setups';
+import { BACKENDS, importedBackend } from './Setups';
 
 /** Every flag's value checked against its declaration; the first problem as a UsageError. */
 export function checkFlags(specs: readonly FlagSpec[], argv: Record<string, unknown>): void {
@@ -65,7 +65,10 @@ export function checkConfigFile(name: string, file: string): void {
  */
 export function chooseBackend(flag: unknown, redisUrl: string, configFile: string): Backend {
   const own = importedBackend(configFile);
-  const given = flag === undefined || flag === '' ? undefined : flag as Backend;
+  const given = BACKENDS.find((name): boolean => name === flag);
+  if (given === undefined && flag !== undefined && flag !== '') {
+    throw new UsageError(`--backend must be one of ${BACKENDS.join(', ')} (got ${JSON.stringify(flag)})`);
+  }
   if (own && given && given !== own) {
     throw new UsageError(`--backend ${given}: the config imports the ${own} backend (config/parts/backend/${own}.json) itself`);
   }

@@ -111,9 +111,10 @@ describe('Preflight', (): void => {
       expect(chooseBackend('', '  ', named)).toBe('local');
     });
 
-    it('takes the one --backend names', (): void => {
+    it('takes the one --backend names, and no other name', (): void => {
       expect(chooseBackend('redis', url, named)).toBe('redis');
       expect(chooseBackend('local', '', named)).toBe('local');
+      expect((): Backend => chooseBackend('memory', '', named)).toThrow(new UsageError('--backend must be one of local, redis (got "memory")'));
     });
 
     it('refuses the redis backend without a Redis URL, and a Redis URL the local backend would ignore', (): void => {
