@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 'use strict';
-// Compiles each named setup's Components.js config (config/<name>.json) to a JavaScript module,
-// dist/compiled/<name>.js, that builds the server's App from the run's variables without reading
-// any JSON-LD: `fedpod start` then skips Components.js's config loading, most of its start-up time.
-// Config files given as arguments are compiled too, to dist/compiled/path-<hash of the absolute
-// path>.js (`npm run build:configs -- my-setup.json`), for `fedpod start --config my-setup.json`.
+// Compiles each named setup's Components.js config (config/<name>.json) with each backend part
+// (config/parts/backend/<backend>.json) to a JavaScript module, dist/compiled/<name>.<backend>.js,
+// that builds the server's App from the run's variables without reading any JSON-LD: `fedpod start`
+// then skips Components.js's config loading, most of its start-up time. Config files given as
+// arguments are compiled too, to dist/compiled/path-<hash of the absolute path>.<backend>.js
+// (`npm run build:configs -- my-setup.json`), for `fedpod start --config my-setup.json`. A config
+// that imports a backend part itself is compiled with that one only.
 // Run by `npm run build`; a config edited since is noticed at start (it is then read instead).
 // A module whose inputs (the config files, the component descriptions, the installed packages, this
 // script) are unchanged since it was written is kept, only touched so that it stays newer than them:
@@ -16,11 +18,11 @@ const { ComponentsManager } = require('componentsjs');
 const { ConstructionStrategyCommonJsString } = require('componentsjs/lib/construction/strategy/ConstructionStrategyCommonJsString');
 
 // The same names and places `fedpod start` looks for (built by build:ts, which runs first).
-const { NAMED_SETUPS, compiledModuleOf, configFileOf } = require('../dist/cli/Setups');
+const { BACKENDS, NAMED_SETUPS, compiledModuleOf, configFileOf, importedBackend, setupFilesOf } = require('../dist/cli/Setups');
 
 const ROOT = path.join(__dirname, '..');
 
-async function compile(configFile) {
+async function compile(configFiles) {
   const strategy = new ConstructionStrategyCommonJsString({ asFunction: true, req: require });
   const manager = await ComponentsManager.build({
     mainModulePath: ROOT,
@@ -29,7 +31,11 @@ async function compile(configFile) {
     typeChecking: false,
     skipContextValidation: true,
     logLevel: 'error',
-    configLoader: async(registry) => registry.register(configFile),
+    configLoader: async(registry) => {
+      for (const file of configFiles) {
+        await registry.register(file);
+      }
+    },
   });
   const variable = await manager.instantiate('urn:solid-server:default:App');
   // The module sits in dist/compiled/: Fedpod's own classes are one directory up.
@@ -51,9 +57,10 @@ function configFiles(directory) {
 }
 
 /** A digest of everything a compiled module is made from. */
-function inputsKey(source) {
+function inputsKey(sources) {
+  const source = sources[0];
   const hash = createHash('sha256');
-  const inputs = [ ...configFiles(path.join(ROOT, 'config')), source, path.join(ROOT, 'dist', 'components', 'components.jsonld'),
+  const inputs = [ ...configFiles(path.join(ROOT, 'config')), ...sources, path.join(ROOT, 'dist', 'components', 'components.jsonld'),
     path.join(ROOT, 'dist', 'components', 'context.jsonld'), path.join(ROOT, 'package-lock.json'), __filename ];
   if (!source.startsWith(path.join(ROOT, 'config') + path.sep)) {
     // A config file elsewhere may import its neighbours.
@@ -83,20 +90,23 @@ function upToDate(target, key) {
 (async() => {
   fs.mkdirSync(path.join(ROOT, 'dist', 'compiled'), { recursive: true });
   const names = [ ...new Set([ ...NAMED_SETUPS, ...process.argv.slice(2) ]) ];
-  const jobs = names.map((name) => ({ source: configFileOf(name), target: compiledModuleOf(name) }));
-  for (const { source, target } of jobs) {
+  const jobs = names.flatMap((name) => {
+    const own = importedBackend(configFileOf(name));
+    return (own ? [ own ] : BACKENDS).map((backend) => ({ sources: setupFilesOf(name, backend), target: compiledModuleOf(name, backend), backend }));
+  });
+  for (const { sources, target, backend } of jobs) {
     const started = Date.now();
-    const shown = path.relative(ROOT, source);
-    const key = inputsKey(source);
+    const shown = `${path.relative(ROOT, sources[0])} (${backend})`;
+    const key = inputsKey(sources);
     if (upToDate(target, key)) {
       const now = new Date();
       fs.utimesSync(target, now, now);
       process.stdout.write(`kept ${shown} (compiled from the same inputs)\n`);
       continue;
     }
-    const code = await compile(source);
+    const code = await compile(sources);
     if (/require\('\.\.?\/(?!index\.js')/u.test(code)) {
-      throw new Error(`${source}: the compiled module requires a relative path other than ../index.js`);
+      throw new Error(`${shown}: the compiled module requires a relative path other than ../index.js`);
     }
     fs.writeFileSync(target, `// Compiled from ${shown} by scripts/compile-configs.js (inputs ${key}); do not edit.\n${code}\n`);
     process.stdout.write(`compiled ${shown} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);

@@ -3,6 +3,8 @@ import { connect, createServer } from 'node:net';
 import type { FlagSpec } from './FlagSpec';
 import { flagProblem } from './FlagSpec';
 import { UsageError } from './Console';
+import type { Backend } from './Setups';
+import { BACKENDS, importedBackend } from './Setups';
 
 /** Every flag's value checked against its declaration; the first problem as a UsageError. */
 export function checkFlags(specs: readonly FlagSpec[], argv: Record<string, unknown>): void {
@@ -53,4 +55,31 @@ export function checkConfigFile(name: string, file: string): void {
   if (!existsSync(file)) {
     throw new UsageError(`--config ${name}: no such config (activitypub, ldp, ldp-sparql, ldp-wac, or a path to a config file)`);
   }
+}
+
+/**
+ * The backend a command runs on (config/parts/backend/): the one the config file imports itself,
+ * else --backend, else `redis` when --redis-url is given and `local` when not. A UsageError when
+ * --backend contradicts the config, when the Redis backend has no --redis-url, and when the local
+ * backend is given one (it would be ignored: every node would keep its own queues and locks).
+ */
+export function chooseBackend(flag: unknown, redisUrl: string, configFile: string): Backend {
+  const own = importedBackend(configFile);
+  const given = BACKENDS.find((name): boolean => name === flag);
+  if (given === undefined && flag !== undefined && flag !== '') {
+    throw new UsageError(`--backend must be one of ${BACKENDS.join(', ')} (got ${JSON.stringify(flag)})`);
+  }
+  if (own && given && given !== own) {
+    throw new UsageError(`--backend ${given}: the config imports the ${own} backend (config/parts/backend/${own}.json) itself`);
+  }
+  const backend = own ?? given ?? (redisUrl.trim() ? 'redis' : 'local');
+  const why = own ? `the config imports the ${backend} backend` : `--backend ${backend}`;
+  if (backend === 'redis' && !redisUrl.trim()) {
+    throw new UsageError(`${why}: give its Redis with --redis-url (REDIS_URL)`);
+  }
+  if (backend === 'local' && redisUrl.trim()) {
+    throw new UsageError(`${why}: queues, locks and change counters stay in this process and its data directory, ` +
+      'so --redis-url would be ignored; leave it out (REDIS_URL too), or use --backend redis');
+  }
+  return backend;
 }

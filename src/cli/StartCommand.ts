@@ -6,8 +6,9 @@ import { storeUrlsOf } from '../util/StoreUrls';
 import { say, UsageError, useLogFormat } from './Console';
 import type { FlagSpec } from './FlagSpec';
 import { SERVER_FLAGS } from './Flags';
-import { checkConfigFile, checkFlags, checkPortFree, checkReachable } from './Preflight';
-import { compiledSetup, configFileOf, ROOT } from './Setups';
+import { checkConfigFile, checkFlags, checkPortFree, checkReachable, chooseBackend } from './Preflight';
+import type { Backend } from './Setups';
+import { compiledSetup, configFileOf, ROOT, setupFilesOf } from './Setups';
 
 type Argv = Record<string, unknown>;
 
@@ -25,13 +26,15 @@ function flagVariables(specs: readonly FlagSpec[], argv: Argv): Record<string, u
 
 /**
  * Every flag of `fedpod start` checked before anything is loaded or written: values against their
- * declarations, the config file, the store and Redis reachable, the ports free.
+ * declarations, the config file and its backend, the store and Redis reachable, the ports free.
+ * Resolves with the backend.
  */
-async function preflight(argv: Argv): Promise<void> {
+async function preflight(argv: Argv): Promise<Backend> {
   checkFlags(SERVER_FLAGS, argv);
   checkConfigFile(String(argv.config), configFileOf(String(argv.config)));
-  if (!argv['queue-workers'] && !String(argv['redis-url']).trim()) {
-    throw new UsageError('--no-queue-workers needs --redis-url: the jobs this node accepts must reach the nodes that run them');
+  const backend = chooseBackend(argv.backend, String(argv['redis-url']), configFileOf(String(argv.config)));
+  if (!argv['queue-workers'] && backend !== 'redis') {
+    throw new UsageError('--no-queue-workers needs the redis backend (--redis-url): the jobs this node accepts must reach the nodes that run them');
   }
   if (argv['sparql-endpoint']) {
     await checkReachable('sparql-endpoint', String(argv['sparql-endpoint']));
@@ -43,25 +46,26 @@ async function preflight(argv: Argv): Promise<void> {
   if (!argv['sparql-endpoint']) {
     await checkPortFree('store-port', Number(argv['store-port']), '127.0.0.1');
   }
+  return backend;
 }
 
 /** `fedpod start`: the server, on the embedded store unless --sparql-endpoint names one. */
 export async function startServer(argv: Argv): Promise<void> {
   // The server's logger is told the format chosen, not `auto`.
   argv['log-format'] = useLogFormat(argv['log-format']);
-  await preflight(argv);
+  const backend = await preflight(argv);
   // Holds the port from now on, answering 503 until the server takes it over (see StartupResponder).
   const responder = new StartupResponder('starting');
   await responder.listen(Number(argv.port), String(argv.host));
   try {
-    await startBehind(responder, argv);
+    await startBehind(responder, argv, backend);
   } finally {
     // After a failure too, or the port would keep the process alive.
     await responder.close();
   }
 }
 
-async function startBehind(responder: StartupResponder, argv: Argv): Promise<void> {
+async function startBehind(responder: StartupResponder, argv: Argv, backend: Backend): Promise<void> {
   const baseUrl = String(argv['base-url'] || `http://localhost:${String(argv.port)}/`);
   const dataDir = resolve(String(argv['data-dir']));
   guardOutboundRequests(baseUrl, argv['allow-private-network'] === true);
@@ -101,8 +105,8 @@ async function startBehind(responder: StartupResponder, argv: Argv): Promise<voi
     'urn:fedpod:default:variable:sparqlAdminUrl': store.adminUrl,
     'urn:fedpod:default:variable:dataDir': dataDir,
   };
-  const compiled = compiledSetup(String(argv.config));
-  say(`loading ${relative(process.cwd(), configFile) || configFile}${compiled ? ' (compiled at build)' : ''} (store ${store.queryUrl})`);
+  const compiled = compiledSetup(String(argv.config), backend);
+  say(`loading ${relative(process.cwd(), configFile) || configFile} on the ${backend} backend${compiled ? ' (compiled at build)' : ''} (store ${store.queryUrl})`);
   let app: App;
   if (compiled) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- a module made at build, found at run time
@@ -111,7 +115,7 @@ async function startBehind(responder: StartupResponder, argv: Argv): Promise<voi
     const { AppRunner } = await import('@solid/community-server');
     app = await new AppRunner().create({
       loaderProperties: { mainModulePath: ROOT, dumpErrorState: false, typeChecking: false },
-      config: configFile,
+      config: setupFilesOf(String(argv.config), backend),
       variableBindings: variables,
     });
   }

@@ -3,7 +3,8 @@ import { join, resolve } from 'node:path';
 import type { OperatorFile } from '../plugins/operator/OperatorFile';
 import { OPERATOR_FILE } from '../plugins/operator/OperatorFile';
 import { UsageError } from './Console';
-import { configFileOf, ROOT } from './Setups';
+import { chooseBackend } from './Preflight';
+import { configFileOf, ROOT, setupFilesOf } from './Setups';
 import { messageOf } from '../util/Errors';
 
 export type WebhooksCommandName = 'generate' | 'list' | 'revoke' | 'dead-letters';
@@ -84,6 +85,8 @@ async function askRunningServer(operator: OperatorFile, command: WebhooksCommand
  */
 export async function runWebhooks(command: WebhooksCommandName, argv: Argv): Promise<number> {
   const dataDir = resolve(String(argv['data-dir']));
+  // Checked before asking a server, so that the same flags fail the same way with or without one.
+  const backend = chooseBackend(argv.backend, String(argv['redis-url'] ?? ''), configFileOf(String(argv.config)));
   const operator = readOperatorFile(dataDir);
   if (command !== 'dead-letters') {
     if (operator) {
@@ -104,7 +107,8 @@ export async function runWebhooks(command: WebhooksCommandName, argv: Argv): Pro
     uri: argv.uri as string | undefined,
     limit: argv.limit as number | undefined,
     root: ROOT,
-    configFile: configFileOf(String(argv.config)),
+    configFiles: setupFilesOf(String(argv.config), backend),
+    backend,
     baseUrl: String(argv['base-url'] || operator?.baseUrl || `http://localhost:${String(argv.port)}/`),
     dataDir,
     sparqlEndpoint: String(argv['sparql-endpoint'] ?? ''),

@@ -10,6 +10,8 @@ import { freePort } from '../support/ports';
 import { httpStatus, killByPid, makeTempDir, REPO_ROOT, spawnLogged, type SpawnedProcess } from '../support/processes';
 
 const BIN = path.join(REPO_ROOT, 'bin', 'fedpod.js');
+/** A test setup that imports the Redis backend part itself (relative to the repository, where the server starts). */
+const ON_REDIS = path.join('test', 'fixtures', 'config', 'activitypub-short-lock-wait.json');
 
 describe('start-up with an unreachable Redis', () => {
   let proc: SpawnedProcess | undefined;
@@ -39,6 +41,18 @@ describe('start-up with an unreachable Redis', () => {
     expect(served).toBeUndefined();
     expect(fs.readFileSync(proc.logFile, 'utf8')).toMatch(new RegExp(`--redis-url redis://127\\.0\\.0\\.1:${redisPort}: cannot reach`, 'u'));
   }, 90_000);
+
+  it('does the same for a config that imports the Redis backend part itself', async() => {
+    const [ port, storePort, redisPort ] = [ await freePort(), await freePort(), await freePort() ];
+    const spawned = await spawnLogged(process.execPath, [ BIN, 'start', '--config', ON_REDIS, '--port', String(port),
+      '--data-dir', makeTempDir('fedpod-startup-'), '--store-port', String(storePort), '--redis-url', `redis://127.0.0.1:${redisPort}` ],
+    { name: 'fedpod-startup-own-backend' });
+    const { code } = await spawned.exited;
+    expect(code).toBe(1);
+    const log = fs.readFileSync(spawned.logFile, 'utf8');
+    expect(log).toMatch(new RegExp(`--redis-url redis://127\\.0\\.0\\.1:${redisPort}: cannot reach`, 'u'));
+    expect(log).not.toMatch(/ready:/u);
+  }, 90_000);
 });
 
 describe('start-up without queue workers and without Redis', () => {
@@ -48,7 +62,7 @@ describe('start-up without queue workers and without Redis', () => {
       '--data-dir', makeTempDir('fedpod-startup-'), '--store-port', String(storePort), '--no-queue-workers' ], { name: 'fedpod-no-workers' });
     const { code } = await proc.exited;
     expect(code).toBe(1);
-    expect(fs.readFileSync(proc.logFile, 'utf8')).toMatch(/--no-queue-workers needs --redis-url/u);
+    expect(fs.readFileSync(proc.logFile, 'utf8')).toMatch(/--no-queue-workers needs the redis backend \(--redis-url\)/u);
   }, 60_000);
 });
 
@@ -68,6 +82,11 @@ describe('flags checked before anything is loaded', () => {
     [[ '--base-url', 'not-a-url' ], /--base-url must be a URL \(http or https\)/u ],
     [[ '--max-body-size', '-5' ], /--max-body-size must be a whole number/u ],
     [[ '--config', 'no-such-setup' ], /--config no-such-setup: no such config/u ],
+    [[ '--backend', 'redis' ], /--backend redis: give its Redis with --redis-url/u ],
+    [[ '--config', ON_REDIS ], /the config imports the redis backend: give its Redis with --redis-url/u ],
+    [[ '--config', ON_REDIS, '--backend', 'local' ], /--backend local: the config imports the redis backend/u ],
+    [[ '--backend', 'local', '--redis-url', 'redis://127.0.0.1:6379' ], /--backend local: queues, locks and change counters stay in this process/u ],
+    [[ '--backend', 'nosql' ], /backend.*Given: "nosql"/su ],
   ])('refuses %j naming the flag, writing nothing', async(flags, message) => {
     const { code, log, dataDirCreated } = await start(flags);
     expect(code).toBe(1);
@@ -148,9 +167,9 @@ describe('configs compiled at build', () => {
   }
 
   it('starts a named setup from its compiled module, and a config given by path from the JSON-LD itself', async() => {
-    expect(await startAndRead('ldp')).toMatch(/loading \S*config\/ldp\.json \(compiled at build\)/u);
+    expect(await startAndRead('ldp')).toMatch(/loading \S*config\/ldp\.json on the local backend \(compiled at build\)/u);
     const byPath = await startAndRead(path.join(REPO_ROOT, 'config', 'ldp.json'));
-    expect(byPath).toMatch(/loading .*ldp\.json \(store/u);
+    expect(byPath).toMatch(/loading .*ldp\.json on the local backend \(store/u);
     expect(byPath).not.toContain('compiled at build');
   }, 240_000);
 });

@@ -2,8 +2,8 @@ import type { ResourceIdentifier, ResourceLocker } from '@solid/community-server
 import { InternalServerError } from '@solid/community-server';
 
 /**
- * Locks of one process, in memory, handed to waiters in the order they asked (the `memoryLocker` of
- * parts/util/resource-locker.json, without Redis). CSS's MemoryResourceLocker does the same through
+ * Locks of one process, in memory, handed to waiters in the order they asked (the locks of
+ * config/parts/backend/local.json). CSS's MemoryResourceLocker does the same through
  * async-lock, but counts every held lock (Object.keys) for a debug line on each acquire and release,
  * whether debug is on or not: with a busy inbox holding a hundred locks that was about 3% of the main
  * thread. Here a lock is one map entry, its waiters a queue.

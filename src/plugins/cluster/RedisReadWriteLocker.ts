@@ -50,8 +50,8 @@ type Mode = 'Read' | 'Write';
  * Unlike CSS's RedisLocker, every lock is a lease owned by a random token: a node that dies holding
  * a lock loses it after `leaseMs` (renewed while the work runs), a release never frees another
  * owner's lock, and nothing is cleared at start-up or shutdown, when other nodes hold live locks.
- * Takes a redis:// URL (database included). The connection opens on first use, so a server without
- * Redis can wire this and never use it (ReadWriteLockerSwitch).
+ * Takes a redis:// URL (database included). The connection opens on first use
+ * (config/parts/backend/redis.json wires it).
  */
 export class RedisReadWriteLocker implements ReadWriteLocker, Finalizable {
   protected readonly logger = getLoggerFor(this);

@@ -3,16 +3,16 @@ import IORedis from 'ioredis';
 import type { ReadinessCheck } from './ReadinessCheck';
 
 /**
- * Ready when Redis answers PING; applies only when the server has a Redis URL (--redis-url).
+ * Ready when Redis answers PING; wired by the Redis backend (config/parts/backend/redis.json).
  * Uses one connection of its own, opened at the first check; while Redis is away a PING fails at the
  * next failed reconnection (maxRetriesPerRequest 0), and the readiness handler bounds the wait anyway.
  */
 export class RedisReadinessCheck implements ReadinessCheck, Finalizable {
-  public readonly applies: boolean;
+  public readonly applies = true;
   private client: IORedis | undefined;
 
   /**
-   * @param redisUrl - redis://host:port[/db], or '' for none.
+   * @param redisUrl - redis://host:port[/db]
    * @param name - Key in the readiness answer.
    * @param connectTimeoutMs - How long a connection attempt, and a PING, may take.
    */
@@ -20,9 +20,7 @@ export class RedisReadinessCheck implements ReadinessCheck, Finalizable {
     private readonly redisUrl: string,
     public readonly name = 'redis',
     private readonly connectTimeoutMs = 2000,
-  ) {
-    this.applies = redisUrl.trim() !== '';
-  }
+  ) {}
 
   public async check(): Promise<void> {
     this.client ??= this.connect();

@@ -1,56 +1,41 @@
-import { join } from 'node:path';
 import type { Metrics, QueueDepth } from '../observability/Metrics';
 import { NO_METRICS } from '../observability/NoopMetrics';
-import { BullMqJobQueue } from './BullMqJobQueue';
 import type { JobQueue } from './JobQueue';
-import { LocalJournalQueue } from './LocalJournalQueue';
 import { RetryPolicy } from './RetryPolicy';
 
 /** Queue names become directory names and Redis key parts. */
 const QUEUE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/u;
 
-type OwnedQueue = (LocalJournalQueue<unknown> | BullMqJobQueue<unknown>);
+/** What the factory needs of the queues it owns beyond JobQueue. */
+export interface OwnedJobQueue<T> extends JobQueue<T> {
+  readonly isClosed: boolean;
+  isRunning: () => boolean;
+}
 
 /**
- * Makes the server's job queues (delivery, inbox, webhooks, ...), all of one kind,
- * chosen by configuration: with a Redis URL, BullMQ queues; with an empty one, local
- * journalled queues under `<dataDir>/queues/<name>/` (one process per data dir).
+ * Makes the server's job queues (delivery, inbox, webhooks, ...), all of one backend: each
+ * subclass makes one kind (LocalJobQueueFactory, BullMqJobQueueFactory), and the config part of
+ * the backend (config/parts/backend/) says which one the server has.
  *
  * Retries: `attempts` runs in all, waits from `baseDelayMs` doubling up to
  * `maxDelayMs` (with jitter); the defaults spread 15 runs over about 48 h.
  *
  * finalize() (CSS's Finalizable) closes every queue: wire it into the finalizers.
  */
-export class JobQueueFactory {
-  private readonly retry: RetryPolicy;
-  private readonly queues = new Map<string, OwnedQueue>();
+export abstract class JobQueueFactory {
+  protected readonly retry: RetryPolicy;
+  protected readonly metrics: Metrics;
+  private readonly queues = new Map<string, OwnedJobQueue<unknown>>();
 
   /**
-   * @param dataDir - data directory; local queues live in its `queues/` folder
-   * @param redisUrl - redis://host:port[/db] for BullMQ, or '' for local queues
    * @param retry - when a failed job runs again, and how often (`fedpod start --retry-base-delay` sets
    *   its first wait); the default: 15 runs from 30 s, waits capped at 12 h
    * @param metrics - where the queues count retries and dead letters, and where their depths are read
-   * @param processJobs - false: this node only adds jobs and nodes with workers run them (needs Redis)
    */
-  public constructor(
-    private readonly dataDir: string,
-    private readonly redisUrl: string,
-    retry: RetryPolicy = new RetryPolicy(),
-    private readonly metrics: Metrics = NO_METRICS,
-    private readonly processJobs = true,
-  ) {
-    if (!processJobs && this.kind === 'local') {
-      // A local queue is run by the one process that owns its journal; without workers nothing would.
-      throw new Error('A node without queue workers needs Redis (--redis-url): its jobs must reach the nodes that run them');
-    }
+  protected constructor(retry: RetryPolicy = new RetryPolicy(), metrics: Metrics = NO_METRICS) {
     this.retry = retry;
+    this.metrics = metrics;
     metrics.watchQueues(async(): Promise<QueueDepth[]> => this.depths());
-  }
-
-  /** 'bullmq' with a Redis URL, else 'local'. */
-  public get kind(): 'bullmq' | 'local' {
-    return this.redisUrl.trim() === '' ? 'local' : 'bullmq';
   }
 
   public get retryPolicy(): RetryPolicy {
@@ -64,10 +49,7 @@ export class JobQueueFactory {
     }
     let queue = this.queues.get(name);
     if (!queue || queue.isClosed) {
-      queue = this.kind === 'local' ?
-        new LocalJournalQueue<unknown>(name, join(this.dataDir, 'queues', name), { retry: this.retry, metrics: this.metrics }) :
-        new BullMqJobQueue<unknown>(name,
-          { redisUrl: this.redisUrl.trim(), retry: this.retry, metrics: this.metrics, processJobs: this.processJobs });
+      queue = this.open(name);
       this.queues.set(name, queue);
     }
     return queue as JobQueue<T>;
@@ -101,4 +83,7 @@ export class JobQueueFactory {
   public async finalize(): Promise<void> {
     await this.closeAll();
   }
+
+  /** A new queue of this (checked) name. */
+  protected abstract open(name: string): OwnedJobQueue<unknown>;
 }

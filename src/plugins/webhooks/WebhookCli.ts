@@ -21,8 +21,10 @@ export interface WebhookCliOptions {
   uri?: string;
   /** The repository root (Components.js main module path). */
   root: string;
-  /** Config file, as `fedpod start` resolves it. */
-  configFile: string;
+  /** Config files (the setup and its backend part), as `fedpod start` resolves them. */
+  configFiles: string[];
+  /** The backend of those (config/parts/backend/): where the webhook queue's dead letters are. */
+  backend: 'local' | 'redis';
   baseUrl: string;
   dataDir: string;
   /** Store endpoints, as `fedpod start` resolves them ('' for the embedded store). */
@@ -106,7 +108,9 @@ export async function readLocalDeadLetters(directory: string, limit = 100): Prom
 async function instantiateService(options: WebhookCliOptions, store: StoreUrls): Promise<WebhookService> {
   const manager = await ComponentsManager.build({ mainModulePath: options.root, typeChecking: false,
     dumpErrorState: false, logLevel: 'error' });
-  await manager.configRegistry.register(options.configFile);
+  for (const file of options.configFiles) {
+    await manager.configRegistry.register(file);
+  }
   const variables: Record<string, unknown> = {
     'urn:solid-server:default:variable:baseUrl': options.baseUrl,
     'urn:solid-server:default:variable:port': 0,
@@ -152,7 +156,7 @@ export async function runWebhookCommand(options: WebhookCliOptions): Promise<num
   });
   if (options.command === 'dead-letters') {
     let letters: DeadLetter<WebhookJob>[];
-    if (options.redisUrl.trim() !== '') {
+    if (options.backend === 'redis') {
       const queue = new BatchingJobQueue<WebhookJob>(new BullMqJobQueue<Batch<WebhookJob>>(WEBHOOK_QUEUE,
         { redisUrl: options.redisUrl.trim() }));
       try {

@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { UsageError } from '../../../src/cli/Console';
 import type { FlagSpec } from '../../../src/cli/FlagSpec';
-import { checkConfigFile, checkFlags, checkPortFree, checkReachable } from '../../../src/cli/Preflight';
+import type { Backend } from '../../../src/cli/Setups';
+import { checkConfigFile, checkFlags, checkPortFree, checkReachable, chooseBackend } from '../../../src/cli/Preflight';
+import { configFileOf, ROOT } from '../../../src/cli/Setups';
 import { rejection } from '../../support/rejection';
 
 async function listening(): Promise<Server> {
@@ -96,6 +98,37 @@ describe('Preflight', (): void => {
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
+    });
+  });
+  describe('chooseBackend', (): void => {
+    const named = configFileOf('activitypub');
+    const ownRedis = path.join(ROOT, 'test', 'fixtures', 'config', 'activitypub-short-lock-wait.json');
+    const url = 'redis://127.0.0.1:6379';
+
+    it('takes redis with a Redis URL and local without, as --redis-url alone always chose', (): void => {
+      expect(chooseBackend(undefined, url, named)).toBe('redis');
+      expect(chooseBackend(undefined, '', named)).toBe('local');
+      expect(chooseBackend('', '  ', named)).toBe('local');
+    });
+
+    it('takes the one --backend names, and no other name', (): void => {
+      expect(chooseBackend('redis', url, named)).toBe('redis');
+      expect(chooseBackend('local', '', named)).toBe('local');
+      expect((): Backend => chooseBackend('memory', '', named)).toThrow(new UsageError('--backend must be one of local, redis (got "memory")'));
+    });
+
+    it('refuses the redis backend without a Redis URL, and a Redis URL the local backend would ignore', (): void => {
+      expect((): Backend => chooseBackend('redis', '', named)).toThrow(new UsageError('--backend redis: give its Redis with --redis-url (REDIS_URL)'));
+      expect((): Backend => chooseBackend('local', url, named)).toThrow(UsageError);
+      expect((): Backend => chooseBackend('local', url, named)).toThrow(/--backend local: queues, locks and change counters stay in this process .* --redis-url would be ignored/u);
+    });
+
+    it('takes the backend a config imports itself; --backend may repeat it, not contradict it', (): void => {
+      expect(chooseBackend(undefined, url, ownRedis)).toBe('redis');
+      expect(chooseBackend('redis', url, ownRedis)).toBe('redis');
+      expect((): Backend => chooseBackend('local', url, ownRedis)).toThrow(/--backend local: the config imports the redis backend/u);
+      expect((): Backend => chooseBackend(undefined, '', ownRedis))
+        .toThrow(new UsageError('the config imports the redis backend: give its Redis with --redis-url (REDIS_URL)'));
     });
   });
 });

@@ -12,6 +12,9 @@ const SETUPS = [
     .map((name): string => join('test', 'fixtures', 'config', name)),
 ];
 
+/** The backend parts: `fedpod start` loads one with a setup that imports none itself. */
+const BACKEND_PARTS = [ 'local', 'redis' ].map((name): string => join('config', 'parts', 'backend', `${name}.json`));
+
 /** The Fedpod files a setup loads: itself and what it imports, directly or not. */
 function filesOf(setup: string, seen = new Set<string>()): Set<string> {
   if (!seen.has(setup)) {
@@ -54,10 +57,18 @@ function partFiles(dir = PARTS): string[] {
   });
 }
 
+/** Every setup with each backend part it can be started with: its own, else each. */
+const STARTS = SETUPS.flatMap((setup): [string, string][] => {
+  const own = [ ...filesOf(setup) ].some((file): boolean => BACKEND_PARTS.includes(file));
+  return own ? [[ setup, 'the backend part it imports' ]] : BACKEND_PARTS.map((part): [string, string] => [ setup, part ]);
+});
+
 describe('the config parts', (): void => {
-  it.each(SETUPS)('%s: each component is defined in one file, so no list is assembled across files', (setup): void => {
+  it.each(STARTS)('%s with %s: each component is defined in one file, so no list is assembled across files', (setup, backend): void => {
     const owners = new Map<string, string[]>();
-    for (const file of filesOf(setup)) {
+    const files = new Set([ ...filesOf(setup), ...BACKEND_PARTS.includes(backend) ? filesOf(backend) : [] ]);
+    expect(BACKEND_PARTS.filter((part): boolean => files.has(part))).toHaveLength(1);
+    for (const file of files) {
       for (const id of definedIds(file)) {
         owners.set(id, [ ...owners.get(id) ?? [], file ]);
       }
@@ -76,6 +87,24 @@ describe('the config parts', (): void => {
       .map((part): string => dirname(part.slice('fedpod:config/parts/'.length)));
     for (const folder of folders) {
       expect([ folder, imported.filter((dir): boolean => dir === folder).length ]).toEqual([ folder, 1 ]);
+    }
+  });
+
+  it('defines in each backend part the components other parts use, and no other part defines them', (): void => {
+    const [ local, redis ] = BACKEND_PARTS.map((part): Set<string> => definedIds(part));
+    const others = [ ...SETUPS.filter((setup): boolean => setup.startsWith('config')),
+      ...partFiles().map((file): string => relative(ROOT, file)).filter((file): boolean => !BACKEND_PARTS.includes(file)) ];
+    const used = new Set(others.flatMap((file): string[] => [ ...readFileSync(join(ROOT, file), 'utf8')
+      .matchAll(/"@id": "([^"]+)"/gu) ].map((match): string => match[1])));
+    const shared = [ ...local ].filter((id): boolean => redis.has(id));
+    expect(shared).toEqual(expect.arrayContaining([ 'urn:solid-server:default:ResourceLocker', 'urn:fedpod:default:JobQueueFactory',
+      'urn:fedpod:default:RelationChanges', 'urn:fedpod:default:AclChanges', 'urn:fedpod:default:WebhookRevocations',
+      'urn:fedpod:default:BackendReadinessCheck', 'urn:fedpod:default:BackendFinalizer' ]));
+    // What only one backend has (its inner parts, such as the Redis locker) no other part refers to.
+    const ownOnly = [ ...local, ...redis ].filter((id): boolean => !shared.includes(id));
+    expect(ownOnly.filter((id): boolean => used.has(id))).toEqual([]);
+    for (const file of others) {
+      expect([ file, [ ...definedIds(file) ].filter((id): boolean => local.has(id) || redis.has(id)) ]).toEqual([ file, []]);
     }
   });
 

@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ReadinessHandler } from '../../../src/handlers/ReadinessHandler';
 import { QueueReadinessCheck } from '../../../src/plugins/queue/QueueReadinessCheck';
-import { RedisReadinessCheck } from '../../../src/plugins/observability/RedisReadinessCheck';
+import { AbsentReadinessCheck } from '../../../src/plugins/observability/AbsentReadinessCheck';
 import { StoreReadinessCheck } from '../../../src/plugins/observability/StoreReadinessCheck';
-import { JobQueueFactory } from '../../../src/plugins/queue/JobQueueFactory';
+import type { JobQueueFactory } from '../../../src/plugins/queue/JobQueueFactory';
+import { LocalJobQueueFactory } from '../../../src/plugins/queue/LocalJobQueueFactory';
 import type { LocalJournalQueue } from '../../../src/plugins/queue/LocalJournalQueue';
 import { SparqlClient } from '../../../src/storage/SparqlClient';
 import { FakeStore } from '../plugins/observability/support/FakeStore';
@@ -22,14 +23,14 @@ describe('ReadinessHandler', (): void => {
   beforeAll(async(): Promise<void> => {
     await store.start();
     dataDir = mkdtempSync(join(tmpdir(), 'fedpod-readiness-'));
-    queues = new JobQueueFactory(dataDir, '');
+    queues = new LocalJobQueueFactory(dataDir);
     await (queues.create('inbox') as LocalJournalQueue<unknown>).whenOpen();
     client = new SparqlClient(store.url, store.url);
     const handler = new ReadinessHandler([
       new StoreReadinessCheck(client),
       new QueueReadinessCheck(queues),
-      // Without a Redis URL this check does not apply and is left out.
-      new RedisReadinessCheck(''),
+      // The local backend's empty slot: it does not apply and is left out.
+      new AbsentReadinessCheck(),
     ], 300);
     server = await serveHandler(handler);
     base = server.base;

@@ -2,7 +2,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { QueueBacklogAdmission } from '../../../../src/handlers/pipeline/QueueBacklogAdmission';
-import { JobQueueFactory } from '../../../../src/plugins/queue/JobQueueFactory';
+import type { JobQueueFactory } from '../../../../src/plugins/queue/JobQueueFactory';
+import { LocalJobQueueFactory } from '../../../../src/plugins/queue/LocalJobQueueFactory';
 import { FedpodHttpError } from '../../../../src/util/HttpErrors';
 
 async function refusal(admission: QueueBacklogAdmission): Promise<FedpodHttpError | undefined> {
@@ -23,7 +24,7 @@ describe('QueueBacklogAdmission (on a local queue)', () => {
 
   beforeEach(() => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fedpod-admission-'));
-    queues = new JobQueueFactory(dataDir, '');
+    queues = new LocalJobQueueFactory(dataDir);
   });
 
   afterEach(async() => {
@@ -70,7 +71,7 @@ describe('QueueBacklogAdmission (on a local queue)', () => {
   it('takes requests when the backlog cannot be read (the queue answers for itself)', async() => {
     const blocked = path.join(dataDir, 'not-a-directory');
     fs.writeFileSync(blocked, '');
-    const broken = new JobQueueFactory(blocked, '');
+    const broken = new LocalJobQueueFactory(blocked);
     try {
       // Bound -1: any backlog read would refuse.
       const admission = new QueueBacklogAdmission(broken, 'work', -1, 30, 0);

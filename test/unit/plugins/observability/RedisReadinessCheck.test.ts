@@ -4,12 +4,6 @@ import { RedisReadinessCheck } from '../../../../src/plugins/observability/Redis
 
 // A passing check needs a real redis-server: test/integration/observability.test.ts covers it.
 describe('RedisReadinessCheck', (): void => {
-  it('does not apply without a Redis URL', (): void => {
-    expect(new RedisReadinessCheck('').applies).toBe(false);
-    expect(new RedisReadinessCheck('  ').applies).toBe(false);
-    expect(new RedisReadinessCheck('redis://127.0.0.1:6379').applies).toBe(true);
-  });
-
   it('fails when nothing listens at the URL, then lets go of its connection', async(): Promise<void> => {
     // A port that was free a moment ago.
     const probe: Server = createServer();

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PrometheusMetrics } from '../../../../src/plugins/observability/PrometheusMetrics';
 import { PermanentJobError } from '../../../../src/plugins/queue/PermanentJobError';
-import { JobQueueFactory } from '../../../../src/plugins/queue/JobQueueFactory';
+import { LocalJobQueueFactory } from '../../../../src/plugins/queue/LocalJobQueueFactory';
 import { RetryPolicy } from '../../../../src/plugins/queue/RetryPolicy';
 import { waitFor } from '../../../support/waitFor';
 
@@ -20,7 +20,7 @@ describe('queue metrics (local queues)', (): void => {
 
   it('counts retries and dead letters per queue, and shows depths on scrape', async(): Promise<void> => {
     const metrics = new PrometheusMetrics(1000, 2000, false);
-    const factory = new JobQueueFactory(dataDir, '', new RetryPolicy(3, 10, 20), metrics);
+    const factory = new LocalJobQueueFactory(dataDir, new RetryPolicy(3, 10, 20), metrics);
     const queue = factory.create<{ kind: string }>('work');
     const runs: string[] = [];
     let release = (): void => undefined;

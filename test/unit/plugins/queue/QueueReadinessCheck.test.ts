@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { QueueReadinessCheck } from '../../../../src/plugins/queue/QueueReadinessCheck';
-import { JobQueueFactory } from '../../../../src/plugins/queue/JobQueueFactory';
+import { LocalJobQueueFactory } from '../../../../src/plugins/queue/LocalJobQueueFactory';
 import type { LocalJournalQueue } from '../../../../src/plugins/queue/LocalJournalQueue';
 
 describe('QueueReadinessCheck', (): void => {
@@ -17,7 +17,7 @@ describe('QueueReadinessCheck', (): void => {
   });
 
   it('passes with no queue (a setup without any) and while they run, fails once one is closed', async(): Promise<void> => {
-    const factory = new JobQueueFactory(dataDir, '');
+    const factory = new LocalJobQueueFactory(dataDir);
     const check = new QueueReadinessCheck(factory);
     expect(check.name).toBe('queues');
     await expect(check.check()).resolves.toBeUndefined();
@@ -32,11 +32,11 @@ describe('QueueReadinessCheck', (): void => {
   });
 
   it('fails when a queue could not open its journal', async(): Promise<void> => {
-    const factory = new JobQueueFactory(dataDir, '');
+    const factory = new LocalJobQueueFactory(dataDir);
     // A second queue of the same name on the same directory cannot take its lock.
     const first = factory.create('inbox') as LocalJournalQueue<unknown>;
     await first.whenOpen();
-    const other = new JobQueueFactory(dataDir, '');
+    const other = new LocalJobQueueFactory(dataDir);
     const second = other.create('inbox') as LocalJournalQueue<unknown>;
     await expect(second.whenOpen()).rejects.toThrow();
     await expect(new QueueReadinessCheck(other).check()).rejects.toThrow('not running: inbox');

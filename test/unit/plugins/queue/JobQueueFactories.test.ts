@@ -2,12 +2,13 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BullMqJobQueue } from '../../../../src/plugins/queue/BullMqJobQueue';
-import { JobQueueFactory } from '../../../../src/plugins/queue/JobQueueFactory';
+import { BullMqJobQueueFactory } from '../../../../src/plugins/queue/BullMqJobQueueFactory';
+import { LocalJobQueueFactory } from '../../../../src/plugins/queue/LocalJobQueueFactory';
 import { RetryPolicy } from '../../../../src/plugins/queue/RetryPolicy';
 import { LocalJournalQueue } from '../../../../src/plugins/queue/LocalJournalQueue';
 import { waitFor } from '../../../support/waitFor';
 
-describe('JobQueueFactory', (): void => {
+describe('the job queue factories (LocalJobQueueFactory, BullMqJobQueueFactory)', (): void => {
   let dataDir: string;
 
   beforeEach((): void => {
@@ -18,9 +19,8 @@ describe('JobQueueFactory', (): void => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('makes local journalled queues under <dataDir>/queues/<name> without a Redis URL', async(): Promise<void> => {
-    const factory = new JobQueueFactory(dataDir, '');
-    expect(factory.kind).toBe('local');
+  it('makes local journalled queues under <dataDir>/queues/<name>', async(): Promise<void> => {
+    const factory = new LocalJobQueueFactory(dataDir);
     const queue = factory.create<{ n: number }>('delivery');
     expect(queue).toBeInstanceOf(LocalJournalQueue);
     expect(queue.name).toBe('delivery');
@@ -38,7 +38,7 @@ describe('JobQueueFactory', (): void => {
   });
 
   it('passes the retry parameters to its queues', async(): Promise<void> => {
-    const factory = new JobQueueFactory(dataDir, '', new RetryPolicy(2, 10, 20));
+    const factory = new LocalJobQueueFactory(dataDir, new RetryPolicy(2, 10, 20));
     expect(factory.retryPolicy).toEqual(expect.objectContaining({ attempts: 2, baseDelayMs: 10, maxDelayMs: 20 }));
     const queue = factory.create<null>('retry');
     let runs = 0;
@@ -52,21 +52,16 @@ describe('JobQueueFactory', (): void => {
     await factory.closeAll();
   });
 
-  it('makes BullMQ queues with a Redis URL (connecting lazily)', async(): Promise<void> => {
-    const factory = new JobQueueFactory(dataDir, 'redis://127.0.0.1:1/0');
-    expect(factory.kind).toBe('bullmq');
+  it('makes BullMQ queues (connecting lazily)', async(): Promise<void> => {
+    const factory = new BullMqJobQueueFactory('redis://127.0.0.1:1/0');
     const queue = factory.create('delivery');
     expect(queue).toBeInstanceOf(BullMqJobQueue);
     expect(factory.create('delivery')).toBe(queue);
     await factory.closeAll();
   });
 
-  it('refuses to make a node without queue workers on local queues, whose jobs nothing else would run', (): void => {
-    expect((): unknown => new JobQueueFactory(dataDir, '', undefined, undefined, false)).toThrow('needs Redis');
-  });
-
   it('starts no worker for process() on a node without queue workers', async(): Promise<void> => {
-    const factory = new JobQueueFactory(dataDir, 'redis://127.0.0.1:1/0', undefined, undefined, false);
+    const factory = new BullMqJobQueueFactory('redis://127.0.0.1:1/0', undefined, undefined, false);
     const queue = factory.create('delivery') as BullMqJobQueue<unknown>;
     queue.process(async(): Promise<void> => undefined, 1);
     // A second process() would throw on a queue that has a worker.
@@ -76,9 +71,10 @@ describe('JobQueueFactory', (): void => {
   });
 
   it('refuses names that are not safe as a directory or key part', (): void => {
-    const factory = new JobQueueFactory(dataDir, '');
-    for (const name of [ '', '../x', 'a/b', 'a b', '.hidden', 'a:b' ]) {
-      expect((): unknown => factory.create(name)).toThrow('Invalid queue name');
+    for (const factory of [ new LocalJobQueueFactory(dataDir), new BullMqJobQueueFactory('redis://127.0.0.1:1/0') ]) {
+      for (const name of [ '', '../x', 'a/b', 'a b', '.hidden', 'a:b' ]) {
+        expect((): unknown => factory.create(name)).toThrow('Invalid queue name');
+      }
     }
   });
 });
