@@ -2,6 +2,7 @@ import type { HttpHandlerInput } from '@solid/community-server';
 import { HttpHandler } from '@solid/community-server';
 import { NOT_HANDLED } from './http/NotHandled';
 import { isRequestMatcher } from './http/RequestMatcher';
+import type { OperationInput } from './http/Operation';
 
 /**
  * Offers a request to its handlers in order and lets the first that accepts it handle it.
@@ -9,7 +10,8 @@ import { isRequestMatcher } from './http/RequestMatcher';
  * Used instead of CSS's WaterfallHandler for Fedpod's own handler lists because that one asks every
  * handler twice (in canHandle and again in handle) and builds an aggregate HttpError when none
  * matches; here the choice made in canHandle is remembered for handle, and a refusal is the shared
- * NOT_HANDLED error. Handlers that are RequestMatchers are asked synchronously.
+ * NOT_HANDLED error. Handlers that are RequestMatchers are asked synchronously. The input goes to the
+ * chosen handler as it came (with the pipeline's operation).
  */
 export class FirstMatchHandler extends HttpHandler {
   private readonly chosen = new WeakMap<HttpHandlerInput, HttpHandler>();
@@ -18,17 +20,17 @@ export class FirstMatchHandler extends HttpHandler {
     super();
   }
 
-  public override async canHandle(input: HttpHandlerInput): Promise<void> {
+  public override async canHandle(input: OperationInput): Promise<void> {
     this.chosen.set(input, await this.find(input));
   }
 
-  public async handle(input: HttpHandlerInput): Promise<void> {
+  public async handle(input: OperationInput): Promise<void> {
     const handler = this.chosen.get(input) ?? await this.find(input);
     this.chosen.delete(input);
     await handler.handle(input);
   }
 
-  private async find(input: HttpHandlerInput): Promise<HttpHandler> {
+  private async find(input: OperationInput): Promise<HttpHandler> {
     for (const handler of this.handlers) {
       if (isRequestMatcher(handler)) {
         if (handler.accepts(input)) {

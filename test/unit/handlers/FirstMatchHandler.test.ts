@@ -8,6 +8,8 @@ import { NodeInfoHandler } from '../../../src/handlers/discovery/NodeInfoHandler
 import { WebFingerHandler } from '../../../src/handlers/discovery/WebFingerHandler';
 import { call, get } from './discovery/support';
 import { InMemoryAccountStoreFake } from './support/InMemoryAccountStore';
+import type { OperationInput } from '../../../src/handlers/http/Operation';
+import { operationInput } from './support/operations';
 
 /** A handler that takes the requests for one path, telling so through canHandle only. */
 class PathHandler extends HttpHandler {
@@ -42,8 +44,8 @@ class MatchingPathHandler extends PathHandler implements RequestMatcher {
   }
 }
 
-function input(url: string): HttpHandlerInput {
-  return { request: { url, method: 'POST', headers: {}} as unknown as HttpRequest, response: {} as HttpResponse };
+function input(url: string): OperationInput {
+  return operationInput({ url, method: 'POST', headers: {}} as unknown as HttpRequest, {} as HttpResponse);
 }
 
 describe('FirstMatchHandler', () => {
