@@ -141,11 +141,13 @@ export class RequestPipeline extends ServerConfigurator implements ReadDecider {
         await route.admission.admit();
       }
       checkSingleValuedHeaders(request);
-      const operation = new Operation({ request: guarded, response, target, params, route: { name: route.name, template: match?.template }})
-        .bind(request);
+      const operation = new Operation({ request: guarded, response, target, params, route: { name: route.name, template: match?.template }});
       if (route.authenticate) {
         operation.authenticated(await this.options.authenticator.authenticate(operation));
       }
+      // Only now: CSS's credentials extractor, asked while authenticating, must not take this
+      // request's (still anonymous) operation for the pipeline's answer (PipelineAgentExtractor).
+      operation.bind(request);
       await route.access.authorize(operation);
       // After authorization: who may not write here learns nothing of what the route takes.
       checkMediaType(request, route.mediaTypes);

@@ -206,8 +206,13 @@ describe('RequestPipeline\'s operation', () => {
   const handler = new RecordingHandler();
   const fallback = new RecordingHandler();
   const ALICE: Agent = { webId: 'https://pod.example/actors/alice', username: 'alice' };
+  /** Whether the request's operation could be found (Operation.of) while it was being authenticated. */
+  const boundWhileAuthenticating: boolean[] = [];
   /** Takes the `x-as` header for credentials: alice, or anonymous. */
-  const authenticator = { authenticate: async({ request }: Operation): Promise<Agent> => request.headers['x-as'] === 'alice' ? ALICE : {} };
+  const authenticator = { authenticate: async({ request }: Operation): Promise<Agent> => {
+    boundWhileAuthenticating.push(Operation.of(request) !== undefined);
+    return request.headers['x-as'] === 'alice' ? ALICE : {};
+  } };
 
   beforeAll(async() => {
     server = createServer();
@@ -242,8 +247,10 @@ describe('RequestPipeline\'s operation', () => {
     expect(operation.agent).toBe(ALICE);
     // What ReadOnlyAccess decided, for the handler's answer.
     expect(operation.access.headers).toEqual({ 'wac-allow': 'user="read",public="read"' });
-    // CSS's components, which get only the request, find the same operation.
+    // CSS's components, which get only the request, find the same operation, but only once it is
+    // authenticated: CSS's credentials extractor, asked by the authentication, must check the token itself.
     expect(Operation.of(operation.request)).toBe(operation);
+    expect(boundWhileAuthenticating).toEqual([ false ]);
   });
 
   it('hands the default handler the operation of the default route, anonymous without credentials', async() => {
