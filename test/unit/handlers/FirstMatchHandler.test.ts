@@ -70,6 +70,20 @@ describe('FirstMatchHandler', () => {
     expect(matching.canHandleCalls).toBe(0);
   });
 
+  it('hands the chosen handler the very input it was given, the pipeline\'s operation with it', async () => {
+    const seen: HttpHandlerInput[] = [];
+    const recording = new (class extends PathHandler {
+      public override async handle(given: HttpHandlerInput): Promise<void> {
+        seen.push(given);
+      }
+    })('/x');
+    const given = input('/x');
+    await new FirstMatchHandler([ plain, recording ]).handleSafe(given);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toBe(given);
+    expect((seen[0] as OperationInput).operation.target.path).toBe('/x');
+  });
+
   it('refuses with NOT_HANDLED when no handler takes the request', async () => {
     await expect(handler.canHandle(input('/elsewhere'))).rejects.toBe(NOT_HANDLED);
     expect(matching.canHandleCalls).toBe(0);
