@@ -4,6 +4,7 @@ import { HttpHandler } from '@solid/community-server';
 import type { AccessPolicy } from '../../../../src/handlers/access/AccessPolicy';
 import { ReadOnlyAccess } from '../../../../src/handlers/access/ReadOnlyAccess';
 import { PublicAccess } from '../../../../src/handlers/access/PublicAccess';
+import { PathOwnerAccess } from '../../../../src/handlers/access/PathOwnerAccess';
 import { NOT_HANDLED } from '../../../../src/handlers/http/NotHandled';
 import type { Agent } from '../../../../src/handlers/http/Agent';
 import type { OperationInput } from '../../../../src/handlers/http/Operation';
@@ -206,6 +207,7 @@ describe('RequestPipeline\'s operation', () => {
   const handler = new RecordingHandler();
   const fallback = new RecordingHandler();
   const ALICE: Agent = { webId: 'https://pod.example/actors/alice', username: 'alice' };
+  let pipeline: RequestPipeline;
   /** Whether the request's operation could be found (Operation.of) while it was being authenticated. */
   const boundWhileAuthenticating: boolean[] = [];
   /** Takes the `x-as` header for credentials: alice, or anonymous. */
@@ -218,14 +220,18 @@ describe('RequestPipeline\'s operation', () => {
     server = createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-    await new RequestPipeline({
+    pipeline = new RequestPipeline({
       baseUrl: base,
-      routes: [ new RouteGroup([ new Route({ name: 'member', paths: [ '/actors/:user/:collection' ], access: new ReadOnlyAccess(), handler }) ]) ],
+      routes: [ new RouteGroup([
+        new Route({ name: 'member', paths: [ '/actors/:user/:collection' ], access: new ReadOnlyAccess(), handler }),
+        new Route({ name: 'private', paths: [ '/private/:user' ], access: new PathOwnerAccess(), handler }),
+      ]) ],
       defaultAccess: new PublicAccess(),
       defaultHandler: fallback,
       authenticator: authenticator as unknown as Authenticator,
       maxBodyBytes: 1000,
-    }).handle(server);
+    });
+    await pipeline.handle(server);
   });
 
   afterAll(async() => {
@@ -260,5 +266,16 @@ describe('RequestPipeline\'s operation', () => {
     expect(operation.params).toEqual({});
     expect(operation.target.iri).toBe(`${base}notes/1`);
     expect(operation.agent).toEqual({});
+  });
+
+  it('decides a read outside a request (mayRead) by the rules a GET of the resource meets', async() => {
+    expect(await pipeline.mayRead(`${base}private/alice`, ALICE)).toBe(true);
+    expect(await pipeline.mayRead(`${base}private/bob`, ALICE)).toBe(false);
+    expect(await pipeline.mayRead(`${base}private/alice`, {})).toBe(false);
+    expect(await pipeline.mayRead(`${base}notes/1`, {})).toBe(true);
+    // Only this server's resources, in their canonical spelling.
+    expect(await pipeline.mayRead('https://elsewhere.example/notes/1', ALICE)).toBe(false);
+    expect(await pipeline.mayRead(`${base}%70rivate/alice`, ALICE)).toBe(false);
+    expect(await pipeline.mayRead('not an IRI', ALICE)).toBe(false);
   });
 });
