@@ -64,6 +64,18 @@ class SwitchedAdmission implements Admission {
   }
 }
 
+/** A loopback server for a pipeline to take, and its base URL. */
+async function listen(): Promise<{ server: Server; base: string }> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` };
+}
+
+async function close(server: Server): Promise<void> {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+}
+
 describe('RequestPipeline', () => {
   let server: Server;
   let base: string;
@@ -75,9 +87,7 @@ describe('RequestPipeline', () => {
   const admission = new SwitchedAdmission();
 
   beforeAll(async() => {
-    server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    ({ server, base } = await listen());
     const pipeline = new RequestPipeline({
       baseUrl: base,
       // Groups as the setups' parts give them, one of them empty (a part the setup leaves out).
@@ -101,8 +111,7 @@ describe('RequestPipeline', () => {
   });
 
   afterAll(async() => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await close(server);
   });
 
   it('authorizes a route\'s request with its policy, its target and parameters, then runs its handler', async() => {
@@ -217,9 +226,7 @@ describe('RequestPipeline\'s operation', () => {
   } };
 
   beforeAll(async() => {
-    server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    ({ server, base } = await listen());
     pipeline = new RequestPipeline({
       baseUrl: base,
       routes: [ new RouteGroup([
@@ -235,8 +242,7 @@ describe('RequestPipeline\'s operation', () => {
   });
 
   afterAll(async() => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await close(server);
   });
 
   it('hands the handler one operation: route, parameters, parsed target, agent and access decision', async() => {
