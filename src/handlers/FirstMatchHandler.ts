@@ -2,6 +2,7 @@ import type { HttpHandlerInput } from '@solid/community-server';
 import { HttpHandler } from '@solid/community-server';
 import { NOT_HANDLED } from './http/NotHandled';
 import { isRequestMatcher } from './http/RequestMatcher';
+import type { OperationInput } from './http/Operation';
 
 /**
  * Offers a request to its handlers in order and lets the first that accepts it handle it.
@@ -11,7 +12,7 @@ import { isRequestMatcher } from './http/RequestMatcher';
  * matches; here the choice made in canHandle is remembered for handle, and a refusal is the shared
  * NOT_HANDLED error. Handlers that are RequestMatchers are asked synchronously. A FirstMatchHandler in the
  * list gives its members to this one's list, so lists composed from several config parts are one
- * dispatcher, not nested ones.
+ * dispatcher, not nested ones. The input goes to the chosen handler as it came (with the pipeline's operation).
  */
 export class FirstMatchHandler extends HttpHandler {
   private readonly chosen = new WeakMap<HttpHandlerInput, HttpHandler>();
@@ -24,17 +25,17 @@ export class FirstMatchHandler extends HttpHandler {
       handler instanceof FirstMatchHandler ? handler.handlers : [ handler ]);
   }
 
-  public override async canHandle(input: HttpHandlerInput): Promise<void> {
+  public override async canHandle(input: OperationInput): Promise<void> {
     this.chosen.set(input, await this.find(input));
   }
 
-  public async handle(input: HttpHandlerInput): Promise<void> {
+  public async handle(input: OperationInput): Promise<void> {
     const handler = this.chosen.get(input) ?? await this.find(input);
     this.chosen.delete(input);
     await handler.handle(input);
   }
 
-  private async find(input: HttpHandlerInput): Promise<HttpHandler> {
+  private async find(input: OperationInput): Promise<HttpHandler> {
     for (const handler of this.handlers) {
       if (isRequestMatcher(handler)) {
         if (handler.accepts(input)) {

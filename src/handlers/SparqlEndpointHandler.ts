@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { HttpHandlerInput, PermissionReader } from '@solid/community-server';
+import type { OperationInput } from './http/Operation';
 import { AccessMode, AllStaticReader, IdentifierSetMultiMap } from '@solid/community-server';
 import { NOT_HANDLED } from './http/NotHandled';
 import type { StoreQueries } from '../storage/StoreQueries';
@@ -92,14 +93,14 @@ export class SparqlEndpointHandler extends JsonHttpHandler {
     this.endpointUrl = `${base.origin}${this.path}`;
   }
 
-  public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
+  public override async canHandle({ request, operation }: OperationInput): Promise<void> {
     // OPTIONS (CORS preflight) is left to CSS.
-    if ((request.url ?? '/').split('?')[0] !== this.path || request.method === 'OPTIONS') {
+    if (operation.target.path !== this.path || request.method === 'OPTIONS') {
       throw NOT_HANDLED;
     }
   }
 
-  protected async serve({ request, response }: HttpHandlerInput): Promise<void> {
+  protected async serve({ request, response, operation }: OperationInput): Promise<void> {
     const method = request.method ?? 'GET';
     if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') {
       request.resume();
@@ -110,7 +111,7 @@ export class SparqlEndpointHandler extends JsonHttpHandler {
       throw forbidden('The SPARQL endpoint is disabled because access control is on: it would expose private data.',
         'sparql_disabled');
     }
-    const params = await this.readParameters(request, method);
+    const params = await this.readParameters(request, method, operation.target.query);
     if (params.has('update')) {
       throw forbidden('This endpoint is read-only: SPARQL updates are not accepted.', 'update_forbidden');
     }
@@ -155,10 +156,10 @@ export class SparqlEndpointHandler extends JsonHttpHandler {
   }
 
   /** Query parameters of a GET, or of a POST (form fields, or the body as `query`). */
-  private async readParameters(request: HttpHandlerInput['request'], method: string): Promise<URLSearchParams> {
-    const url = new URL(request.url ?? '/', this.baseUrl);
+  private async readParameters(request: HttpHandlerInput['request'], method: string, query: URLSearchParams):
+  Promise<URLSearchParams> {
     if (method !== 'POST') {
-      return url.searchParams;
+      return query;
     }
     const type = mediaTypeOf(request.headers['content-type']);
     if (type === SPARQL_UPDATE) {
@@ -173,13 +174,13 @@ export class SparqlEndpointHandler extends JsonHttpHandler {
     if (type === FORM) {
       const form = new URLSearchParams(body);
       // An update= in the URL of a form POST is refused as well.
-      if (url.searchParams.has('update')) {
+      if (query.has('update')) {
         form.append('update', '');
       }
       return form;
     }
     // application/sparql-query: the body is the query, the dataset parameters are in the URL.
-    const params = new URLSearchParams(url.searchParams);
+    const params = new URLSearchParams(query);
     params.delete('query');
     params.append('query', body);
     return params;

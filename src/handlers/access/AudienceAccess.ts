@@ -1,10 +1,9 @@
 import type { Addressing, AudienceRules } from '../../plugins/activitypub/AudienceRules';
 import { forbidden, notFound } from '../../util/HttpErrors';
-import type { Agent } from '../http/Agent';
-import { agentIri, resolveAgent } from '../http/Agent';
+import { agentIri } from '../http/Agent';
 import { refusal } from './AccessErrors';
-import type { AccessPolicy, AccessRequest } from './AccessPolicy';
-import { PrefetchedResources } from './PrefetchedResources';
+import type { AccessPolicy } from './AccessPolicy';
+import type { Operation } from '../http/Operation';
 import { WRITE_METHODS } from './AccessPolicy';
 
 /**
@@ -16,7 +15,8 @@ import { WRITE_METHODS } from './AccessPolicy';
 export class AudienceAccess implements AccessPolicy {
   public constructor(private readonly rules: AudienceRules) {}
 
-  public async authorize({ request, method, target, agent }: AccessRequest): Promise<void> {
+  public async authorize(operation: Operation): Promise<void> {
+    const { method, target: { iri: target }, agent } = operation;
     if (method === 'OPTIONS') {
       return;
     }
@@ -31,18 +31,19 @@ export class AudienceAccess implements AccessPolicy {
       return;
     }
     const { stored, addressing } = found;
-    if (!await this.rules.mayRead(addressing, reader) && (write || !await this.readableBySigner(request, agent, addressing))) {
+    if (!await this.rules.mayRead(addressing, reader) && (write || !await this.readableBySigner(operation, addressing))) {
       throw notFound(`Nothing at ${target}`);
     }
     if (write && (agent.webId === undefined || !addressing.owners.includes(agent.webId))) {
       throw forbidden('Only the author changes or deletes an object.', 'not_owner');
     }
-    PrefetchedResources.set(request, target, stored);
+    operation.decide({ prefetched: { iri: target, stored }});
   }
 
   /** Whether a read is allowed once the request's deferred credentials (a signed GET) are checked. */
-  private async readableBySigner(request: AccessRequest['request'], agent: Agent, addressing: Addressing): Promise<boolean> {
-    const resolved = await resolveAgent(request);
+  private async readableBySigner(operation: Operation, addressing: Addressing): Promise<boolean> {
+    const agent = operation.agent;
+    const resolved = await operation.resolveAgent();
     return resolved !== agent && this.rules.mayRead(addressing, agentIri(resolved));
   }
 }

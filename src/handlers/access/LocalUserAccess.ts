@@ -1,12 +1,13 @@
 import { FedpodHttpError, forbidden } from '../../util/HttpErrors';
-import type { AccessPolicy, AccessRequest } from './AccessPolicy';
+import type { AccessPolicy } from './AccessPolicy';
+import type { Operation } from '../http/Operation';
 
 /**
  * Only a local user, with a token of this server or a Solid-OIDC login of their WebID, may use the
  * route (an account's own settings); the handler then acts on that user's records only.
  */
 export class LocalUserAccess implements AccessPolicy {
-  public async authorize({ method, agent }: AccessRequest): Promise<void> {
+  public async authorize({ method, agent }: Operation): Promise<void> {
     if (method === 'OPTIONS' || agent.username !== undefined) {
       return;
     }

@@ -1,6 +1,7 @@
 import type { OperatorSecret } from '../../plugins/operator/OperatorSecret';
 import { FedpodHttpError } from '../../util/HttpErrors';
-import type { AccessPolicy, AccessRequest } from './AccessPolicy';
+import type { AccessPolicy } from './AccessPolicy';
+import type { Operation } from '../http/Operation';
 
 /**
  * The operator routes: only a request with `Authorization: Bearer <this run's operator secret>`
@@ -10,11 +11,11 @@ import type { AccessPolicy, AccessRequest } from './AccessPolicy';
 export class OperatorAccess implements AccessPolicy {
   public constructor(private readonly secret: OperatorSecret) {}
 
-  public async authorize({ request }: AccessRequest): Promise<void> {
+  public async authorize({ request, target }: Operation): Promise<void> {
     const header = request.headers.authorization ?? '';
     const token = header.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : '';
     if (!token || !this.secret.matches(token)) {
-      throw new FedpodHttpError(404, 'not_found', `No resource at ${request.url ?? '/'}`);
+      throw new FedpodHttpError(404, 'not_found', `No resource at ${target.path}`);
     }
   }
 }

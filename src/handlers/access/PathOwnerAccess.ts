@@ -1,5 +1,6 @@
 import { FedpodHttpError, forbidden } from '../../util/HttpErrors';
-import type { AccessPolicy, AccessRequest } from './AccessPolicy';
+import type { AccessPolicy } from './AccessPolicy';
+import type { Operation } from '../http/Operation';
 import { WRITE_METHODS } from './AccessPolicy';
 
 /**
@@ -18,7 +19,7 @@ export class PathOwnerAccess implements AccessPolicy {
     private readonly anonymousStatus = 401,
   ) {}
 
-  public async authorize({ method, agent, params }: AccessRequest): Promise<void> {
+  public async authorize({ method, agent, params }: Operation): Promise<void> {
     if (method === 'OPTIONS' || (this.readsArePublic && !WRITE_METHODS.has(method))) {
       return;
     }

@@ -3,11 +3,11 @@ import { getLoggerFor } from '@solid/community-server';
 import type { ResourceGraphs } from '../../storage/ResourceGraphs';
 import type { ResourceOwners } from '../../storage/ResourceOwners';
 import { agentIri } from '../http/Agent';
-import type { AccessPolicy, AccessRequest } from './AccessPolicy';
-import { WRITE_METHODS } from './AccessPolicy';
+import type { AccessPolicy } from './AccessPolicy';
+import { wacAllow, WRITE_METHODS } from './AccessPolicy';
+import type { Operation } from '../http/Operation';
 import { refusal } from './AccessErrors';
 import { AUXILIARY_SUFFIX } from '../../storage/Vocabulary';
-import { AccessHeaders } from './AccessHeaders';
 import { messageOf } from '../../util/Errors';
 
 
@@ -39,11 +39,12 @@ export class PublicAppendAccess implements AccessPolicy {
     this.roots = appendContainers.map((path): string => new URL(path.endsWith('/') ? path : `${path}/`, base).href);
   }
 
-  public async authorize({ request, response, method, target, agent }: AccessRequest): Promise<void> {
+  public async authorize(operation: Operation): Promise<void> {
+    const { response, method, target: { iri: target }, agent } = operation;
     if (!WRITE_METHODS.has(method)) {
       // What anyone may do here (an owner may do more with what they created).
       const modes = this.inAppendArea(target, true) ? [ 'read', 'append' ] : [ 'read' ];
-      AccessHeaders.set(request, { 'wac-allow': AccessHeaders.wacAllow(modes, modes) });
+      operation.decide({ headers: { 'wac-allow': wacAllow(modes, modes) }});
       return;
     }
     const subject = target.replace(AUXILIARY_SUFFIX, '');

@@ -1,7 +1,7 @@
-import type { AccessPolicy, AccessRequest } from './AccessPolicy';
-import { WRITE_METHODS } from './AccessPolicy';
+import type { AccessPolicy } from './AccessPolicy';
+import { wacAllow, WRITE_METHODS } from './AccessPolicy';
+import type { Operation } from '../http/Operation';
 import { refusal } from './AccessErrors';
-import { AccessHeaders } from './AccessHeaders';
 
 /**
  * Anyone reads; nobody writes through this route (401 anonymous, 403 otherwise). For the root and
@@ -14,8 +14,9 @@ export class ReadOnlyAccess implements AccessPolicy {
    */
   public constructor(private readonly reason = 'This resource is managed by the server and cannot be written here.') {}
 
-  public async authorize({ request, method, agent }: AccessRequest): Promise<void> {
-    AccessHeaders.set(request, { 'wac-allow': AccessHeaders.wacAllow([ 'read' ], [ 'read' ]) });
+  public async authorize(operation: Operation): Promise<void> {
+    const { method, agent } = operation;
+    operation.decide({ headers: { 'wac-allow': wacAllow([ 'read' ], [ 'read' ]) }});
     if (WRITE_METHODS.has(method)) {
       throw refusal(agent, this.reason);
     }

@@ -1,12 +1,11 @@
 import type { AudienceRules } from '../../plugins/activitypub/AudienceRules';
 import { isValidIri } from '../../storage/SparqlTerms';
 import { badRequest, notFound } from '../../util/HttpErrors';
-import { remoteIdOf } from './RemoteIds';
-import { agentIri, resolveAgent } from '../http/Agent';
+import { agentIri } from '../http/Agent';
 import { refusal } from './AccessErrors';
-import type { AccessPolicy, AccessRequest } from './AccessPolicy';
+import type { AccessPolicy } from './AccessPolicy';
+import type { Operation } from '../http/Operation';
 import { WRITE_METHODS } from './AccessPolicy';
-import { PrefetchedResources } from './PrefetchedResources';
 
 /**
  * Copies of other servers' objects and activities (`{base}remote?id=<iri>`): read by whoever the
@@ -21,14 +20,15 @@ export class RemoteObjectAccess implements AccessPolicy {
     this.origin = new URL(baseUrl).origin;
   }
 
-  public async authorize({ request, method, agent }: AccessRequest): Promise<void> {
+  public async authorize(operation: Operation): Promise<void> {
+    const { method, agent } = operation;
     if (method === 'OPTIONS') {
       return;
     }
     if (WRITE_METHODS.has(method)) {
       throw refusal(agent, 'Copies of other servers\' objects are read-only.');
     }
-    const iri = remoteIdOf(request);
+    const iri = operation.target.query.get('id');
     if (!iri || !/^https?:\/\//u.test(iri) || !isValidIri(iri)) {
       throw badRequest('Give the id of another server\'s object or activity: ?id=<https IRI>.', 'invalid_id');
     }
@@ -36,10 +36,10 @@ export class RemoteObjectAccess implements AccessPolicy {
       throw badRequest(`${iri} is this server's own: read it at its URL.`, 'local_id');
     }
     const found = await this.rules.read(iri);
-    const reader = agentIri(await resolveAgent(request));
+    const reader = agentIri(await operation.resolveAgent());
     if (!found || !await this.rules.mayReadReceived(iri, found.addressing, reader)) {
       throw notFound(`No copy of ${iri} that you may read.`);
     }
-    PrefetchedResources.set(request, iri, found.stored);
+    operation.decide({ prefetched: { iri, stored: found.stored }});
   }
 }

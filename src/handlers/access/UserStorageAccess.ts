@@ -1,8 +1,8 @@
 import type { UserStorageLocationStrategy } from '../../plugins/ldp/UserStorageLocationStrategy';
-import type { AccessPolicy, AccessRequest } from './AccessPolicy';
-import { WRITE_METHODS } from './AccessPolicy';
+import type { Operation } from '../http/Operation';
+import type { AccessPolicy } from './AccessPolicy';
+import { wacAllow, WRITE_METHODS } from './AccessPolicy';
 import { refusal } from './AccessErrors';
-import { AccessHeaders } from './AccessHeaders';
 
 /**
  * Writes through LDP only inside the users' storages (the ActivityPub setup with a storage per user):
@@ -24,19 +24,19 @@ export class UserStorageAccess implements AccessPolicy {
     private readonly reason = 'Nothing is written here through LDP: post activities to your outbox, or PUT and DELETE your own objects.',
   ) {}
 
-  public async authorize(input: AccessRequest): Promise<void> {
-    if (this.storages.userStorageOf(input.target) !== undefined) {
-      return this.acl.authorize(input);
+  public async authorize(operation: Operation): Promise<void> {
+    if (this.storages.userStorageOf(operation.target.iri) !== undefined) {
+      return this.acl.authorize(operation);
     }
-    if (WRITE_METHODS.has(input.method)) {
-      AccessHeaders.set(input.request, { 'wac-allow': AccessHeaders.wacAllow([ 'read' ], [ 'read' ]) });
-      throw refusal(input.agent, this.reason);
+    if (WRITE_METHODS.has(operation.method)) {
+      operation.decide({ headers: { 'wac-allow': wacAllow([ 'read' ], [ 'read' ]) }});
+      throw refusal(operation.agent, this.reason);
     }
-    await this.acl.authorize(input);
+    await this.acl.authorize(operation);
     // What the ACL grants beyond reading does not hold here: say so to clients that show edit buttons.
-    const headers = AccessHeaders.of(input.request);
+    const headers = operation.access.headers;
     if (headers?.['wac-allow'] !== undefined) {
-      AccessHeaders.set(input.request, { ...headers, 'wac-allow': readOnly(headers['wac-allow']) });
+      operation.decide({ headers: { ...headers, 'wac-allow': readOnly(headers['wac-allow']) }});
     }
   }
 }

@@ -2,10 +2,10 @@ import type { ServerResponse } from 'node:http';
 import type { AccessMode, WacPermissions, WebAclAuthorizer } from '../../plugins/ldp/WebAclAuthorizer';
 import type { ResourceGraphs } from '../../storage/ResourceGraphs';
 import { agentIri } from '../http/Agent';
-import type { AccessPolicy, AccessRequest } from './AccessPolicy';
-import { WRITE_METHODS } from './AccessPolicy';
+import type { AccessPolicy } from './AccessPolicy';
+import { wacAllow, WRITE_METHODS } from './AccessPolicy';
+import type { Operation } from '../http/Operation';
 import { refusal } from './AccessErrors';
-import { AccessHeaders } from './AccessHeaders';
 
 const ACL_SUFFIX = '.acl';
 const META_SUFFIX = '.meta';
@@ -34,7 +34,8 @@ export class WebAclAccess implements AccessPolicy {
     private readonly store: ResourceGraphs,
   ) {}
 
-  public async authorize({ request, response, method, target, agent }: AccessRequest): Promise<void> {
+  public async authorize(operation: Operation): Promise<void> {
+    const { request, response, method, target: { iri: target }, agent } = operation;
     if (method === 'OPTIONS') {
       return;
     }
@@ -45,10 +46,10 @@ export class WebAclAccess implements AccessPolicy {
     const webId = agentIri(agent);
     const origin = request.headers.origin;
     const permissions = await this.authorizer.permissions(subject, webId, origin);
-    AccessHeaders.set(request, {
-      'wac-allow': AccessHeaders.wacAllow(modeList(permissions.user), modeList(permissions.public)),
+    operation.decide({ headers: {
+      'wac-allow': wacAllow(modeList(permissions.user), modeList(permissions.public)),
       link: `<${this.authorizer.aclOf(subject)}>; rel="acl"`,
-    });
+    }});
     const allowed = isAcl ?
       permissions.user.has('control') :
       await this.allows(method, subject, permissions, webId, origin);

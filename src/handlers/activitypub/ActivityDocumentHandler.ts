@@ -1,11 +1,9 @@
-import type { IncomingMessage } from 'node:http';
-import type { HttpHandlerInput } from '@solid/community-server';
 import type { ActivityRepository } from '../../plugins/activitypub/ActivityRepository';
 import { typeOf, withoutBlindCopies } from '../../plugins/activitypub/ActivityJson';
 import { FedpodHttpError, notFound } from '../../util/HttpErrors';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { NOT_HANDLED } from '../http/NotHandled';
-import { PrefetchedResources } from '../access/PrefetchedResources';
+import type { Operation, OperationInput } from '../http/Operation';
 import { activityContentType } from './ActivityJson';
 
 /**
@@ -19,18 +17,18 @@ export abstract class ActivityDocumentHandler extends JsonHttpHandler {
   }
 
   /** The IRI the request asks for, or undefined when it is not this handler's. */
-  protected abstract target(request: IncomingMessage): string | undefined;
+  protected abstract target(operation: Operation): string | undefined;
 
-  public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
-    if ((request.method !== 'GET' && request.method !== 'HEAD') || this.target(request) === undefined ||
+  public override async canHandle({ request, operation }: OperationInput): Promise<void> {
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || this.target(operation) === undefined ||
       !activityContentType(request) || (request.headers.accept ?? '').includes('text/turtle')) {
       throw NOT_HANDLED;
     }
   }
 
-  protected async serve({ request, response }: HttpHandlerInput): Promise<void> {
-    const iri = this.target(request)!;
-    const document = await this.activities.read(iri, PrefetchedResources.take(request, iri));
+  protected async serve({ request, response, operation }: OperationInput): Promise<void> {
+    const iri = this.target(operation)!;
+    const document = await this.activities.read(iri, operation.prefetched(iri));
     if (!document) {
       throw notFound(`Nothing at ${iri}`);
     }

@@ -1,4 +1,3 @@
-import type { HttpHandlerInput } from '@solid/community-server';
 import type { ActivityStreamsSerializer } from '../../plugins/activitypub/ActivityStreamsSerializer';
 import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
 import type { ResourceGraphs } from '../../storage/ResourceGraphs';
@@ -6,6 +5,7 @@ import { notFound } from '../../util/HttpErrors';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { NOT_HANDLED } from '../http/NotHandled';
 import { activityContentType } from './ActivityJson';
+import type { OperationTarget, OperationInput } from '../http/Operation';
 
 /**
  * GET/HEAD of an actor as ActivityStreams JSON-LD (`application/activity+json`, `application/ld+json`
@@ -14,7 +14,6 @@ import { activityContentType } from './ActivityJson';
  */
 export class ActorHandler extends JsonHttpHandler {
   private readonly urls: ActorUrls;
-  private readonly origin: string;
 
   public constructor(
     baseUrl: string,
@@ -23,18 +22,17 @@ export class ActorHandler extends JsonHttpHandler {
   ) {
     super();
     this.urls = new ActorUrls(baseUrl);
-    this.origin = new URL(this.urls.base).origin;
   }
 
-  public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
-    if ((request.method !== 'GET' && request.method !== 'HEAD') || !this.actorIri(request.url) ||
+  public override async canHandle({ request, operation }: OperationInput): Promise<void> {
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || !this.actorIri(operation.target) ||
       !activityContentType(request)) {
       throw NOT_HANDLED;
     }
   }
 
-  protected async serve({ request, response }: HttpHandlerInput): Promise<void> {
-    const iri = this.actorIri(request.url)!;
+  protected async serve({ request, response, operation }: OperationInput): Promise<void> {
+    const iri = this.actorIri(operation.target)!;
     const stored = await this.store.read(iri);
     if (!stored) {
       throw notFound(`No actor at ${iri}`);
@@ -49,9 +47,7 @@ export class ActorHandler extends JsonHttpHandler {
     response.end(request.method === 'HEAD' ? undefined : text);
   }
 
-  private actorIri(url: string | undefined): string | undefined {
-    const path = (url ?? '').split('?')[0];
-    const iri = `${this.origin}${path}`;
+  private actorIri({ iri }: OperationTarget): string | undefined {
     return this.urls.usernameOf(iri) ? iri : undefined;
   }
 }

@@ -1,4 +1,3 @@
-import type { HttpHandlerInput } from '@solid/community-server';
 import type { ActorCollection } from '../../plugins/activitypub/ActorDocument';
 import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
 import type { AccountStore } from '../../plugins/accounts/AccountStore';
@@ -14,7 +13,8 @@ import { badRequest, notFound } from '../../util/HttpErrors';
 import { sendJson } from '../http/HttpUtil';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { NOT_HANDLED } from '../http/NotHandled';
-import { agentIri, resolveAgent } from '../http/Agent';
+import { agentIri } from '../http/Agent';
+import type { OperationInput, OperationTarget } from '../http/Operation';
 import { activityContentType } from './ActivityJson';
 
 const BOXES = new Set<ActorCollection>([ 'inbox', 'outbox' ]);
@@ -36,7 +36,6 @@ const EMBEDDING = new Set<ActorCollection>([ ...BOXES, 'featured' ]);
  */
 export class CollectionHandler extends JsonHttpHandler {
   private readonly urls: ActorUrls;
-  private readonly origin: string;
 
   public constructor(
     baseUrl: string,
@@ -48,24 +47,23 @@ export class CollectionHandler extends JsonHttpHandler {
   ) {
     super();
     this.urls = new ActorUrls(baseUrl);
-    this.origin = new URL(this.urls.base).origin;
   }
 
-  public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
-    if ((request.method !== 'GET' && request.method !== 'HEAD') || !this.target(request.url) ||
+  public override async canHandle({ request, operation }: OperationInput): Promise<void> {
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || !this.target(operation.target) ||
       !activityContentType(request)) {
       throw NOT_HANDLED;
     }
   }
 
-  protected async serve({ request, response }: HttpHandlerInput): Promise<void> {
-    const { username, name, query } = this.target(request.url)!;
+  protected async serve({ request, response, operation }: OperationInput): Promise<void> {
+    const { username, name, query } = this.target(operation.target)!;
     const account = await this.accounts.findByUsername(username);
     if (!account) {
       throw notFound(`No actor ${username}`);
     }
     const collection = this.urls.collection(username, name);
-    const reader = agentIri(await resolveAgent(request));
+    const reader = agentIri(await operation.resolveAgent());
     const addressedTo = await this.audienceFilter(reader, name, account.webId);
     const headers = { vary: 'Accept, Authorization', 'cache-control': 'no-cache' };
     const contentType = activityContentType(request)!.split(';')[0];
@@ -141,9 +139,8 @@ export class CollectionHandler extends JsonHttpHandler {
     return BOXES.has(name) ? this.audience.boxFilter(ownerWebId, reader) : undefined;
   }
 
-  private target(url: string | undefined): { username: string; name: ActorCollection; query: URLSearchParams } | undefined {
-    const [ path, search ] = (url ?? '').split('?');
-    const collection = this.urls.collectionOf(`${this.origin}${path}`);
-    return collection ? { ...collection, query: new URLSearchParams(search ?? '') } : undefined;
+  private target({ iri, query }: OperationTarget): { username: string; name: ActorCollection; query: URLSearchParams } | undefined {
+    const collection = this.urls.collectionOf(iri);
+    return collection ? { ...collection, query } : undefined;
   }
 }

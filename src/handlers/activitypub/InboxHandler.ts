@@ -1,4 +1,3 @@
-import type { HttpHandlerInput } from '@solid/community-server';
 import type { AccountStore } from '../../plugins/accounts/AccountStore';
 import { idOf, idsOf, isObject, typeOf, withStorableIds } from '../../plugins/activitypub/ActivityJson';
 import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
@@ -12,7 +11,7 @@ import { parseJson, readBody, sendJson } from '../http/HttpUtil';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { NOT_HANDLED } from '../http/NotHandled';
 import type { RequestMatcher } from '../http/RequestMatcher';
-import { SentTarget } from '../http/SentTarget';
+import type { OperationInput, OperationTarget } from '../http/Operation';
 
 
 /**
@@ -40,25 +39,25 @@ export class InboxHandler extends JsonHttpHandler implements RequestMatcher {
     this.sharedPath = new URL(this.urls.sharedInbox()).pathname;
   }
 
-  public accepts({ request }: HttpHandlerInput): boolean {
-    return request.method === 'POST' && this.target(request.url) !== undefined;
+  public accepts({ request, operation }: OperationInput): boolean {
+    return request.method === 'POST' && this.target(operation.target) !== undefined;
   }
 
-  public override async canHandle(input: HttpHandlerInput): Promise<void> {
+  public override async canHandle(input: OperationInput): Promise<void> {
     if (!this.accepts(input)) {
       throw NOT_HANDLED;
     }
   }
 
-  protected async serve({ request, response }: HttpHandlerInput): Promise<void> {
-    const owner = this.target(request.url)!;
+  protected async serve({ request, response, operation }: OperationInput): Promise<void> {
+    const owner = this.target(operation.target)!;
     if (owner && !await this.accounts.findByUsername(owner)) {
       request.resume();
       throw notFound(`No actor ${owner}`);
     }
     const body = await readBody(request, this.maxBodyBytes);
     const verified = await this.verifier.verify(
-      { method: 'POST', url: `${this.origin}${SentTarget.of(request)}`, headers: request.headers, body },
+      { method: 'POST', url: `${this.origin}${operation.target.sent}`, headers: request.headers, body },
       async(keyId, options): Promise<{ publicKey: import('node:crypto').KeyObject; owner: string }> =>
         this.actors.getKey(keyId, options),
     );
@@ -85,14 +84,13 @@ export class InboxHandler extends JsonHttpHandler implements RequestMatcher {
   }
 
   /** '' for the shared inbox, the username for a personal one, undefined for other paths. */
-  private target(url: string | undefined): string | undefined {
-    const path = (url ?? '').split('?')[0];
+  private target({ path, iri }: OperationTarget): string | undefined {
     if (path === this.sharedPath) {
       return '';
     }
-    if (!path.endsWith('/inbox')) {
+    if (!iri.endsWith('/inbox')) {
       return undefined;
     }
-    return this.urls.usernameOf(`${this.origin}${path.slice(0, -'/inbox'.length)}`);
+    return this.urls.usernameOf(iri.slice(0, -'/inbox'.length));
   }
 }

@@ -1,26 +1,23 @@
-import type { IncomingMessage } from 'node:http';
 import type { ActivityRepository } from '../../plugins/activitypub/ActivityRepository';
 import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
 import { ActivityDocumentHandler } from './ActivityDocumentHandler';
+import type { Operation } from '../http/Operation';
 
 /**
  * This server's activities and objects (`/activities/<id>`, `/objects/<id>`) for ActivityPub peers
  * (see ActivityDocumentHandler). Turtle and Fedpod's JSON-LD context stay with LDP.
  */
 export class ObjectHandler extends ActivityDocumentHandler {
-  private readonly origin: string;
   private readonly prefixes: string[];
 
   public constructor(baseUrl: string, activities: ActivityRepository) {
     super(activities);
     const urls = new ActorUrls(baseUrl);
-    this.origin = new URL(urls.base).origin;
     this.prefixes = [ new URL(urls.url('activities')).pathname, new URL(urls.url('objects')).pathname ];
   }
 
-  protected target(request: IncomingMessage): string | undefined {
-    const path = (request.url ?? '').split('?')[0];
+  protected target({ target: { path, iri }}: Operation): string | undefined {
     return this.prefixes.some((prefix): boolean => path.startsWith(prefix) && path.length > prefix.length &&
-      !path.slice(prefix.length).includes('/')) ? `${this.origin}${path}` : undefined;
+      !path.slice(prefix.length).includes('/')) ? iri : undefined;
   }
 }

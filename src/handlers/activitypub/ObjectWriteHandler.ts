@@ -1,4 +1,3 @@
-import type { HttpHandlerInput } from '@solid/community-server';
 import type { ActivityRepository } from '../../plugins/activitypub/ActivityRepository';
 import type { Json } from '../../plugins/activitypub/ActivityJson';
 import { idOf, isObject, typeOf } from '../../plugins/activitypub/ActivityJson';
@@ -10,8 +9,7 @@ import { badRequest, FedpodHttpError, forbidden, notFound } from '../../util/Htt
 import { readJsonBody, sendJson } from '../http/HttpUtil';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { NOT_HANDLED } from '../http/NotHandled';
-import { agentOf } from '../http/Agent';
-import { PrefetchedResources } from '../access/PrefetchedResources';
+import type { OperationInput } from '../http/Operation';
 import { ACTIVITY_JSON } from './ActivityJson';
 
 /** Activities whose withdrawal is an Undo (their side effects are undone and the Undo delivered). */
@@ -28,7 +26,6 @@ const UNDOABLE = new Set([ 'Follow', 'Like', 'Announce', 'Block' ]);
  */
 export class ObjectWriteHandler extends JsonHttpHandler {
   private readonly urls: ActorUrls;
-  private readonly origin: string;
   private readonly objects: string;
   private readonly activitiesPath: string;
 
@@ -41,21 +38,18 @@ export class ObjectWriteHandler extends JsonHttpHandler {
   ) {
     super();
     this.urls = new ActorUrls(baseUrl);
-    const base = new URL(this.urls.base);
-    this.origin = base.origin;
     this.objects = new URL(this.urls.url('objects')).pathname;
     this.activitiesPath = new URL(this.urls.url('activities')).pathname;
   }
 
-  public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
+  public override async canHandle({ request }: OperationInput): Promise<void> {
     if (request.method !== 'PUT' && request.method !== 'DELETE' && request.method !== 'PATCH') {
       throw NOT_HANDLED;
     }
   }
 
-  protected async serve({ request, response }: HttpHandlerInput): Promise<void> {
-    const path = (request.url ?? '').split('?')[0];
-    const iri = `${this.origin}${path}`;
+  protected async serve({ request, response, operation }: OperationInput): Promise<void> {
+    const { path, iri } = operation.target;
     const isObjectPath = path.startsWith(this.objects);
     if (request.method === 'PATCH' || (request.method === 'PUT' && !isObjectPath)) {
       request.resume();
@@ -64,12 +58,12 @@ export class ObjectWriteHandler extends JsonHttpHandler {
         'Activities are not replaced: change their object, or DELETE the activity to withdraw it.',
       { allow: isObjectPath ? 'GET, HEAD, PUT, DELETE' : 'GET, HEAD, DELETE' });
     }
-    const username = agentOf(request).username;
+    const username = operation.agent.username;
     if (username === undefined) {
       request.resume();
       throw forbidden('Only a local author changes objects here.', 'not_owner');
     }
-    const stored = await this.activities.read(iri, PrefetchedResources.take(request, iri));
+    const stored = await this.activities.read(iri, operation.prefetched(iri));
     if (!stored) {
       request.resume();
       throw notFound(`Nothing at ${iri}`);
@@ -110,7 +104,7 @@ export class ObjectWriteHandler extends JsonHttpHandler {
     throw new FedpodHttpError(405, 'method_not_allowed', `A ${type} cannot be withdrawn.`, { allow: 'GET, HEAD' });
   }
 
-  private async readObject(request: HttpHandlerInput['request']): Promise<Json> {
+  private async readObject(request: OperationInput['request']): Promise<Json> {
     const parsed = await readJsonBody(request, this.maxBodyBytes);
     if (!isObject(parsed) || !typeOf(parsed)) {
       throw badRequest('PUT the whole object, with its type.', 'invalid_object');

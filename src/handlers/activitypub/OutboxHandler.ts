@@ -1,11 +1,10 @@
-import type { HttpHandlerInput } from '@solid/community-server';
 import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
 import type { OutboxService } from '../../plugins/activitypub/outbound/OutboxService';
 import { forbidden } from '../../util/HttpErrors';
 import { readJsonBody, sendJson } from '../http/HttpUtil';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { NOT_HANDLED } from '../http/NotHandled';
-import { agentOf } from '../http/Agent';
+import type { OperationInput } from '../http/Operation';
 import { ACTIVITY_JSON } from './ActivityJson';
 
 
@@ -16,7 +15,6 @@ import { ACTIVITY_JSON } from './ActivityJson';
  */
 export class OutboxHandler extends JsonHttpHandler {
   private readonly urls: ActorUrls;
-  private readonly origin: string;
 
   public constructor(
     baseUrl: string,
@@ -25,20 +23,19 @@ export class OutboxHandler extends JsonHttpHandler {
   ) {
     super();
     this.urls = new ActorUrls(baseUrl);
-    this.origin = new URL(this.urls.base).origin;
   }
 
-  public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
-    if (request.method !== 'POST' || !this.owner(request.url)) {
+  public override async canHandle({ request, operation }: OperationInput): Promise<void> {
+    if (request.method !== 'POST' || !this.owner(operation.target.iri)) {
       throw NOT_HANDLED;
     }
   }
 
-  protected async serve({ request, response }: HttpHandlerInput): Promise<void> {
-    const username = this.owner(request.url)!;
+  protected async serve({ request, response, operation }: OperationInput): Promise<void> {
+    const username = this.owner(operation.target.iri)!;
     // The pipeline authenticated the token and its route let only the outbox's owner through;
     // checked again here, since this handler must never post for anyone else.
-    if (agentOf(request).username !== username) {
+    if (operation.agent.username !== username) {
       request.resume();
       throw forbidden('Posting to an outbox needs the Authorization header with the outbox owner\'s token.', 'not_owner');
     }
@@ -47,11 +44,7 @@ export class OutboxHandler extends JsonHttpHandler {
     sendJson(response, 201, posted.activity, { location: posted.id }, ACTIVITY_JSON);
   }
 
-  private owner(url: string | undefined): string | undefined {
-    const path = (url ?? '').split('?')[0];
-    if (!path.endsWith('/outbox')) {
-      return undefined;
-    }
-    return this.urls.usernameOf(`${this.origin}${path.slice(0, -'/outbox'.length)}`);
+  private owner(iri: string): string | undefined {
+    return iri.endsWith('/outbox') ? this.urls.usernameOf(iri.slice(0, -'/outbox'.length)) : undefined;
   }
 }

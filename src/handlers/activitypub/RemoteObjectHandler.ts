@@ -1,8 +1,7 @@
-import type { IncomingMessage } from 'node:http';
 import type { ActivityRepository } from '../../plugins/activitypub/ActivityRepository';
 import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
 import { ActivityDocumentHandler } from './ActivityDocumentHandler';
-import { remoteIdOf } from '../access/RemoteIds';
+import type { Operation } from '../http/Operation';
 
 /**
  * Copies of other servers' activities and objects that reached this server (`GET {base}remote?id=<iri>`),
@@ -17,7 +16,7 @@ export class RemoteObjectHandler extends ActivityDocumentHandler {
     this.path = new URL(new ActorUrls(baseUrl).url('remote')).pathname;
   }
 
-  protected target(request: IncomingMessage): string | undefined {
-    return (request.url ?? '').split('?')[0] === this.path ? remoteIdOf(request) ?? '' : undefined;
+  protected target({ target }: Operation): string | undefined {
+    return target.path === this.path ? target.query.get('id') ?? '' : undefined;
   }
 }

@@ -1,5 +1,4 @@
 import type { HttpHandlerInput } from '@solid/community-server';
-import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
 import { FedpodHttpError } from '../../util/HttpErrors';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { NOT_HANDLED } from '../http/NotHandled';
@@ -14,7 +13,7 @@ export class SignupHintHandler extends JsonHttpHandler {
 
   public constructor(baseUrl: string) {
     super();
-    this.signup = `${new ActorUrls(baseUrl).base}auth/signup`;
+    this.signup = `${baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`}auth/signup`;
   }
 
   public override async canHandle({ request }: HttpHandlerInput): Promise<void> {

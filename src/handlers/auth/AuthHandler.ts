@@ -1,9 +1,9 @@
-import type { HttpHandlerInput } from '@solid/community-server';
 import type { AccountService, Session } from '../../plugins/accounts/AccountService';
 import { methodNotAllowed, unsupportedMediaType } from '../../util/HttpErrors';
 import { mediaTypeOf, parseJson, readBody, sendJson } from '../http/HttpUtil';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { NOT_HANDLED } from '../http/NotHandled';
+import type { OperationInput } from '../http/Operation';
 
 const MAX_AUTH_BODY = 16 * 1024;
 
@@ -16,15 +16,15 @@ export class AuthHandler extends JsonHttpHandler {
     super();
   }
 
-  public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
-    const path = (request.url ?? '').split('?')[0];
+  public override async canHandle({ operation }: OperationInput): Promise<void> {
+    const path = operation.target.path;
     if (path !== '/auth/signup' && path !== '/auth/login') {
       throw NOT_HANDLED;
     }
   }
 
-  protected async serve({ request, response }: HttpHandlerInput): Promise<void> {
-    const path = (request.url ?? '').split('?')[0];
+  protected async serve({ request, response, operation }: OperationInput): Promise<void> {
+    const path = operation.target.path;
     if (request.method !== 'POST') {
       request.resume();
       throw methodNotAllowed(`${path} takes POST only.`, 'POST');

@@ -1,10 +1,9 @@
-import type { HttpHandlerInput } from '@solid/community-server';
 import type { ClientCredentialsFileStore, StoredClientCredentials } from '../../plugins/accounts/ClientCredentialsFileStore';
 import { badRequest, methodNotAllowed, notFound } from '../../util/HttpErrors';
 import { parseJson, readBody, sendJson } from '../http/HttpUtil';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { NOT_HANDLED } from '../http/NotHandled';
-import { agentOf } from '../http/Agent';
+import type { OperationInput } from '../http/Operation';
 
 const MAX_BODY = 4 * 1024;
 const PATH = /^\/auth\/clients(?:\/([^/]+))?\/?$/u;
@@ -30,15 +29,15 @@ export class ClientCredentialsHandler extends JsonHttpHandler {
     super();
   }
 
-  public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
-    if (!PATH.test((request.url ?? '').split('?')[0])) {
+  public override async canHandle({ operation }: OperationInput): Promise<void> {
+    if (!PATH.test(operation.target.path)) {
       throw NOT_HANDLED;
     }
   }
 
-  protected async serve({ request, response }: HttpHandlerInput): Promise<void> {
-    const id = PATH.exec((request.url ?? '').split('?')[0])![1];
-    const agent = agentOf(request);
+  protected async serve({ request, response, operation }: OperationInput): Promise<void> {
+    const id = PATH.exec(operation.target.path)![1];
+    const agent = operation.agent;
     const username = agent.username!;
     const method = request.method ?? 'GET';
     if (id === undefined && method === 'POST') {

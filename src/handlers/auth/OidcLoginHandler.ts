@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { HttpHandlerInput, ProviderFactory } from '@solid/community-server';
+import type { ProviderFactory } from '@solid/community-server';
 import type { AccountService } from '../../plugins/accounts/AccountService';
 import { badRequest, methodNotAllowed } from '../../util/HttpErrors';
 import { mediaTypeOf, parseJson, readBody } from '../http/HttpUtil';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { NOT_HANDLED } from '../http/NotHandled';
+import type { OperationInput } from '../http/Operation';
 import type { AppAsking } from './LoginPages';
 import { consentPage, loginPage, messagePage } from './LoginPages';
 
@@ -29,13 +30,13 @@ export class OidcLoginHandler extends JsonHttpHandler {
     super();
   }
 
-  public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
-    if ((request.url ?? '').split('?')[0] !== '/auth/oidc') {
+  public override async canHandle({ operation }: OperationInput): Promise<void> {
+    if (operation.target.path !== '/auth/oidc') {
       throw NOT_HANDLED;
     }
   }
 
-  protected async serve({ request, response }: HttpHandlerInput): Promise<void> {
+  protected async serve({ request, response }: OperationInput): Promise<void> {
     const method = request.method ?? 'GET';
     if (![ 'GET', 'HEAD', 'POST' ].includes(method)) {
       request.resume();

@@ -1,5 +1,6 @@
 import type { HttpRequest, HttpResponse } from '@solid/community-server';
 import { methodNotAllowed } from '../../util/HttpErrors';
+import { canonicalTarget } from '../http/CanonicalTarget';
 
 /** What the discovery endpoints answer to; anything else on their paths gets 405 with this Allow. */
 export const DISCOVERY_ALLOW = 'GET, HEAD';
@@ -12,18 +13,12 @@ export function parseBaseUrl(baseUrl: string): URL {
   return new URL(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
 }
 
-/** The path part of the request URL (the query is ignored for matching). */
-export function requestPath(request: HttpRequest): string {
-  const url = request.url ?? '/';
-  const query = url.indexOf('?');
-  return query < 0 ? url : url.slice(0, query);
-}
-
-/** The query part of the request URL, parsed. */
-export function requestQuery(request: HttpRequest): URLSearchParams {
-  const url = request.url ?? '/';
-  const query = url.indexOf('?');
-  return new URLSearchParams(query < 0 ? '' : url.slice(query + 1));
+/**
+ * The base URL's path in the canonical spelling the pipeline gives request paths (OperationTarget),
+ * so that a base path with characters CSS encodes (`/a&b/` → `/a%26b/`) still matches.
+ */
+export function basePathOf(base: URL): string {
+  return canonicalTarget(base.pathname)?.pathname ?? base.pathname;
 }
 
 /** 405 (with Allow: GET, HEAD) for any method other than GET and HEAD. */

@@ -1,8 +1,8 @@
-import type { HttpHandlerInput } from '@solid/community-server';
+import type { OperationInput } from '../http/Operation';
 import { negotiate } from '../http/HttpUtil';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { NOT_HANDLED } from '../http/NotHandled';
-import { allowAnyOrigin, JRD, parseBaseUrl, requestPath, requireGetOrHead, sendDocument } from './DiscoveryHttp';
+import { allowAnyOrigin, JRD, basePathOf, parseBaseUrl, requireGetOrHead, sendDocument } from './DiscoveryHttp';
 
 /** The XRD media type (RFC 6415). */
 export const XRD = 'application/xrd+xml';
@@ -33,7 +33,7 @@ export class HostMetaHandler extends JsonHttpHandler {
     super();
     const base = parseBaseUrl(baseUrl);
     const prefix = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
-    this.xmlPath = `${base.pathname}.well-known/host-meta`;
+    this.xmlPath = `${basePathOf(base)}.well-known/host-meta`;
     this.jsonPath = `${this.xmlPath}.json`;
     const template = `${prefix}.well-known/webfinger?resource={uri}`;
     this.xrdBody = [
@@ -46,20 +46,20 @@ export class HostMetaHandler extends JsonHttpHandler {
     this.jrdBody = JSON.stringify({ links: [{ rel: 'lrdd', template }]});
   }
 
-  public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
-    const requested = requestPath(request);
+  public override async canHandle({ request, operation }: OperationInput): Promise<void> {
+    const requested = operation.target.path;
     // OPTIONS (CORS preflight) is left to CSS.
     if ((requested !== this.xmlPath && requested !== this.jsonPath) || request.method === 'OPTIONS') {
       throw NOT_HANDLED;
     }
   }
 
-  protected async serve({ request, response }: HttpHandlerInput): Promise<void> {
+  protected async serve({ request, response, operation }: OperationInput): Promise<void> {
     allowAnyOrigin(response);
     requireGetOrHead(request);
     const headers: Record<string, string> = { 'cache-control': 'public, max-age=3600' };
     let json = true;
-    if (requestPath(request) === this.xmlPath) {
+    if (operation.target.path === this.xmlPath) {
       const chosen = negotiate(request.headers.accept, HOST_META_OFFERS);
       json = chosen !== undefined && !chosen.wildcard && (chosen.type === JRD || chosen.type === 'application/json');
       headers.vary = 'Accept';

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { HttpHandlerInput } from '@solid/community-server';
+import type { OperationInput } from '../http/Operation';
 import type { AccountStore } from '../../plugins/accounts/AccountStore';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { NOT_HANDLED } from '../http/NotHandled';
-import { allowAnyOrigin, parseBaseUrl, requestPath, requireGetOrHead, sendDocument } from './DiscoveryHttp';
+import { allowAnyOrigin, basePathOf, parseBaseUrl, requireGetOrHead, sendDocument } from './DiscoveryHttp';
 
 /** The link relation (and schema id) of NodeInfo 2.1. */
 export const NODEINFO_21_REL = 'http://nodeinfo.diaspora.software/ns/schema/2.1';
@@ -95,23 +95,23 @@ export class NodeInfoHandler extends JsonHttpHandler {
     super();
     const base = parseBaseUrl(baseUrl);
     const prefix = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
-    this.wellKnownPath = `${base.pathname}.well-known/nodeinfo`;
-    this.documentPath = `${base.pathname}nodeinfo/2.1`;
+    this.wellKnownPath = `${basePathOf(base)}.well-known/nodeinfo`;
+    this.documentPath = `${basePathOf(base)}nodeinfo/2.1`;
     this.wellKnownBody = JSON.stringify({ links: [{ rel: NODEINFO_21_REL, href: `${prefix}nodeinfo/2.1` }]});
   }
 
-  public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
-    const requested = requestPath(request);
+  public override async canHandle({ request, operation }: OperationInput): Promise<void> {
+    const requested = operation.target.path;
     // OPTIONS (CORS preflight) is left to CSS.
     if ((requested !== this.wellKnownPath && requested !== this.documentPath) || request.method === 'OPTIONS') {
       throw NOT_HANDLED;
     }
   }
 
-  protected async serve({ request, response }: HttpHandlerInput): Promise<void> {
+  protected async serve({ request, response, operation }: OperationInput): Promise<void> {
     allowAnyOrigin(response);
     requireGetOrHead(request);
-    if (requestPath(request) === this.wellKnownPath) {
+    if (operation.target.path === this.wellKnownPath) {
       sendDocument(request, response, 'application/json; charset=utf-8', this.wellKnownBody, {
         'cache-control': 'public, max-age=3600',
       });

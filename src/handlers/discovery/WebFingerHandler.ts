@@ -1,10 +1,10 @@
-import type { HttpHandlerInput } from '@solid/community-server';
+import type { OperationInput } from '../http/Operation';
 import type { AccountStore } from '../../plugins/accounts/AccountStore';
 import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
 import { badRequest, notFound } from '../../util/HttpErrors';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { NOT_HANDLED } from '../http/NotHandled';
-import { allowAnyOrigin, JRD, parseBaseUrl, requestPath, requestQuery, requireGetOrHead, sendDocument } from './DiscoveryHttp';
+import { allowAnyOrigin, JRD, basePathOf, parseBaseUrl, requireGetOrHead, sendDocument } from './DiscoveryHttp';
 
 /** The link relation of a human-readable profile page. */
 export const PROFILE_PAGE_REL = 'http://webfinger.net/rel/profile-page';
@@ -59,22 +59,22 @@ export class WebFingerHandler extends JsonHttpHandler {
     const base = parseBaseUrl(baseUrl);
     this.urls = new ActorUrls(baseUrl);
     this.normalizedUrls = new ActorUrls(base.href);
-    this.path = `${base.pathname}.well-known/webfinger`;
+    this.path = `${basePathOf(base)}.well-known/webfinger`;
     this.protocol = base.protocol;
     this.host = base.host;
   }
 
-  public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
+  public override async canHandle({ request, operation }: OperationInput): Promise<void> {
     // OPTIONS (CORS preflight) is left to CSS.
-    if (requestPath(request) !== this.path || request.method === 'OPTIONS') {
+    if (operation.target.path !== this.path || request.method === 'OPTIONS') {
       throw NOT_HANDLED;
     }
   }
 
-  protected async serve({ request, response }: HttpHandlerInput): Promise<void> {
+  protected async serve({ request, response, operation }: OperationInput): Promise<void> {
     allowAnyOrigin(response);
     requireGetOrHead(request);
-    const query = requestQuery(request);
+    const query = operation.target.query;
     const resources = query.getAll('resource');
     if (resources.length === 0 || resources[0] === '') {
       throw badRequest('The resource parameter is required, e.g. ?resource=acct:user@host.', 'missing_resource');

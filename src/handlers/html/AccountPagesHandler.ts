@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { HttpHandlerInput } from '@solid/community-server';
+import type { OperationInput } from '../http/Operation';
 import type { AccountService, Session } from '../../plugins/accounts/AccountService';
 import type { TokenClaims, TokenService } from '../../plugins/accounts/TokenService';
 import type { WebhookService } from '../../plugins/webhooks/WebhookService';
@@ -44,8 +44,8 @@ export class AccountPagesHandler extends JsonHttpHandler {
     this.secure = this.base.startsWith('https://');
   }
 
-  public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
-    const path = (request.url ?? '').split('?')[0];
+  public override async canHandle({ request, operation }: OperationInput): Promise<void> {
+    const path = operation.target.path;
     // A browser's GET, or a form it posts from these pages; API clients go on to AuthHandler.
     const page = request.method === 'GET' || (request.method === 'POST' && mediaTypeOf(request.headers['content-type']) === FORM);
     if (!PAGES.has(path) || !page || !prefersHtml(request)) {
@@ -53,8 +53,8 @@ export class AccountPagesHandler extends JsonHttpHandler {
     }
   }
 
-  protected async serve({ request, response }: HttpHandlerInput): Promise<void> {
-    const path = (request.url ?? '').split('?')[0];
+  protected async serve({ request, response, operation }: OperationInput): Promise<void> {
+    const path = operation.target.path;
     const form = request.method === 'POST' ? new URLSearchParams((await readBody(request, MAX_FORM_BYTES)).toString('utf8')) : undefined;
     switch (path) {
       case '/auth/signup':

@@ -1,4 +1,3 @@
-import type { HttpHandlerInput } from '@solid/community-server';
 import type { Json } from '../../plugins/activitypub/ActivityJson';
 import { isObject, typeOf } from '../../plugins/activitypub/ActivityJson';
 import type { ActivityRepository } from '../../plugins/activitypub/ActivityRepository';
@@ -9,7 +8,8 @@ import type { Collections } from '../../storage/Collections';
 import { sendHtml } from '../http/HttpUtil';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { NOT_HANDLED } from '../http/NotHandled';
-import { agentIri, resolveAgent } from '../http/Agent';
+import { agentIri } from '../http/Agent';
+import type { OperationInput } from '../http/Operation';
 import { prefersHtml } from '../http/BrowserAccept';
 import { escapeHtml, isWebUrl } from '../http/Html';
 import { renderPage } from '../http/PageLayout';
@@ -28,7 +28,6 @@ const PAGE_SIZE = 40;
  */
 export class CollectionPageHandler extends JsonHttpHandler {
   private readonly urls: ActorUrls;
-  private readonly origin: string;
 
   public constructor(
     baseUrl: string,
@@ -38,20 +37,19 @@ export class CollectionPageHandler extends JsonHttpHandler {
   ) {
     super();
     this.urls = new ActorUrls(baseUrl);
-    this.origin = new URL(this.urls.base).origin;
   }
 
-  public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
-    if ((request.method !== 'GET' && request.method !== 'HEAD') || !prefersHtml(request) || !this.target(request.url)) {
+  public override async canHandle({ request, operation }: OperationInput): Promise<void> {
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || !prefersHtml(request) || !this.target(operation.target.iri)) {
       throw NOT_HANDLED;
     }
   }
 
-  protected async serve({ request, response }: HttpHandlerInput): Promise<void> {
-    const { username, name } = this.target(request.url)!;
+  protected async serve({ request, response, operation }: OperationInput): Promise<void> {
+    const { username, name } = this.target(operation.target.iri)!;
     const actor = this.urls.actor(username);
     const collection = this.urls.collection(username, name);
-    const reader = agentIri(await resolveAgent(request));
+    const reader = agentIri(await operation.resolveAgent());
     const boxes = name === 'inbox' || name === 'outbox';
     const addressedTo = boxes ? await this.audience.boxFilter(actor, reader) : undefined;
     const { items } = await this.collections.page(collection, { limit: PAGE_SIZE, addressedTo });
@@ -84,7 +82,7 @@ ${list || '<p class="meta">Nothing to show.</p>'}`);
       ''}</p></article>`;
   }
 
-  private target(url: string | undefined): { username: string; name: ActorCollection } | undefined {
-    return this.urls.collectionOf(`${this.origin}${(url ?? '').split('?')[0]}`);
+  private target(iri: string): { username: string; name: ActorCollection } | undefined {
+    return this.urls.collectionOf(iri);
   }
 }

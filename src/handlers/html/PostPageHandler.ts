@@ -1,5 +1,3 @@
-import type { IncomingMessage } from 'node:http';
-import type { HttpHandlerInput } from '@solid/community-server';
 import type { Json } from '../../plugins/activitypub/ActivityJson';
 import { idOf, typeOf, withoutBlindCopies } from '../../plugins/activitypub/ActivityJson';
 import type { ActivityRepository } from '../../plugins/activitypub/ActivityRepository';
@@ -13,6 +11,7 @@ import { prefersHtml } from '../http/BrowserAccept';
 import { escapeHtml } from '../http/Html';
 import { renderPage } from '../http/PageLayout';
 import { renderPost } from './PostView';
+import type { Operation, OperationInput } from '../http/Operation';
 
 /**
  * A post's page (`/objects/<id>`), for browsers at the post's own URL (content negotiation, as for
@@ -20,8 +19,7 @@ import { renderPost } from './PostView';
  * check has already let the reader through (the post's audience); a deleted post is a 410 page.
  */
 export class PostPageHandler extends JsonHttpHandler {
-  private readonly urls: ActorUrls;
-  private readonly origin: string;
+  protected readonly urls: ActorUrls;
   private readonly prefix: string;
 
   public constructor(
@@ -31,18 +29,17 @@ export class PostPageHandler extends JsonHttpHandler {
   ) {
     super();
     this.urls = new ActorUrls(baseUrl);
-    this.origin = new URL(this.urls.base).origin;
     this.prefix = new URL(this.urls.url('objects')).pathname;
   }
 
-  public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
-    if ((request.method !== 'GET' && request.method !== 'HEAD') || !prefersHtml(request) || !this.target(request)) {
+  public override async canHandle({ request, operation }: OperationInput): Promise<void> {
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || !prefersHtml(request) || !this.target(operation)) {
       throw NOT_HANDLED;
     }
   }
 
-  protected async serve({ request, response }: HttpHandlerInput): Promise<void> {
-    const iri = this.target(request)!;
+  protected async serve({ request, response, operation }: OperationInput): Promise<void> {
+    const iri = this.target(operation)!;
     const object = await this.activities.read(iri);
     if (!object) {
       throw notFound(`No post at ${iri}`);
@@ -74,10 +71,9 @@ ${renderPost({ ...object, name: undefined }, { link: iri })}`);
   }
 
   /** The IRI of the post the request is for, when it is for one this handler serves. */
-  protected target(request: IncomingMessage): string | undefined {
-    const path = (request.url ?? '').split('?')[0];
+  protected target({ target: { path, iri }}: Operation): string | undefined {
     return path.startsWith(this.prefix) && path.length > this.prefix.length && !path.slice(this.prefix.length).includes('/') ?
-      `${this.origin}${path}` :
+      iri :
       undefined;
   }
 }

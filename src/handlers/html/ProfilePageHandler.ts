@@ -1,4 +1,3 @@
-import type { HttpHandlerInput } from '@solid/community-server';
 import type { Json } from '../../plugins/activitypub/ActivityJson';
 import { idOf, isObject, typeOf } from '../../plugins/activitypub/ActivityJson';
 import type { ActivityRepository } from '../../plugins/activitypub/ActivityRepository';
@@ -10,7 +9,8 @@ import { notFound } from '../../util/HttpErrors';
 import { sendHtml } from '../http/HttpUtil';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { NOT_HANDLED } from '../http/NotHandled';
-import { agentIri, resolveAgent } from '../http/Agent';
+import { agentIri } from '../http/Agent';
+import type { OperationInput } from '../http/Operation';
 import { prefersHtml } from '../http/BrowserAccept';
 import { escapeHtml, isWebUrl, safeHtml } from '../http/Html';
 import { renderPage } from '../http/PageLayout';
@@ -26,7 +26,6 @@ const RECENT_POSTS = 10;
  */
 export class ProfilePageHandler extends JsonHttpHandler {
   private readonly urls: ActorUrls;
-  private readonly origin: string;
 
   public constructor(
     baseUrl: string,
@@ -37,23 +36,22 @@ export class ProfilePageHandler extends JsonHttpHandler {
   ) {
     super();
     this.urls = new ActorUrls(baseUrl);
-    this.origin = new URL(this.urls.base).origin;
   }
 
-  public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
-    if ((request.method !== 'GET' && request.method !== 'HEAD') || !prefersHtml(request) || !this.username(request.url)) {
+  public override async canHandle({ request, operation }: OperationInput): Promise<void> {
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || !prefersHtml(request) || !this.username(operation.target.iri)) {
       throw NOT_HANDLED;
     }
   }
 
-  protected async serve({ request, response }: HttpHandlerInput): Promise<void> {
-    const username = this.username(request.url)!;
+  protected async serve({ request, response, operation }: OperationInput): Promise<void> {
+    const username = this.username(operation.target.iri)!;
     const actor = this.urls.actor(username);
     const document = await this.profiles.read(actor);
     if (!document) {
       throw notFound(`No actor at ${actor}`);
     }
-    const reader = agentIri(await resolveAgent(request));
+    const reader = agentIri(await operation.resolveAgent());
     const addressedTo = await this.audience.boxFilter(actor, reader);
     const outbox = this.urls.collection(username, 'outbox');
     const [ activityCount, followers, following, page ] = await Promise.all([
@@ -90,8 +88,7 @@ ${recent.length > 0 ? recent.join('\n') : '<p class="meta">No posts to show.</p>
     sendHtml(response, 200, html, { vary: 'Accept, Authorization', 'cache-control': 'no-cache' }, request.method === 'HEAD');
   }
 
-  private username(url: string | undefined): string | undefined {
-    const path = (url ?? '').split('?')[0];
-    return this.urls.usernameOf(`${this.origin}${path}`);
+  private username(iri: string): string | undefined {
+    return this.urls.usernameOf(iri);
   }
 }

@@ -1,8 +1,6 @@
-import type { IncomingMessage } from 'node:http';
 import type { ActivityRepository } from '../../plugins/activitypub/ActivityRepository';
-import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
 import type { ActorProfiles } from '../../plugins/activitypub/ActorProfiles';
-import { remoteIdOf } from '../access/RemoteIds';
+import type { Operation } from '../http/Operation';
 import { PostPageHandler } from './PostPageHandler';
 
 /**
@@ -15,10 +13,10 @@ export class RemotePostPageHandler extends PostPageHandler {
 
   public constructor(baseUrl: string, activities: ActivityRepository, profiles: ActorProfiles) {
     super(baseUrl, activities, profiles);
-    this.path = new URL(new ActorUrls(baseUrl).url('remote')).pathname;
+    this.path = new URL(this.urls.url('remote')).pathname;
   }
 
-  protected override target(request: IncomingMessage): string | undefined {
-    return (request.url ?? '').split('?')[0] === this.path ? remoteIdOf(request) : undefined;
+  protected override target({ target }: Operation): string | undefined {
+    return target.path === this.path ? target.query.get('id') ?? undefined : undefined;
   }
 }

@@ -1,4 +1,4 @@
-import type { HttpHandlerInput } from '@solid/community-server';
+import type { OperationInput } from './Operation';
 
 /**
  * A handler that can tell at once, without awaiting anything, whether a request is its own.
@@ -7,7 +7,7 @@ import type { HttpHandlerInput } from '@solid/community-server';
  * one serving the request (InboxHandler, WebhookHandler in their routes' lists) costs no promise.
  */
 export interface RequestMatcher {
-  accepts: (input: HttpHandlerInput) => boolean;
+  accepts: (input: OperationInput) => boolean;
 }
 
 export function isRequestMatcher(handler: object): handler is RequestMatcher {

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { Conditions, HttpHandlerInput, ReadWriteLocker, RepresentationConverter } from '@solid/community-server';
+import type { Conditions, ReadWriteLocker, RepresentationConverter } from '@solid/community-server';
 import { BasicConditionsParser, BasicETagHandler, BasicRepresentation, INTERNAL_QUADS, RepresentationMetadata } from '@solid/community-server';
 import { NOT_HANDLED } from '../http/NotHandled';
 import type { Quad } from '@rdfjs/types';
@@ -13,7 +13,7 @@ import { badRequest, methodNotAllowed, notFound, preconditionFailed } from '../.
 import { fileContentType } from '../../util/ContentTypes';
 import { mediaTypeOf, readBody } from '../http/HttpUtil';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
-import { AccessHeaders } from '../access/AccessHeaders';
+import type { OperationInput } from '../http/Operation';
 import { prefersHtml } from '../http/BrowserAccept';
 import { NOTE_FORM_FIELD } from '../html/ContainerListing';
 import { ldpHeaders } from './LdpHeaders';
@@ -78,7 +78,7 @@ export class LdpCreateHandler extends JsonHttpHandler {
     this.maxBodyBytes = options.maxBodyBytes ?? 1_048_576;
   }
 
-  public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
+  public override async canHandle({ request, operation }: OperationInput): Promise<void> {
     if (request.method !== 'POST') {
       throw NOT_HANDLED;
     }
@@ -86,14 +86,14 @@ export class LdpCreateHandler extends JsonHttpHandler {
     if (/ldp#(?:Basic)?Container>\s*;\s*rel="?type/iu.test(link)) {
       throw NOT_HANDLED;
     }
-    const target = this.paths.resolve(request);
+    const target = this.paths.resolve(operation.target);
     if (!target || this.paths.isReservedPath(target.path)) {
       throw NOT_HANDLED;
     }
   }
 
-  protected async serve({ request, response }: HttpHandlerInput): Promise<void> {
-    const target = this.paths.resolve(request)!;
+  protected async serve({ request, response, operation }: OperationInput): Promise<void> {
+    const target = this.paths.resolve(operation.target)!;
     // Read and check the body first: a bad body answers 4xx with nothing written.
     let body = await readBody(request, this.maxBodyBytes);
     let type = mediaTypeOf(request.headers['content-type']) || 'application/octet-stream';
@@ -145,7 +145,7 @@ export class LdpCreateHandler extends JsonHttpHandler {
     }
     response.writeHead(201, {
       location: iri,
-      link: ldpHeaders(this.paths.storageOf(iri), iri, 'rdf', AccessHeaders.of(request)).link as string[],
+      link: ldpHeaders(this.paths.storageOf(iri), iri, 'rdf', operation.access.headers).link as string[],
       'content-length': '0',
     });
     response.end();

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { HttpHandler, HttpHandlerInput, ReadWriteLocker } from '@solid/community-server';
+import type { HttpHandler, ReadWriteLocker } from '@solid/community-server';
 import type { Quad } from '@rdfjs/types';
 import { isFileType } from '../../plugins/ldp/RdfOrFileConverter';
 import type { ResourceFiles } from '../../storage/ResourceFiles';
@@ -12,6 +12,7 @@ import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { NOT_HANDLED } from '../http/NotHandled';
 import { LdpPaths } from './LdpPaths';
 import type { LdpWriteHandlerOptions } from './LdpWriteHandlerOptions';
+import type { OperationInput } from '../http/Operation';
 
 /** Preconditions CSS evaluates (against its own view of the resource): those PUTs go to CSS. */
 const CONDITIONS = [ 'if-match', 'if-none-match', 'if-unmodified-since', 'if-modified-since' ];
@@ -46,20 +47,20 @@ export class LdpFilePutHandler extends JsonHttpHandler {
     this.maxBodyBytes = options.maxBodyBytes ?? 1_048_576;
   }
 
-  public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
+  public override async canHandle({ request, operation }: OperationInput): Promise<void> {
     if (request.method !== 'PUT' || !isFileType(mediaTypeOf(request.headers['content-type'])) ||
       CONDITIONS.some((name): boolean => request.headers[name] !== undefined) || request.headers.link !== undefined) {
       throw NOT_HANDLED;
     }
-    const target = this.paths.resolve(request);
+    const target = this.paths.resolve(operation.target);
     if (!target || target.iri.endsWith('/') || isAuxiliary(target.iri) || this.paths.isReservedPath(target.path)) {
       throw NOT_HANDLED;
     }
   }
 
-  protected async serve(input: HttpHandlerInput): Promise<void> {
-    const { request, response } = input;
-    const iri = this.paths.resolve(request)!.iri;
+  protected async serve(input: OperationInput): Promise<void> {
+    const { request, response, operation } = input;
+    const iri = this.paths.resolve(operation.target)!.iri;
     const parent = iri.slice(0, iri.lastIndexOf('/') + 1);
     const type = fileContentType(request.headers['content-type'], mediaTypeOf(request.headers['content-type']));
     // Under CSS's lock of the resource (released before CSS, which takes it itself, is asked).

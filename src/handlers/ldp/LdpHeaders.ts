@@ -30,7 +30,7 @@ const TYPES: Record<LdpKind, string[]> = {
  *
  * @param storage - The root of the storage the resource is in (its description is named).
  * @param iri - The resource.
- * @param access - The headers of the request's access decision (AccessHeaders): `WAC-Allow`, and
+ * @param access - The headers of the request's access decision (Operation.access): `WAC-Allow`, and
  *   under WebACL the `Link rel="acl"` of the ACL that governs it.
  */
 export function ldpHeaders(storage: string, iri: string, kind: LdpKind, access: Record<string, string> = {}):

@@ -1,6 +1,7 @@
 import type { UserStorageLocationStrategy } from '../../plugins/ldp/UserStorageLocationStrategy';
 import type { IncomingMessage } from 'node:http';
 import { canonicalTarget } from '../http/CanonicalTarget';
+import type { OperationTarget } from '../http/Operation';
 
 /**
  * Maps request URLs onto resource IRIs under the configured base URL (never the Host header,
@@ -27,9 +28,12 @@ export class LdpPaths {
    * The IRI a request addresses, and its query; undefined for URLs outside the base path or that
    * cannot be decoded. Paths are canonicalised exactly as CSS's OriginalUrlExtractor does
    * (each segment re-encoded, repeated slashes merged), so both paths name the same resources.
+   * From the pipeline's operation target, already canonical, nothing is parsed again.
    */
-  public resolve(request: IncomingMessage): { iri: string; query: URLSearchParams; path: string } | undefined {
-    const canonical = canonicalTarget(request.url ?? '/');
+  public resolve(from: IncomingMessage | OperationTarget): { iri: string; query: URLSearchParams; path: string } | undefined {
+    const canonical = 'sent' in from ?
+      { pathname: from.path, search: from.search } :
+      canonicalTarget(from.url ?? '/');
     if (!canonical || !canonical.pathname.startsWith(this.base.pathname)) {
       return undefined;
     }

@@ -1,4 +1,3 @@
-import type { HttpHandlerInput } from '@solid/community-server';
 import { NOT_HANDLED } from '../http/NotHandled';
 import type { Quad } from '@rdfjs/types';
 import { DataFactory } from 'n3';
@@ -23,9 +22,8 @@ import { prefersHtml } from '../http/BrowserAccept';
 import { renderPage } from '../http/PageLayout';
 import { containerListing, nameOf, parentsOf } from '../html/ContainerListing';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
-import { agentIri, resolveAgent } from '../http/Agent';
-import { AccessHeaders } from '../access/AccessHeaders';
-import { PrefetchedResources } from '../access/PrefetchedResources';
+import { agentIri } from '../http/Agent';
+import type { OperationInput } from '../http/Operation';
 import { CONTAINER_TYPES, eTagFor, ldpHeaders, modifiedOf } from './LdpHeaders';
 import { LdpPaths } from './LdpPaths';
 
@@ -117,7 +115,7 @@ export class LdpReadHandler extends JsonHttpHandler {
     this.offered = this.audience ? OFFERED_AUDIENCE : OFFERED;
   }
 
-  public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
+  public override async canHandle({ request, operation }: OperationInput): Promise<void> {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       throw NOT_HANDLED;
     }
@@ -126,7 +124,7 @@ export class LdpReadHandler extends JsonHttpHandler {
     if (!lenient && (headers.prefer || headers.range || headers['if-match'] || headers['if-unmodified-since'])) {
       throw NOT_HANDLED;
     }
-    const target = this.paths.resolve(request);
+    const target = this.paths.resolve(operation.target);
     if (!target || this.paths.isReservedPath(target.path)) {
       throw NOT_HANDLED;
     }
@@ -140,25 +138,26 @@ export class LdpReadHandler extends JsonHttpHandler {
     }
   }
 
-  protected async serve({ request, response }: HttpHandlerInput): Promise<void> {
-    const target = this.paths.resolve(request)!;
+  protected async serve(input: OperationInput): Promise<void> {
+    const { request, response, operation } = input;
+    const target = this.paths.resolve(operation.target)!;
     if (target.iri.endsWith('/') && prefersHtml(request)) {
-      await this.sendContainerPage(request, response, target.iri, target.query.get('after') ?? undefined);
+      await this.sendContainerPage(input, target.iri, target.query.get('after') ?? undefined);
       return;
     }
     const chosen = negotiate(request.headers.accept, this.offered)!;
     const contentType = chosen.type;
-    const reader = this.audience ? agentIri(await resolveAgent(request)) : undefined;
+    const reader = this.audience ? agentIri(await operation.resolveAgent()) : undefined;
     let body: Body | undefined;
     if (target.iri.endsWith('/')) {
       body = await this.container(target.iri, contentType, reader, target.query.get('after') ?? undefined);
     } else {
-      const stored = PrefetchedResources.take(request, target.iri) ?? await this.store.read(target.iri);
+      const stored = operation.prefetched(target.iri) ?? await this.store.read(target.iri);
       const file = stored && fileNameOf(stored.metadata);
       if (file) {
         const rdfType = this.rdfOfFile(request.headers.accept, target.iri, stored);
         if (!rdfType) {
-          await this.sendFile(request, response, target.iri, stored, file);
+          await this.sendFile(input, target.iri, stored, file);
           return;
         }
         const quads = await rdfaQuads(this.files.open(file), target.iri, bareMediaType(fileTypeOf(stored, target.iri)));
@@ -178,7 +177,7 @@ export class LdpReadHandler extends JsonHttpHandler {
     const eTag = eTagFor(body.modified, body.contentType);
     const kind = body.isContainer ? 'container' : body.isFile ? 'file' : 'rdf';
     const headers: Record<string, string | string[]> = {
-      ...ldpHeaders(this.paths.storageOf(target.iri), target.iri, kind, AccessHeaders.of(request)),
+      ...ldpHeaders(this.paths.storageOf(target.iri), target.iri, kind, operation.access.headers),
       'content-type': JSON_TYPES.has(body.contentType) ? `${body.contentType}; charset=utf-8` : body.contentType,
     };
     if (eTag) {
@@ -233,13 +232,12 @@ export class LdpReadHandler extends JsonHttpHandler {
    * A non-RDF resource, streamed from its file. Ranges and preconditions other than If-None-Match and
    * If-Modified-Since never reach this handler (CSS serves them).
    */
-  private sendFile(request: HttpHandlerInput['request'], response: HttpHandlerInput['response'], iri: string,
-    stored: StoredResource, file: string): void {
+  private sendFile({ request, response, operation }: OperationInput, iri: string, stored: StoredResource, file: string): void {
     const contentType = fileTypeOf(stored, iri);
     const modified = modifiedOf(stored.metadata, iri);
     const eTag = eTagFor(modified, contentType);
     const headers: Record<string, string | string[]> = {
-      ...ldpHeaders(this.paths.storageOf(iri), iri, 'file', AccessHeaders.of(request)),
+      ...ldpHeaders(this.paths.storageOf(iri), iri, 'file', operation.access.headers),
       'content-type': contentType,
       'accept-ranges': 'bytes',
     };
@@ -279,9 +277,9 @@ export class LdpReadHandler extends JsonHttpHandler {
   }
 
   /** A container's page for a browser: the same page of members as the data, as links. */
-  private async sendContainerPage(request: HttpHandlerInput['request'], response: HttpHandlerInput['response'],
-    iri: string, after: string | undefined): Promise<void> {
-    const reader = this.audience ? agentIri(await resolveAgent(request)) : undefined;
+  private async sendContainerPage({ request, response, operation }: OperationInput, iri: string, after: string | undefined):
+  Promise<void> {
+    const reader = this.audience ? agentIri(await operation.resolveAgent()) : undefined;
     const page = await this.readPage(iri, after);
     if (!page) {
       throw notFound(`No container at ${iri}`);
@@ -302,7 +300,7 @@ ${containerListing({
     noteForm: !this.audience,
   })}`);
     sendHtml(response, 200, html, { vary: 'Accept, Authorization', 'cache-control': 'no-cache',
-      ...ldpHeaders(root, iri, 'container', AccessHeaders.of(request)) }, request.method === 'HEAD');
+      ...ldpHeaders(root, iri, 'container', operation.access.headers) }, request.method === 'HEAD');
   }
 
   private async readPage(iri: string, after: string | undefined): Promise<ContainerPage | undefined> {

@@ -5,7 +5,7 @@ import { guardStream } from '@solid/community-server';
 import { badRequest } from '../../util/HttpErrors';
 import { mediaTypeOf, readBody } from '../http/HttpUtil';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
-import { agentOf, hasAgent, setAgent } from '../http/Agent';
+import { Operation } from '../http/Operation';
 import { NESTED_SYNTAXES, nestingDepthOver } from './RdfNestingDepth';
 
 const BODY_METHODS = new Set([ 'POST', 'PUT', 'PATCH' ]);
@@ -38,10 +38,11 @@ export class RdfBodyGuardHandler extends JsonHttpHandler {
     await this.source.canHandle(input);
   }
 
-  protected async serve({ request, response }: HttpHandlerInput): Promise<void> {
+  protected async serve(input: HttpHandlerInput): Promise<void> {
+    const { request } = input;
     const hasBody = request.headers['transfer-encoding'] !== undefined || Number(request.headers['content-length'] ?? 0) > 0;
     if (!BODY_METHODS.has(request.method ?? '') || !hasBody) {
-      await this.source.handle({ request, response });
+      await this.source.handle(input);
       return;
     }
     const body = await readBody(request, this.maxBodyBytes);
@@ -49,7 +50,8 @@ export class RdfBodyGuardHandler extends JsonHttpHandler {
     if (NESTED_SYNTAXES.has(type) && nestingDepthOver(body.toString('utf8'), this.maxNestingDepth)) {
       throw badRequest(`The body is nested more than ${this.maxNestingDepth} levels deep.`, 'too_deeply_nested');
     }
-    await this.source.handle({ request: this.replay(request, body), response });
+    // The rest of the input (the pipeline's operation) goes on unchanged.
+    await this.source.handle({ ...input, request: this.replay(request, body) });
   }
 
   /** A request CSS can read as usual: the same head, the already read body. */
@@ -75,9 +77,7 @@ export class RdfBodyGuardHandler extends JsonHttpHandler {
       rawTrailers: [],
     }) as unknown as IncomingMessage);
     // Who sent it was established once, by the pipeline: a DPoP proof may not be checked twice.
-    if (hasAgent(request)) {
-      setAgent(replayed, agentOf(request));
-    }
+    Operation.of(request)?.bind(replayed);
     return replayed;
   }
 }

@@ -1,4 +1,5 @@
 import type { HttpHandlerInput, OperationHttpHandler } from '@solid/community-server';
+import type { OperationInput } from '../http/Operation';
 import { BasicRepresentation, readableToString } from '@solid/community-server';
 import { fillPath, MINTED_PATHS } from '../../util/PathTemplates';
 import { badRequest, FedpodHttpError } from '../../util/HttpErrors';
@@ -39,9 +40,9 @@ export class NotificationGatewayHandler extends JsonHttpHandler {
     this.channelTarget = `${base}.notifications/WebSocketChannel2023/`;
   }
 
-  protected async serve(input: HttpHandlerInput): Promise<void> {
+  protected async serve(input: OperationInput): Promise<void> {
     const { request } = input;
-    const path = (request.url ?? '').split('?')[0];
+    const path = input.operation.target.path;
     if (path !== this.gatewayPath && path !== this.connectionPath) {
       throw new FedpodHttpError(404, 'not_found', `Nothing at ${path}`);
     }

@@ -6,9 +6,9 @@ import type { HttpSignatureVerifier } from '../../plugins/activitypub/signatures
 import { FedpodHttpError, unauthorized } from '../../util/HttpErrors';
 import { SolidTokenCache } from '../auth/SolidTokenCache';
 import type { Agent } from '../http/Agent';
-import { ANONYMOUS, deferAgent, webIdAgent } from '../http/Agent';
-import { SentTarget } from '../http/SentTarget';
+import { ANONYMOUS, webIdAgent } from '../http/Agent';
 import { messageOf } from '../../util/Errors';
+import type { Operation } from '../http/Operation';
 
 interface CachedToken {
   agent: Agent;
@@ -27,7 +27,7 @@ interface CachedToken {
  *   request's proof is checked on its own (SolidTokenCache); a local actor's WebID is its user;
  * - a `Signature` or `Signature-Input` on a GET or HEAD: a remote actor's signed fetch (Mastodon's
  *   authorized fetch), verified with the actor's published key only when the answer depends on who
- *   reads (resolveAgent): a public document is served without fetching a key. Signed POSTs (inbox
+ *   reads (Operation.resolveAgent): a public document is served without fetching a key. Signed POSTs (inbox
  *   deliveries) are verified by their handler, which needs the body for the digest.
  * A credential that is present but invalid is a 401: it is never silently treated as anonymous (an
  * `Authorization` header with a scheme and no token holds no credential).
@@ -59,24 +59,27 @@ export class Authenticator {
     this.actorUrls = new ActorUrls(baseUrl);
   }
 
-  public async authenticate(request: HttpRequest): Promise<Agent> {
+  /** The operation's agent; a signed GET's check is deferred to the operation (Operation.deferAgent). */
+  public async authenticate(operation: Operation): Promise<Agent> {
+    const request = operation.request;
     const headers = request.headers;
     const authorization = headers.authorization;
     // A scheme without a token (`Authorization: DPoP `, as some Solid client libraries send when
     // logged out) carries no credential: the request is anonymous, as CSS takes it.
     if (authorization !== undefined && !/^\s*[\w-]*\s*$/u.test(authorization)) {
-      return this.fromAuthorization(request, authorization);
+      return this.fromAuthorization(operation, authorization);
     }
     if ((headers.signature !== undefined || headers['signature-input'] !== undefined) &&
       (request.method === 'GET' || request.method === 'HEAD')) {
       // What the signature covers is the target as sent, not its canonical spelling.
-      const target = SentTarget.of(request);
-      deferAgent(request, async(): Promise<Agent> => this.fromSignature(request, target));
+      const target = operation.target.sent;
+      operation.deferAgent(async(): Promise<Agent> => this.fromSignature(request, target));
     }
     return ANONYMOUS;
   }
 
-  private async fromAuthorization(request: HttpRequest, authorization: string): Promise<Agent> {
+  private async fromAuthorization(operation: Operation, authorization: string): Promise<Agent> {
+    const request = operation.request;
     const match = /^(Bearer|DPoP)\s+(\S+)\s*$/iu.exec(authorization);
     if (match?.[1].toLowerCase() === 'bearer' && this.tokens?.isOwnToken(match[2])) {
       return this.fromFedpodToken(match[2]);
@@ -90,7 +93,7 @@ export class Authenticator {
     if (known) {
       if (known.scheme === 'DPoP') {
         try {
-          await this.solidTokens.checkProof(known, match[2], proof, request.method ?? 'GET', `${this.origin}${request.url ?? '/'}`);
+          await this.solidTokens.checkProof(known, match[2], proof, request.method ?? 'GET', `${operation.target.iri}${operation.target.search}`);
         } catch (error: unknown) {
           throw unauthorized(`The access token is not valid: ${messageOf(error)}`, 'invalid_token');
         }

@@ -1,23 +1,21 @@
 import type { IncomingMessage, Server } from 'node:http';
 import { ServerResponse } from 'node:http';
 import { PassThrough } from 'node:stream';
-import type { HttpHandler, HttpHandlerInput } from '@solid/community-server';
+import type { HttpHandler } from '@solid/community-server';
 import { getLoggerFor, guardStream, ServerConfigurator } from '@solid/community-server';
-import type { RequestMonitor } from '../server/RequestMonitor';
-import { RouteLabels } from '../../plugins/observability/RouteLabels';
+import type { RequestMonitor, RouteLabel } from '../server/RequestMonitor';
 import { badRequest, FedpodHttpError, payloadTooLarge } from '../../util/HttpErrors';
 import type { AccessPolicy } from '../access/AccessPolicy';
 import type { ReadDecider, ReadDecisions } from '../access/ReadDecisions';
 import { discardBody, sendError } from '../http/HttpUtil';
 import { NOT_HANDLED } from '../http/NotHandled';
 import type { Agent } from '../http/Agent';
-import { ANONYMOUS, setAgent } from '../http/Agent';
 import type { Authenticator } from './Authenticator';
-import { canonicalTarget } from '../http/CanonicalTarget';
 import { Cors } from './Cors';
-import { SentTarget } from '../http/SentTarget';
 import { checkMediaType } from './MediaTypes';
 import { checkSingleValuedHeaders } from './SingleValuedHeaders';
+import type { OperationInput } from '../http/Operation';
+import { Operation } from '../http/Operation';
 import { Route } from './Route';
 import type { RouteGroup } from './RouteGroup';
 import type { RouteMatch } from './RouteTable';
@@ -49,8 +47,9 @@ export interface RequestPipelineOptions {
  * one of each credential header (SingleValuedHeaders), authentication (Authenticator), the route's authorization
  * (its AccessPolicy), the route's media types, and only then its handler. No handler is reached without those
  * steps, whichever handler it is: each route names its own, and paths no route names are LDP
- * resources served by the default handler (Fedpod's LDP handlers, then CSS's). Errors of the steps
- * answer `{ "error", "message" }` JSON.
+ * resources served by the default handler (Fedpod's LDP handlers, then CSS's). The steps build one
+ * Operation (route, parameters, parsed target, agent, access decision) that the handler receives
+ * with the request (OperationInput). Errors of the steps answer `{ "error", "message" }` JSON.
  */
 export class RequestPipeline extends ServerConfigurator implements ReadDecider {
   protected readonly logger = getLoggerFor(this);
@@ -71,7 +70,7 @@ export class RequestPipeline extends ServerConfigurator implements ReadDecider {
     const monitor = this.options.monitor;
     server.on('request', (request: IncomingMessage, response: ServerResponse): void => {
       if (monitor) {
-        void monitor.track(request, response, async(): Promise<void> => this.serve(request, response));
+        void monitor.track(request, response, async(scope): Promise<void> => this.serve(request, response, scope));
       } else {
         void this.serve(request, response);
       }
@@ -89,19 +88,19 @@ export class RequestPipeline extends ServerConfigurator implements ReadDecider {
     } catch {
       return false;
     }
-    const canonical = canonicalTarget(`${url.pathname}${url.search}`);
-    if (url.origin !== this.origin || !canonical || canonical.pathname !== url.pathname) {
+    const target = Operation.parseTarget(this.origin, `${url.pathname}${url.search}`);
+    if (url.origin !== this.origin || !target || target.path !== url.pathname) {
       return false;
     }
     const match = this.table.find('GET', url.pathname);
     const { route, params } = match ?? { route: this.fallback, params: {}};
     // A request of the resource, as the policy would see it: a GET by this agent, without a body.
-    const request = Object.assign(new PassThrough(), { method: 'GET', url: url.pathname, headers: {}}) as unknown as IncomingMessage;
+    const request = guardStream(Object.assign(new PassThrough(), { method: 'GET', url: url.pathname, headers: {}}) as unknown as IncomingMessage);
     request.resume();
-    setAgent(request, agent);
+    const operation = new Operation({ request, response: new ServerResponse(request), target, agent, params,
+      route: { name: route.name, template: match?.template }});
     try {
-      await route.access.authorize({ request, response: new ServerResponse(request), method: 'GET', target: `${this.origin}${url.pathname}`,
-        agent, params });
+      await route.access.authorize(operation);
       return true;
     } catch (error: unknown) {
       if (error instanceof FedpodHttpError || typeof statusOf(error) === 'number') {
@@ -111,7 +110,7 @@ export class RequestPipeline extends ServerConfigurator implements ReadDecider {
     }
   }
 
-  private async serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  private async serve(request: IncomingMessage, response: ServerResponse, scope?: RouteLabel): Promise<void> {
     const guarded = guardStream(request);
     guarded.on('error', (error: Error): void => {
       this.logger.error(`Request error: ${error.message}`);
@@ -126,19 +125,17 @@ export class RequestPipeline extends ServerConfigurator implements ReadDecider {
       }
       // Every step and every handler sees one spelling of the target: a resource cannot be reached
       // under another spelling that the router or a policy would take for another resource.
-      const sent = request.url ?? '/';
-      const canonical = canonicalTarget(sent);
-      if (!canonical) {
+      const target = Operation.parseTarget(this.origin, request.url ?? '/');
+      if (!target) {
         throw badRequest('The request target is not a valid path.', 'invalid_path');
       }
-      const path = canonical.pathname;
-      SentTarget.set(request, sent);
-      request.url = `${path}${canonical.search}`;
+      const path = target.path;
+      request.url = `${path}${target.search}`;
       const method = request.method ?? 'GET';
       const match: RouteMatch | undefined = this.table.find(method, path);
       const { route, params } = match ?? { route: this.fallback, params: {}};
-      if (match) {
-        RouteLabels.set(request, match.template);
+      if (match && scope) {
+        scope.route = match.template;
       }
       this.checkDeclaredLength(request, route.maxBodyBytes ?? this.options.maxBodyBytes);
       // Only a route that declares one awaits it: `await undefined` would cost every other request a promise.
@@ -146,12 +143,17 @@ export class RequestPipeline extends ServerConfigurator implements ReadDecider {
         await route.admission.admit();
       }
       checkSingleValuedHeaders(request);
-      const agent = route.authenticate ? await this.options.authenticator.authenticate(guarded) : ANONYMOUS;
-      setAgent(request, agent);
-      await route.access.authorize({ request: guarded, response, method, target: `${this.origin}${path}`, agent, params });
+      const operation = new Operation({ request: guarded, response, target, params, route: { name: route.name, template: match?.template }});
+      if (route.authenticate) {
+        operation.authenticated(await this.options.authenticator.authenticate(operation));
+      }
+      // Only now: CSS's credentials extractor, asked while authenticating, must not take this
+      // request's (still anonymous) operation for the pipeline's answer (PipelineAgentExtractor).
+      operation.bind(request);
+      await route.access.authorize(operation);
       // After authorization: who may not write here learns nothing of what the route takes.
       checkMediaType(request, route.mediaTypes);
-      await this.dispatch(route, { request: guarded, response });
+      await this.dispatch(route, { request: guarded, response, operation });
     } catch (error: unknown) {
       this.refuse(request, response, error);
     } finally {
@@ -161,7 +163,7 @@ export class RequestPipeline extends ServerConfigurator implements ReadDecider {
     }
   }
 
-  private async dispatch(route: Route, input: HttpHandlerInput): Promise<void> {
+  private async dispatch(route: Route, input: OperationInput): Promise<void> {
     if (!route.handler) {
       await this.options.defaultHandler.handleSafe(input);
       return;

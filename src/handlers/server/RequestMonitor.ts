@@ -3,8 +3,12 @@ import { performance } from 'node:perf_hooks';
 import type { Metrics } from '../../plugins/observability/Metrics';
 import type { PinoLoggerFactory, StructuredLog } from '../../plugins/observability/PinoLoggerFactory';
 import { RequestContext } from '../../plugins/observability/RequestContext';
-import { RouteLabels } from '../../plugins/observability/RouteLabels';
 import type { RouteTemplates } from '../../plugins/observability/RouteTemplates';
+
+/** What serving a request tells its monitor: the route template the pipeline matched. */
+export interface RouteLabel {
+  route?: string;
+}
 
 /** Status recorded for a request whose connection closed before the answer was complete. */
 export const CLIENT_CLOSED = 499;
@@ -36,23 +40,24 @@ export class RequestMonitor {
     this.log = loggerFactory.structured('http');
   }
 
-  /** Serves the request through `serve` within its request scope. */
-  public track<T>(request: IncomingMessage, response: ServerResponse, serve: () => T): T {
+  /** Serves the request through `serve` within its request scope; `serve` names the route in `scope`. */
+  public track<T>(request: IncomingMessage, response: ServerResponse, serve: (scope: RouteLabel) => T): T {
+    const scope: RouteLabel = {};
     const id = RequestContext.idFor(request.headers['x-request-id']);
     response.setHeader('x-request-id', id);
     const logging = this.log.isLevelEnabled('info');
     if (logging || this.metrics.enabled) {
       const start = performance.now();
-      response.once('close', (): void => this.done(request, response, id, start, logging));
+      response.once('close', (): void => this.done(request, response, scope, id, start, logging));
     }
-    return this.carryIds ? RequestContext.run({ id }, serve) : serve();
+    return this.carryIds ? RequestContext.run({ id }, (): T => serve(scope)) : serve(scope);
   }
 
-  private done(request: IncomingMessage, response: ServerResponse, id: string, start: number, logging: boolean): void {
+  private done(request: IncomingMessage, response: ServerResponse, scope: RouteLabel, id: string, start: number, logging: boolean): void {
     const ms = performance.now() - start;
     const status = response.writableFinished ? response.statusCode : CLIENT_CLOSED;
     const method = request.method ?? 'GET';
-    const route = RouteLabels.get(request) ?? this.routes.classify(request.url);
+    const route = scope.route ?? this.routes.classify(request.url);
     if (this.metrics.enabled) {
       this.metrics.httpRequest(method, route, status, ms / 1000);
     }

@@ -1,8 +1,8 @@
-import type { HttpHandlerInput } from '@solid/community-server';
 import type { WebhookService } from '../../plugins/webhooks/WebhookService';
 import { badRequest, methodNotAllowed } from '../../util/HttpErrors';
 import { readJsonBody, sendJson } from '../http/HttpUtil';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
+import type { OperationInput } from '../http/Operation';
 
 const BODY_LIMIT = 16 * 1024;
 
@@ -17,10 +17,10 @@ export class OperatorWebhookHandler extends JsonHttpHandler {
     super();
   }
 
-  protected async serve({ request, response }: HttpHandlerInput): Promise<void> {
+  protected async serve({ request, response, operation }: OperationInput): Promise<void> {
     switch (request.method) {
       case 'GET': {
-        const user = new URL(request.url ?? '/', 'http://localhost').searchParams.get('user');
+        const user = operation.target.query.get('user');
         const webId = user ? (await this.service.resolveUser(user)).webId : undefined;
         sendJson(response, 200, (await this.service.list(webId)).map((record) =>
           ({ iri: record.iri, user: record.user, action: record.action, created: record.created })));

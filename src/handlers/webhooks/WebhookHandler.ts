@@ -1,28 +1,30 @@
 import type { IncomingMessage } from 'node:http';
 import type { HttpHandlerInput } from '@solid/community-server';
-import type { TokenClaims, TokenService } from '../../plugins/accounts/TokenService';
 import type { WebhookService } from '../../plugins/webhooks/WebhookService';
 import { WEBHOOK_SEGMENT } from '../../plugins/webhooks/WebhookVocabulary';
 import { badRequest, methodNotAllowed, notFound, unauthorized } from '../../util/HttpErrors';
-import { bearerToken } from '../auth/BearerToken';
 import { parseJson, readBody, sendJson } from '../http/HttpUtil';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { NOT_HANDLED } from '../http/NotHandled';
 import type { RequestMatcher } from '../http/RequestMatcher';
 import { WebhookPaths } from './WebhookPaths';
+import type { Agent } from '../http/Agent';
+import type { Operation, OperationInput } from '../http/Operation';
 
 const JSON_LD = 'application/ld+json';
 
 /**
  * Owns every path of the webhooks container, so no other handler (LDP fast paths, CSS) ever serves
- * it and no webhook URI can be discovered:
- * - POST /webhooks {action} with a Bearer token: 201, Location: the new webhook URI, JSON-LD body
+ * it and no webhook URI can be discovered. Who the caller is comes from the pipeline (its
+ * authentication, and the routes' LocalUserAccess where a local user is needed), so any credential
+ * the pipeline accepts works here: a Fedpod token or a Solid-OIDC (DPoP) login of a local WebID.
+ * - POST /webhooks {action} by a local user: 201, Location: the new webhook URI, JSON-LD body
  *   {@context, id, user, action, created}. Unknown or missing action: 400 listing the allowed ones;
- *   missing or invalid token: 401.
- * - GET /webhooks with a token: the caller's own webhooks (record IRIs, never URIs); 401 without.
+ *   missing or invalid credentials: 401 (from the pipeline).
+ * - GET /webhooks by a local user: their own webhooks (record IRIs, never URIs); 401 without.
  * - POST <webhook URI> with JSON of any shape and no credentials: 202 {status: "accepted", job}
  *   once the job is durable. Not JSON: 415; invalid JSON: 400; too large: 413; unknown or revoked: 404.
- * - DELETE <webhook URI or record IRI> by its owner: 204 (revoked); another user: 403; no token: 401.
+ * - DELETE <webhook URI or record IRI> by its owner: 204 (revoked); another user: 403; no credentials: 401.
  * - Anything else under the container: 405 (GET of a webhook URI included, known or not) or 404.
  */
 export class WebhookHandler extends JsonHttpHandler implements RequestMatcher {
@@ -31,38 +33,36 @@ export class WebhookHandler extends JsonHttpHandler implements RequestMatcher {
   /**
    * @param baseUrl - Public base URL.
    * @param service - The webhook service.
-   * @param tokens - Access tokens.
    * @param maxBodyBytes - Largest body accepted by a webhook (413 above).
    */
   public constructor(
     baseUrl: string,
     private readonly service: WebhookService,
-    private readonly tokens: TokenService,
     private readonly maxBodyBytes = 1_048_576,
   ) {
     super();
     this.paths = new WebhookPaths(baseUrl);
   }
 
-  public accepts({ request }: HttpHandlerInput): boolean {
-    return this.paths.match(request, this.service.containerUri) !== undefined;
+  public accepts({ operation }: OperationInput): boolean {
+    return this.paths.match(operation.target, this.service.containerUri) !== undefined;
   }
 
-  public override async canHandle(input: HttpHandlerInput): Promise<void> {
+  public override async canHandle(input: OperationInput): Promise<void> {
     if (!this.accepts(input)) {
       throw NOT_HANDLED;
     }
   }
 
-  protected async serve({ request, response }: HttpHandlerInput): Promise<void> {
-    const iri = this.paths.match(request, this.service.containerUri);
+  protected async serve({ request, response, operation }: OperationInput): Promise<void> {
+    const iri = this.paths.match(operation.target, this.service.containerUri);
     const container = this.service.containerUri;
     if (!iri) {
       request.resume();
       throw notFound('No such resource.');
     }
     if (iri === container || iri === container.slice(0, -1)) {
-      await this.serveContainer(request, response);
+      await this.serveContainer(request, response, operation);
       return;
     }
     const segment = iri.slice(container.length);
@@ -78,8 +78,7 @@ export class WebhookHandler extends JsonHttpHandler implements RequestMatcher {
       }
       case 'DELETE': {
         request.resume();
-        const claims = await this.claims(request);
-        await this.service.revoke(iri, claims.webId);
+        await this.service.revoke(iri, this.localUser(operation).webId);
         response.writeHead(204).end();
         return;
       }
@@ -89,10 +88,11 @@ export class WebhookHandler extends JsonHttpHandler implements RequestMatcher {
     }
   }
 
-  private async serveContainer(request: IncomingMessage, response: HttpHandlerInput['response']): Promise<void> {
+  private async serveContainer(request: IncomingMessage, response: HttpHandlerInput['response'], operation: Operation):
+  Promise<void> {
     switch (request.method) {
       case 'POST': {
-        const claims = await this.claims(request);
+        const claims = this.localUser(operation);
         const body = this.parse(await readBody(request, 64 * 1024));
         const action = typeof body === 'object' && body !== null && !Array.isArray(body) ?
           (body as Record<string, unknown>).action :
@@ -104,8 +104,7 @@ export class WebhookHandler extends JsonHttpHandler implements RequestMatcher {
       }
       case 'GET':
       case 'HEAD': {
-        const claims = await this.claims(request);
-        const records = await this.service.list(claims.webId);
+        const records = await this.service.list(this.localUser(operation).webId);
         const body = { '@context': this.service.context, id: this.service.containerUri,
           items: records.map((record): Record<string, unknown> => this.service.describeRecord(record)) };
         if (request.method === 'HEAD') {
@@ -138,18 +137,16 @@ export class WebhookHandler extends JsonHttpHandler implements RequestMatcher {
     return parseJson(body.toString('utf8'));
   }
 
-  private async claims(request: IncomingMessage): Promise<TokenClaims> {
-    const token = bearerToken(request);
-    if (!token) {
+  /**
+   * The local user the pipeline authenticated. The routes that need one let nobody else through
+   * (LocalUserAccess); checked again here, since this handler must never act for anyone else.
+   */
+  private localUser({ request, agent }: Operation): Required<Pick<Agent, 'webId' | 'username'>> {
+    if (agent.username === undefined || agent.webId === undefined) {
       request.resume();
-      throw unauthorized('Send the token from signup or login as "Authorization: Bearer <token>".',
-        request.headers.authorization ? 'invalid_token' : 'authorization_required');
+      throw unauthorized('Send the token from signup or login as "Authorization: Bearer <token>", or log in with Solid-OIDC.',
+        'authorization_required');
     }
-    try {
-      return await this.tokens.verify(token);
-    } catch (error: unknown) {
-      request.resume();
-      throw error;
-    }
+    return { webId: agent.webId, username: agent.username };
   }
 }

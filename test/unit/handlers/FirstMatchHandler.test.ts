@@ -8,6 +8,8 @@ import { NodeInfoHandler } from '../../../src/handlers/discovery/NodeInfoHandler
 import { WebFingerHandler } from '../../../src/handlers/discovery/WebFingerHandler';
 import { call, get } from './discovery/support';
 import { InMemoryAccountStoreFake } from './support/InMemoryAccountStore';
+import type { OperationInput } from '../../../src/handlers/http/Operation';
+import { operationInput } from './support/operations';
 
 /** A handler that takes the requests for one path, telling so through canHandle only. */
 class PathHandler extends HttpHandler {
@@ -42,8 +44,8 @@ class MatchingPathHandler extends PathHandler implements RequestMatcher {
   }
 }
 
-function input(url: string): HttpHandlerInput {
-  return { request: { url, method: 'POST', headers: {}} as unknown as HttpRequest, response: {} as HttpResponse };
+function input(url: string): OperationInput {
+  return operationInput({ url, method: 'POST', headers: {}} as unknown as HttpRequest, {} as HttpResponse);
 }
 
 describe('FirstMatchHandler', () => {
@@ -66,6 +68,20 @@ describe('FirstMatchHandler', () => {
     expect(plain.served).toEqual([ '/webhooks/x' ]);
     expect(matching.served).toEqual([ '/inbox' ]);
     expect(matching.canHandleCalls).toBe(0);
+  });
+
+  it('hands the chosen handler the very input it was given, the pipeline\'s operation with it', async () => {
+    const seen: HttpHandlerInput[] = [];
+    const recording = new (class extends PathHandler {
+      public override async handle(given: HttpHandlerInput): Promise<void> {
+        seen.push(given);
+      }
+    })('/x');
+    const given = input('/x');
+    await new FirstMatchHandler([ plain, recording ]).handleSafe(given);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toBe(given);
+    expect((seen[0] as OperationInput).operation.target.path).toBe('/x');
   });
 
   it('refuses with NOT_HANDLED when no handler takes the request', async () => {

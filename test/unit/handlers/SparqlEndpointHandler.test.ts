@@ -1,9 +1,11 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AllStaticReader, PermissionReader } from '@solid/community-server';
-import type { HttpRequest, PermissionReaderInput, PermissionMap } from '@solid/community-server';
+import type { HttpRequest, HttpResponse, PermissionReaderInput, PermissionMap } from '@solid/community-server';
 import { Parser as N3Parser } from 'n3';
 import { SparqlEndpointHandler } from '../../../src/handlers/SparqlEndpointHandler';
+import type { OperationInput } from '../../../src/handlers/http/Operation';
+import { operationInput } from './support/operations';
 import { checkQuery } from '../../../src/handlers/sparql/SparqlQueryGuard';
 import {
   parseJsonResults,
@@ -53,13 +55,15 @@ describe('SparqlEndpointHandler', (): void => {
     handler = endpoint;
     server = createServer((request, response): void => {
       void (async(): Promise<void> => {
+        let input: OperationInput;
         try {
-          await handler.canHandle({ request: request as HttpRequest, response });
+          input = operationInput(request as HttpRequest, response);
+          await handler.canHandle(input);
         } catch {
           response.writeHead(404).end('not mine');
           return;
         }
-        await handler.handle({ request: request as HttpRequest, response });
+        await handler.handle(input);
       })();
     });
     await new Promise<void>((resolve): void => {
@@ -119,9 +123,9 @@ describe('SparqlEndpointHandler', (): void => {
     it('follows a base URL with a path', async(): Promise<void> => {
       const endpoint = new SparqlEndpointHandler('http://pod.example/base', { rawQuery } as unknown as SparqlClient,
         new AllStaticReader(true));
-      const request = { url: '/base/sparql?query=x', method: 'GET' };
-      await expect(endpoint.canHandle({ request, response: {}} as never)).resolves.toBeUndefined();
-      await expect(endpoint.canHandle({ request: { ...request, url: '/sparql' }, response: {}} as never)).rejects.toThrow();
+      const at = (url: string): OperationInput => operationInput({ url, method: 'GET' } as HttpRequest, {} as HttpResponse);
+      await expect(endpoint.canHandle(at('/base/sparql?query=x'))).resolves.toBeUndefined();
+      await expect(endpoint.canHandle(at('/sparql'))).rejects.toThrow();
     });
   });
 

@@ -56,7 +56,6 @@ describe('PublicAppendAccess (on the embedded store)', () => {
   });
 
   it('records the owner of a POSTed resource from its Location before the 201 ends', async() => {
-    const input = accessRequest('POST', `${BASE}notes/`, OWNER);
     const ended: string[] = [];
     let done!: () => void;
     const finished = new Promise<void>((resolve) => {
@@ -70,7 +69,7 @@ describe('PublicAppendAccess (on the embedded store)', () => {
         done();
       },
     } as unknown as ServerResponse;
-    await policy.authorize({ ...input, response });
+    await policy.authorize(accessRequest('POST', `${BASE}notes/`, OWNER, {}, response));
     response.end();
     // The answer waits for the owner record (a store update): it cannot have ended yet.
     expect(ended).toEqual([]);

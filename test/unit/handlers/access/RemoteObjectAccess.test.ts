@@ -1,8 +1,6 @@
 import { DataFactory } from 'n3';
 import { RemoteObjectAccess } from '../../../../src/handlers/access/RemoteObjectAccess';
-import { PrefetchedResources } from '../../../../src/handlers/access/PrefetchedResources';
 import type { Agent } from '../../../../src/handlers/http/Agent';
-import { deferAgent, setAgent } from '../../../../src/handlers/http/Agent';
 import type { Addressing, AudienceRules } from '../../../../src/plugins/activitypub/AudienceRules';
 import type { StoredResource } from '../../../../src/storage/ResourceGraphs';
 import { rejection } from '../../../support/rejection';
@@ -33,11 +31,8 @@ class RulesStandIn {
   }
 }
 
-function read(id: string | undefined, agent: Agent = {}): ReturnType<typeof accessRequest> {
-  const input = accessRequest('GET', `${BASE}remote`, agent);
-  input.request.url = id === undefined ? '/remote' : `/remote?id=${encodeURIComponent(id)}`;
-  setAgent(input.request, agent);
-  return input;
+function read(id: string | undefined, agent: Agent = {}, method = 'GET'): ReturnType<typeof accessRequest> {
+  return accessRequest(method, id === undefined ? `${BASE}remote` : `${BASE}remote?id=${encodeURIComponent(id)}`, agent);
 }
 
 describe('RemoteObjectAccess', (): void => {
@@ -56,7 +51,7 @@ describe('RemoteObjectAccess', (): void => {
     const input = read(NOTE, { webId: ALICE, username: 'alice' });
     expect(await statusOf(policy.authorize(input))).toBe(200);
     expect(standIn.asked).toEqual([{ iri: NOTE, reader: ALICE }]);
-    expect(PrefetchedResources.take(input.request, NOTE)).toBe(note);
+    expect(input.prefetched(NOTE)).toBe(note);
   });
 
   it('asks the rules about a signing remote actor by its IRI', async(): Promise<void> => {
@@ -67,7 +62,7 @@ describe('RemoteObjectAccess', (): void => {
 
   it('checks deferred credentials before deciding', async(): Promise<void> => {
     const input = read(NOTE);
-    deferAgent(input.request, async(): Promise<Agent> => ({ webId: ALICE, username: 'alice' }));
+    input.deferAgent(async(): Promise<Agent> => ({ webId: ALICE, username: 'alice' }));
     expect(await statusOf(policy.authorize(input))).toBe(200);
   });
 
@@ -78,7 +73,7 @@ describe('RemoteObjectAccess', (): void => {
       expect(error.statusCode).toBe(404);
       expect(error.errorCode).toBe('not_found');
       expect(error.message).toMatch(/^No copy of https:\/\/remote\.example\/notes\/\S+ that you may read\.$/u);
-      expect(PrefetchedResources.take(input.request, NOTE)).toBeUndefined();
+      expect(input.prefetched(NOTE)).toBeUndefined();
     }
   });
 
@@ -99,16 +94,14 @@ describe('RemoteObjectAccess', (): void => {
 
   it('refuses every write: 401 anonymous, 403 to a known agent', async(): Promise<void> => {
     for (const method of [ 'POST', 'PUT', 'PATCH', 'DELETE' ]) {
-      const anonymous = read(NOTE);
-      const known = read(NOTE, { webId: ALICE, username: 'alice' });
-      expect(await statusOf(policy.authorize({ ...anonymous, method }))).toBe(401);
-      expect(await statusOf(policy.authorize({ ...known, method }))).toBe(403);
+      expect(await statusOf(policy.authorize(read(NOTE, {}, method)))).toBe(401);
+      expect(await statusOf(policy.authorize(read(NOTE, { webId: ALICE, username: 'alice' }, method)))).toBe(403);
     }
     expect(standIn.asked).toEqual([]);
   });
 
   it('lets OPTIONS through without looking anything up', async(): Promise<void> => {
-    expect(await statusOf(policy.authorize({ ...read(undefined), method: 'OPTIONS' }))).toBe(200);
+    expect(await statusOf(policy.authorize(read(undefined, {}, 'OPTIONS')))).toBe(200);
     expect(standIn.asked).toEqual([]);
   });
 });

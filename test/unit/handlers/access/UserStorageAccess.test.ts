@@ -1,5 +1,6 @@
-import type { AccessPolicy, AccessRequest } from '../../../../src/handlers/access/AccessPolicy';
-import { AccessHeaders } from '../../../../src/handlers/access/AccessHeaders';
+import type { AccessPolicy } from '../../../../src/handlers/access/AccessPolicy';
+import { wacAllow } from '../../../../src/handlers/access/AccessPolicy';
+import type { Operation } from '../../../../src/handlers/http/Operation';
 import { UserStorageAccess } from '../../../../src/handlers/access/UserStorageAccess';
 import { UserStorageLocationStrategy } from '../../../../src/plugins/ldp/UserStorageLocationStrategy';
 import { forbidden } from '../../../../src/util/HttpErrors';
@@ -11,11 +12,13 @@ const OWNER = { webId: `${BASE}actors/root` };
 /** Stands in for WebACL: the owner may do everything (as the root ACL's owner may), anyone else read; records what it was asked. */
 class OwnerAcl implements AccessPolicy {
   public readonly asked: string[] = [];
-  public async authorize({ request, method, target, agent }: AccessRequest): Promise<void> {
+  public async authorize(operation: Operation): Promise<void> {
+    const { method, agent } = operation;
+    const target = operation.target.iri;
     this.asked.push(`${method} ${target}`);
     const owner = agent.webId === OWNER.webId;
-    AccessHeaders.set(request, { 'wac-allow': AccessHeaders.wacAllow(owner ? [ 'read', 'write', 'append', 'control' ] : [ 'read' ], [ 'read' ]),
-      link: `<${target}.acl>; rel="acl"` });
+    operation.decide({ headers: { 'wac-allow': wacAllow(owner ? [ 'read', 'write', 'append', 'control' ] : [ 'read' ], [ 'read' ]),
+      link: `<${target}.acl>; rel="acl"` }});
     if (!owner && method !== 'GET' && method !== 'HEAD') {
       throw forbidden('WebACL says no.', 'forbidden');
     }
@@ -41,7 +44,7 @@ describe('UserStorageAccess', () => {
     }
     const request = accessRequest('GET', `${BASE}pods/alice/`, OWNER);
     await policy.authorize(request);
-    expect(AccessHeaders.of(request.request)?.['wac-allow']).toBe('user="read write append control",public="read"');
+    expect(request.access.headers?.['wac-allow']).toBe('user="read write append control",public="read"');
   });
 
   it('refuses every write elsewhere, even to whom WebACL gives Write: 401 anonymous, 403 otherwise', async() => {
@@ -60,6 +63,6 @@ describe('UserStorageAccess', () => {
     const request = accessRequest('GET', `${BASE}objects/`, OWNER);
     expect(await statusOf(policy.authorize(request))).toBe(200);
     expect(acl.asked).toEqual([ `GET ${BASE}objects/` ]);
-    expect(AccessHeaders.of(request.request)).toEqual({ 'wac-allow': 'user="read",public="read"', link: `<${BASE}objects/.acl>; rel="acl"` });
+    expect(request.access.headers).toEqual({ 'wac-allow': 'user="read",public="read"', link: `<${BASE}objects/.acl>; rel="acl"` });
   });
 });

@@ -1,4 +1,3 @@
-import { AccessHeaders } from '../../../../src/handlers/access/AccessHeaders';
 import { WebAclAccess } from '../../../../src/handlers/access/WebAclAccess';
 import { WebAclAuthorizer } from '../../../../src/plugins/ldp/WebAclAuthorizer';
 import { startEmbeddedGraphs, type EmbeddedGraphs } from '../../support/embeddedGraphs';
@@ -48,7 +47,7 @@ describe('WebAclAccess (on the embedded store)', () => {
   it('gives the answer the WAC-Allow and Link rel="acl" headers of its decision', async() => {
     const input = accessRequest('GET', `${BASE}notes/existing`, OWNER);
     await policy.authorize(input);
-    expect(AccessHeaders.of(input.request)).toEqual({
+    expect(input.access.headers).toEqual({
       'wac-allow': 'user="read write append control",public="read"',
       link: `<${BASE}notes/existing.acl>; rel="acl"`,
     });

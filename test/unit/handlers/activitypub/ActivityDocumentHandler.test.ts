@@ -1,7 +1,6 @@
-import type { IncomingMessage } from 'node:http';
 import { DataFactory } from 'n3';
 import { ActivityDocumentHandler } from '../../../../src/handlers/activitypub/ActivityDocumentHandler';
-import { PrefetchedResources } from '../../../../src/handlers/access/PrefetchedResources';
+import type { Operation } from '../../../../src/handlers/http/Operation';
 import type { ActivityRepository } from '../../../../src/plugins/activitypub/ActivityRepository';
 import type { StoredResource } from '../../../../src/storage/ResourceGraphs';
 import type { HandlerServer } from '../support/handlerServer';
@@ -17,9 +16,8 @@ class DocHandler extends ActivityDocumentHandler {
     super(activities);
   }
 
-  protected target(request: IncomingMessage): string | undefined {
-    const path = (request.url ?? '').split('?')[0];
-    return path.startsWith('/doc/') ? `${ORIGIN}${path}` : undefined;
+  protected target({ target }: Operation): string | undefined {
+    return target.path.startsWith('/doc/') ? target.iri : undefined;
   }
 }
 
@@ -37,9 +35,9 @@ describe('ActivityDocumentHandler', (): void => {
     standIn.documents.set(CREATE, { id: CREATE, type: 'Create', actor: `${ORIGIN}/actors/alice`,
       object: { id: NOTE, type: 'Note', bcc: 'https://r.example/u/b' }, bcc: 'https://r.example/u/b' });
     standIn.documents.set(`${ORIGIN}/doc/gone`, { id: `${ORIGIN}/doc/gone`, type: 'Tombstone' });
-    server = await serveHandler(new DocHandler(standIn.repository()), (request): void => {
+    server = await serveHandler(new DocHandler(standIn.repository()), (request, operation): void => {
       if (request.headers['x-prefetched'] !== undefined) {
-        PrefetchedResources.set(request, NOTE, prefetched);
+        operation.decide({ prefetched: { iri: NOTE, stored: prefetched }});
       }
     });
   });

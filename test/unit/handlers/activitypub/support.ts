@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { setAgent } from '../../../../src/handlers/http/Agent';
+import type { Operation } from '../../../../src/handlers/http/Operation';
 import type { ActivityRepository } from '../../../../src/plugins/activitypub/ActivityRepository';
 import type { Json } from '../../../../src/plugins/activitypub/ActivityJson';
 import type { OutboxService, PostedActivity } from '../../../../src/plugins/activitypub/outbound/OutboxService';
@@ -55,10 +55,10 @@ export class OutboxStandIn {
   }
 }
 
-/** Sets the agent named by AS_USER on a request (a local user of https://pod.example/), as the pipeline would. */
-export function agentFromTestHeader(request: IncomingMessage): void {
+/** Sets the agent named by AS_USER on a request's operation (a local user of https://pod.example/), as the pipeline would. */
+export function agentFromTestHeader(request: IncomingMessage, operation: Operation): void {
   const username = testUser(request);
   if (username !== undefined) {
-    setAgent(request, { webId: `https://pod.example/actors/${username}`, username });
+    operation.authenticated({ webId: `https://pod.example/actors/${username}`, username });
   }
 }

@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ClientCredentialsHandler } from '../../../../src/handlers/auth/ClientCredentialsHandler';
-import { setAgent } from '../../../../src/handlers/http/Agent';
 import { ClientCredentialsFileStore } from '../../../../src/plugins/accounts/ClientCredentialsFileStore';
 import type { HandlerServer } from '../support/handlerServer';
 import { declined, serveHandler } from '../support/handlerServer';
@@ -26,9 +25,9 @@ describe('ClientCredentialsHandler', (): void => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'fedpod-clients-'));
     credentials = new ClientCredentialsFileStore(dataDir);
     // The route's LocalUserAccess lets only local users through: the test names the user in a header.
-    server = await serveHandler(new ClientCredentialsHandler(BASE, credentials), (request): void => {
+    server = await serveHandler(new ClientCredentialsHandler(BASE, credentials), (request, operation): void => {
       const username = request.headers['x-test-user'] as string;
-      setAgent(request, { webId: `${BASE}actors/${username}`, username });
+      operation.authenticated({ webId: `${BASE}actors/${username}`, username });
     });
   });
 

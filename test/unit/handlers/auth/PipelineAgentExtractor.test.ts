@@ -1,10 +1,20 @@
 import type { HttpRequest } from '@solid/community-server';
 import { PassThrough } from 'node:stream';
+import { ServerResponse } from 'node:http';
 import { PipelineAgentExtractor } from '../../../../src/handlers/auth/PipelineAgentExtractor';
-import { setAgent } from '../../../../src/handlers/http/Agent';
+import type { Agent } from '../../../../src/handlers/http/Agent';
+import { Operation } from '../../../../src/handlers/http/Operation';
 
 function request(): HttpRequest {
-  return Object.assign(new PassThrough(), { method: 'GET', headers: { authorization: 'DPoP token' }}) as unknown as HttpRequest;
+  return Object.assign(new PassThrough(), { method: 'GET', url: '/x', headers: { authorization: 'DPoP token' }}) as unknown as HttpRequest;
+}
+
+/** A request with the operation the pipeline made of it, authenticated as `agent`. */
+function authenticated(agent: Agent): HttpRequest {
+  const made = request();
+  new Operation({ request: made, response: new ServerResponse(made), target: Operation.parseTarget('https://pod.example', '/x')!, agent })
+    .bind(made);
+  return made;
 }
 
 describe('PipelineAgentExtractor', (): void => {
@@ -15,12 +25,11 @@ describe('PipelineAgentExtractor', (): void => {
   });
 
   it('answers with the pipeline agent WebID, and with no agent for an anonymous request', async(): Promise<void> => {
-    const known = request();
-    setAgent(known, { webId: 'https://pod.example/actors/alice', username: 'alice' });
+    const known = authenticated({ webId: 'https://pod.example/actors/alice', username: 'alice' });
     await expect(extractor.canHandle(known)).resolves.toBeUndefined();
     expect(await extractor.handle(known)).toEqual({ agent: { webId: 'https://pod.example/actors/alice' }});
-    const anonymous = request();
-    setAgent(anonymous, {});
+    const anonymous = authenticated({});
+    await expect(extractor.canHandle(anonymous)).resolves.toBeUndefined();
     expect(await extractor.handle(anonymous)).toEqual({});
   });
 });

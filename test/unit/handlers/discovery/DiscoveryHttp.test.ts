@@ -1,5 +1,5 @@
 import type { HttpRequest } from '@solid/community-server';
-import { allowAnyOrigin, DISCOVERY_ALLOW, JRD, parseBaseUrl, requestPath, requestQuery, requireGetOrHead, sendDocument }
+import { allowAnyOrigin, DISCOVERY_ALLOW, JRD, parseBaseUrl, requireGetOrHead, sendDocument }
   from '../../../../src/handlers/discovery/DiscoveryHttp';
 import { rejection } from '../../../support/rejection';
 import type { HandlerServer } from '../support/handlerServer';
@@ -31,14 +31,6 @@ describe('DiscoveryHttp', (): void => {
   it('parses the base URL with a trailing slash', (): void => {
     expect(parseBaseUrl('https://pod.example/pod').href).toBe('https://pod.example/pod/');
     expect(parseBaseUrl('https://pod.example/').href).toBe('https://pod.example/');
-  });
-
-  it('splits the request URL into its path and parsed query', (): void => {
-    expect(requestPath(at('/.well-known/webfinger?resource=acct:a@b'))).toBe('/.well-known/webfinger');
-    expect(requestPath(at(undefined))).toBe('/');
-    expect(requestQuery(at('/x?rel=a&rel=b&resource=acct%3Aa%40b')).getAll('rel')).toEqual([ 'a', 'b' ]);
-    expect(requestQuery(at('/x?resource=acct%3Aa%40b')).get('resource')).toBe('acct:a@b');
-    expect([ ...requestQuery(at('/x')).keys() ]).toEqual([]);
   });
 
   it('lets GET and HEAD through and answers others 405 with Allow, reading on past their body', async(): Promise<void> => {

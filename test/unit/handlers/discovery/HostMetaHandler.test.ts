@@ -44,7 +44,8 @@ describe('HostMetaHandler', (): void => {
 
   it('escapes the base URL in the XML', async(): Promise<void> => {
     const odd = new HostMetaHandler('https://host.example/a&b/');
-    const reply = await get(odd, '/a&b/.well-known/host-meta');
+    // The pipeline hands handlers the canonical path (CSS's spelling).
+    const reply = await get(odd, '/a%26b/.well-known/host-meta');
     expect(reply.body).toContain('template="https://host.example/a&#38;b/.well-known/webfinger?resource={uri}"');
   });
 

@@ -1,5 +1,6 @@
 import type { HttpHandler, HttpRequest, HttpResponse } from '@solid/community-server';
 import { NOT_HANDLED } from '../../../../src/handlers/http/NotHandled';
+import { operationInput } from '../support/operations';
 
 /** Records what a handler writes, merging setHeader() headers into writeHead() as node does. */
 export class FakeResponse {
@@ -72,7 +73,7 @@ export async function call(handler: HttpHandler, url: string, options: CallOptio
   for (const [ name, value ] of Object.entries(options.preset ?? {})) {
     response.setHeader(name, value);
   }
-  const input = { request: request as unknown as HttpRequest, response: response as unknown as HttpResponse };
+  const input = operationInput(request as unknown as HttpRequest, response as unknown as HttpResponse);
   try {
     await handler.canHandle(input);
   } catch (error: unknown) {

@@ -3,12 +3,17 @@ import type { AddressInfo } from 'node:net';
 import type { HttpHandlerInput } from '@solid/community-server';
 import { guardStream, HttpHandler } from '@solid/community-server';
 import { RdfBodyGuardHandler } from '../../../../src/handlers/ldp/RdfBodyGuardHandler';
+import type { OperationInput } from '../../../../src/handlers/http/Operation';
+import { Operation } from '../../../../src/handlers/http/Operation';
 
 /** Stands for CSS's LDP handler: reads the body as a stream, as CSS does, and records what it got. */
 class RecordingSource extends HttpHandler {
   public readonly seen: { method?: string; url?: string; headers: http.IncomingHttpHeaders; body: string }[] = [];
+  /** The operation each call came with, and the one its request leads to (Operation.of). */
+  public readonly operations: { given?: Operation; found?: Operation }[] = [];
 
-  public async handle({ request, response }: HttpHandlerInput): Promise<void> {
+  public async handle({ request, response, operation }: HttpHandlerInput & Partial<OperationInput>): Promise<void> {
+    this.operations.push({ given: operation, found: Operation.of(request) });
     const chunks: Buffer[] = [];
     for await (const chunk of request as AsyncIterable<Buffer>) {
       chunks.push(chunk);
@@ -32,7 +37,11 @@ describe('RdfBodyGuardHandler', (): void => {
     source = new RecordingSource();
     const guard = new RdfBodyGuardHandler(source, 1000, 8);
     server = http.createServer((request, response): void => {
-      void guard.handle({ request: guardStream(request), response });
+      const guarded = guardStream(request);
+      // As the pipeline hands it over: the request's operation, found from the request too.
+      const operation = new Operation({ request: guarded, response, target: Operation.parseTarget('https://pod.example', request.url!)! })
+        .bind(request);
+      void guard.handle({ request: guarded, response, operation } as OperationInput);
     });
     await new Promise<void>((resolve): void => {
       server.listen(0, '127.0.0.1', resolve);
@@ -107,5 +116,15 @@ describe('RdfBodyGuardHandler', (): void => {
     expect((await send('PUT', deepJson, { 'content-type': 'application/ld+json' })).status).toBe(201);
     expect((await send('GET', undefined, {})).status).toBe(201);
     expect(source.seen.map((seen): string => seen.body)).toEqual([ deepJson, '' ]);
+  });
+
+  it('hands the pipeline\'s operation on with the replayed request, which leads to it as well', async(): Promise<void> => {
+    expect((await send('PUT', '<a> <b> <c> .', { 'content-type': 'text/turtle' })).status).toBe(201);
+    expect((await send('GET', undefined, {})).status).toBe(201);
+    expect(source.operations).toHaveLength(2);
+    for (const { given, found } of source.operations) {
+      expect(given).toBeInstanceOf(Operation);
+      expect(found).toBe(given);
+    }
   });
 });

@@ -1,16 +1,19 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type { ServerResponse } from 'node:http';
 import type { CredentialsExtractor, HttpRequest } from '@solid/community-server';
 import { SignJWT, generateKeyPair } from 'jose';
-import { resolveAgent } from '../../../../src/handlers/http/Agent';
 import { Authenticator } from '../../../../src/handlers/pipeline/Authenticator';
+import { Operation } from '../../../../src/handlers/http/Operation';
 import { TokenService } from '../../../../src/plugins/accounts/TokenService';
 
 const BASE = 'https://pod.example/';
 
-function request(headers: Record<string, string>, method = 'GET'): HttpRequest {
-  return { method, url: '/x', headers } as unknown as HttpRequest;
+/** The operation of a request of `/x` with these headers, as the pipeline hands it to the authenticator. */
+function request(headers: Record<string, string>, method = 'GET'): Operation {
+  return new Operation({ request: { method, url: '/x', headers } as unknown as HttpRequest, response: {} as ServerResponse,
+    target: Operation.parseTarget('https://pod.example', '/x')! });
 }
 
 describe('Authenticator', () => {
@@ -87,9 +90,9 @@ describe('Authenticator', () => {
     const authenticator = new Authenticator(BASE, tokens);
     const signed = request({ signature: 'keyId="k",signature="x"' });
     expect(await authenticator.authenticate(signed)).toEqual({});
-    await expect(resolveAgent(signed)).rejects.toMatchObject({ statusCode: 401, errorCode: 'invalid_signature' });
+    await expect(signed.resolveAgent()).rejects.toMatchObject({ statusCode: 401, errorCode: 'invalid_signature' });
     const post = request({ signature: 'keyId="k",signature="x"' }, 'POST');
     expect(await authenticator.authenticate(post)).toEqual({});
-    expect(await resolveAgent(post)).toEqual({});
+    expect(await post.resolveAgent()).toEqual({});
   });
 });

@@ -1,12 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { HttpHandlerInput } from '@solid/community-server';
 import { HttpHandler } from '@solid/community-server';
-import type { AccessPolicy, AccessRequest } from '../../../../src/handlers/access/AccessPolicy';
+import type { AccessPolicy } from '../../../../src/handlers/access/AccessPolicy';
 import { ReadOnlyAccess } from '../../../../src/handlers/access/ReadOnlyAccess';
 import { PublicAccess } from '../../../../src/handlers/access/PublicAccess';
+import { PathOwnerAccess } from '../../../../src/handlers/access/PathOwnerAccess';
 import { NOT_HANDLED } from '../../../../src/handlers/http/NotHandled';
-import { agentOf } from '../../../../src/handlers/http/Agent';
+import type { Agent } from '../../../../src/handlers/http/Agent';
+import type { OperationInput } from '../../../../src/handlers/http/Operation';
+import { Operation } from '../../../../src/handlers/http/Operation';
 import { Authenticator } from '../../../../src/handlers/pipeline/Authenticator';
 import { RequestPipeline } from '../../../../src/handlers/pipeline/RequestPipeline';
 import { Route } from '../../../../src/handlers/pipeline/Route';
@@ -15,34 +17,36 @@ import { readBody } from '../../../../src/handlers/http/HttpUtil';
 import type { Admission } from '../../../../src/handlers/pipeline/Admission';
 import { serviceUnavailable } from '../../../../src/util/HttpErrors';
 
-/** Answers 200 with the agent it saw and the body it read; records each call. */
+/** Answers 200 with the agent it saw and the body it read; records each call and the last operation. */
 class RecordingHandler extends HttpHandler {
   public readonly calls: string[] = [];
+  public operation?: Operation;
 
   public constructor(private readonly methods?: string[]) {
     super();
   }
 
-  public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
+  public override async canHandle({ request }: OperationInput): Promise<void> {
     if (this.methods && !this.methods.includes(request.method!)) {
       throw NOT_HANDLED;
     }
   }
 
-  public async handle({ request, response }: HttpHandlerInput): Promise<void> {
+  public async handle({ request, response, operation }: OperationInput): Promise<void> {
     const body = await readBody(request, 1 << 20);
     this.calls.push(`${request.method} ${request.url}`);
+    this.operation = operation;
     response.writeHead(200, { 'content-type': 'application/json' });
-    response.end(JSON.stringify({ agent: agentOf(request), body: body.toString() }));
+    response.end(JSON.stringify({ agent: operation.agent, body: body.toString() }));
   }
 }
 
 /** Records what it was asked and refuses writes. */
 class RecordingPolicy implements AccessPolicy {
-  public readonly seen: Pick<AccessRequest, 'method' | 'target' | 'params'>[] = [];
+  public readonly seen: { method: string; target: string; params: Operation['params'] }[] = [];
 
-  public async authorize(input: AccessRequest): Promise<void> {
-    this.seen.push({ method: input.method, target: input.target, params: input.params });
+  public async authorize(input: Operation): Promise<void> {
+    this.seen.push({ method: input.method, target: input.target.iri, params: input.params });
     await new ReadOnlyAccess('Read-only in this test.').authorize(input);
   }
 }
@@ -60,6 +64,18 @@ class SwitchedAdmission implements Admission {
   }
 }
 
+/** A loopback server for a pipeline to take, and its base URL. */
+async function listen(): Promise<{ server: Server; base: string }> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` };
+}
+
+async function close(server: Server): Promise<void> {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+}
+
 describe('RequestPipeline', () => {
   let server: Server;
   let base: string;
@@ -71,9 +87,7 @@ describe('RequestPipeline', () => {
   const admission = new SwitchedAdmission();
 
   beforeAll(async() => {
-    server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    ({ server, base } = await listen());
     const pipeline = new RequestPipeline({
       baseUrl: base,
       // Groups as the setups' parts give them, one of them empty (a part the setup leaves out).
@@ -97,8 +111,7 @@ describe('RequestPipeline', () => {
   });
 
   afterAll(async() => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
+    await close(server);
   });
 
   it('authorizes a route\'s request with its policy, its target and parameters, then runs its handler', async() => {
@@ -194,5 +207,81 @@ describe('RequestPipeline', () => {
     // Other routes are not asked.
     await fetch(`${base}typed`, { method: 'PUT', body: '{}', headers: { 'content-type': 'application/json' } });
     expect(admission.asked).toBe(2);
+  });
+});
+
+describe('RequestPipeline\'s operation', () => {
+  let server: Server;
+  let base: string;
+  const handler = new RecordingHandler();
+  const fallback = new RecordingHandler();
+  const ALICE: Agent = { webId: 'https://pod.example/actors/alice', username: 'alice' };
+  let pipeline: RequestPipeline;
+  /** Whether the request's operation could be found (Operation.of) while it was being authenticated. */
+  const boundWhileAuthenticating: boolean[] = [];
+  /** Takes the `x-as` header for credentials: alice, or anonymous. */
+  const authenticator = { authenticate: async({ request }: Operation): Promise<Agent> => {
+    boundWhileAuthenticating.push(Operation.of(request) !== undefined);
+    return request.headers['x-as'] === 'alice' ? ALICE : {};
+  } };
+
+  beforeAll(async() => {
+    ({ server, base } = await listen());
+    pipeline = new RequestPipeline({
+      baseUrl: base,
+      routes: [ new RouteGroup([
+        new Route({ name: 'member', paths: [ '/actors/:user/:collection' ], access: new ReadOnlyAccess(), handler }),
+        new Route({ name: 'private', paths: [ '/private/:user' ], access: new PathOwnerAccess(), handler }),
+      ]) ],
+      defaultAccess: new PublicAccess(),
+      defaultHandler: fallback,
+      authenticator: authenticator as unknown as Authenticator,
+      maxBodyBytes: 1000,
+    });
+    await pipeline.handle(server);
+  });
+
+  afterAll(async() => {
+    await close(server);
+  });
+
+  it('hands the handler one operation: route, parameters, parsed target, agent and access decision', async() => {
+    const response = await fetch(`${base}actors/%61lice/followers?page=true&after=x`, { headers: { 'x-as': 'alice' }});
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ agent: ALICE, body: '' });
+    const operation = handler.operation!;
+    expect(operation.route).toEqual({ name: 'member', template: '/actors/:user/:collection' });
+    expect(operation.params).toEqual({ user: 'alice', collection: 'followers' });
+    expect(operation.method).toBe('GET');
+    expect(operation.target).toMatchObject({ iri: `${base}actors/alice/followers`, path: '/actors/alice/followers',
+      search: '?page=true&after=x', sent: '/actors/%61lice/followers?page=true&after=x' });
+    expect(operation.target.query.get('after')).toBe('x');
+    expect(operation.agent).toBe(ALICE);
+    // What ReadOnlyAccess decided, for the handler's answer.
+    expect(operation.access.headers).toEqual({ 'wac-allow': 'user="read",public="read"' });
+    // CSS's components, which get only the request, find the same operation, but only once it is
+    // authenticated: CSS's credentials extractor, asked by the authentication, must check the token itself.
+    expect(Operation.of(operation.request)).toBe(operation);
+    expect(boundWhileAuthenticating).toEqual([ false ]);
+  });
+
+  it('hands the default handler the operation of the default route, anonymous without credentials', async() => {
+    expect((await fetch(`${base}notes/1`)).status).toBe(200);
+    const operation = fallback.operation!;
+    expect(operation.route).toEqual({ name: 'ldp' });
+    expect(operation.params).toEqual({});
+    expect(operation.target.iri).toBe(`${base}notes/1`);
+    expect(operation.agent).toEqual({});
+  });
+
+  it('decides a read outside a request (mayRead) by the rules a GET of the resource meets', async() => {
+    expect(await pipeline.mayRead(`${base}private/alice`, ALICE)).toBe(true);
+    expect(await pipeline.mayRead(`${base}private/bob`, ALICE)).toBe(false);
+    expect(await pipeline.mayRead(`${base}private/alice`, {})).toBe(false);
+    expect(await pipeline.mayRead(`${base}notes/1`, {})).toBe(true);
+    // Only this server's resources, in their canonical spelling.
+    expect(await pipeline.mayRead('https://elsewhere.example/notes/1', ALICE)).toBe(false);
+    expect(await pipeline.mayRead(`${base}%70rivate/alice`, ALICE)).toBe(false);
+    expect(await pipeline.mayRead('not an IRI', ALICE)).toBe(false);
   });
 });

@@ -1,8 +1,7 @@
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PrometheusMetrics } from '../../../../src/plugins/observability/PrometheusMetrics';
-import { CLIENT_CLOSED, RequestMonitor } from '../../../../src/handlers/server/RequestMonitor';
-import { RouteLabels } from '../../../../src/plugins/observability/RouteLabels';
+import { CLIENT_CLOSED, RequestMonitor, type RouteLabel } from '../../../../src/handlers/server/RequestMonitor';
 import { RouteTemplates } from '../../../../src/plugins/observability/RouteTemplates';
 import { ToggledMetrics } from '../../../../src/plugins/observability/ToggledMetrics';
 import { CapturingLoggerFactory } from '../../plugins/observability/support/CapturingLoggerFactory';
@@ -17,14 +16,14 @@ describe('RequestMonitor', (): void => {
   let port: number;
   let factory: CapturingLoggerFactory;
   let metrics: ToggledMetrics;
-  let serve: (request: IncomingMessage, response: ServerResponse) => Promise<void>;
+  let serve: (request: IncomingMessage, response: ServerResponse, scope: RouteLabel) => Promise<void>;
 
   async function start(level: string): Promise<void> {
     factory = new CapturingLoggerFactory(level);
     metrics = new ToggledMetrics(new PrometheusMetrics(1000, 2000, false));
     const monitor = new RequestMonitor(factory, metrics, new RouteTemplates([ '/webhooks/:secret', '/notes/*' ]));
     server = createServer((request, response): void => {
-      void monitor.track(request, response, async(): Promise<void> => serve(request, response));
+      void monitor.track(request, response, async(scope): Promise<void> => serve(request, response, scope));
     });
     await new Promise<void>((resolve): void => {
       server.listen(0, '127.0.0.1', resolve);
@@ -91,8 +90,8 @@ describe('RequestMonitor', (): void => {
 
   it('labels a request with the template the route table matched, before its own templates', async(): Promise<void> => {
     await start('info');
-    serve = async(request, response): Promise<void> => {
-      RouteLabels.set(request, '/objects/:id');
+    serve = async(_request, response, scope): Promise<void> => {
+      scope.route = '/objects/:id';
       response.writeHead(200).end();
     };
     await get('/notes/shadowed');

@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { HttpHandler, HttpRequest } from '@solid/community-server';
 import { guardStream } from '@solid/community-server';
+import { Operation } from '../../../../src/handlers/http/Operation';
 
 /** The header that marks the answer to a request the handler refused (canHandle threw). */
 export const DECLINED = 'x-handler-declined';
@@ -19,15 +20,27 @@ export interface HandlerServer {
 
 /**
  * A real HTTP server on loopback that offers every request to one handler, as Fedpod's handler
- * chain does (canHandle, then handle); a request it refuses gets a bare 404 marked with DECLINED. `prepare` runs first on
- * each request, for what the pipeline would have done before the handler (setting its agent).
+ * chain does (canHandle, then handle); a request it refuses gets a bare 404 marked with DECLINED.
+ * Each request comes with its operation, as the pipeline builds it (target on `baseUrl`'s origin,
+ * anonymous; a target that is not a valid path gets the pipeline's 400). `prepare` runs first on
+ * each request, for what the pipeline's other steps would have done (authenticating its agent,
+ * recording an access decision).
  */
-export async function serveHandler(handler: HttpHandler, prepare?: (request: HttpRequest) => void): Promise<HandlerServer> {
+export async function serveHandler(handler: HttpHandler, prepare?: (request: HttpRequest, operation: Operation) => Promise<void> | void,
+  baseUrl = 'https://pod.example/'): Promise<HandlerServer> {
+  const origin = new URL(baseUrl).origin;
   const server = createServer((raw, response): void => {
     const request = guardStream(raw);
-    prepare?.(request);
-    void handler.canHandle({ request, response }).then(
-      async(): Promise<void> => handler.handle({ request, response }),
+    const target = Operation.parseTarget(origin, request.url ?? '/');
+    if (!target) {
+      response.writeHead(400).end();
+      return;
+    }
+    request.url = `${target.path}${target.search}`;
+    const operation = new Operation({ request, response, target }).bind(request);
+    const input = { request, response, operation };
+    void Promise.resolve(prepare?.(request, operation)).then(async(): Promise<void> => handler.canHandle(input)).then(
+      async(): Promise<void> => handler.handle(input),
       (): void => {
         response.writeHead(404, { [DECLINED]: 'true' }).end();
       },

@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { IncomingMessage } from 'node:http';
 import { OperatorAccess } from '../../../../src/handlers/access/OperatorAccess';
-import type { AccessRequest } from '../../../../src/handlers/access/AccessPolicy';
+import type { Operation } from '../../../../src/handlers/http/Operation';
 import type { OperatorFile } from '../../../../src/plugins/operator/OperatorFile';
 import { OperatorSecret } from '../../../../src/plugins/operator/OperatorSecret';
 
@@ -40,8 +40,8 @@ describe('OperatorSecret and OperatorAccess', (): void => {
     await secret.handle();
     const { secret: token } = JSON.parse(await fs.readFile(path.join(dataDir, 'operator.json'), 'utf8')) as OperatorFile;
     const access = new OperatorAccess(secret);
-    const asking = (authorization?: string): AccessRequest => ({ request: { headers: authorization ? { authorization } : {},
-      url: '/operator/webhooks' } as IncomingMessage } as AccessRequest);
+    const asking = (authorization?: string): Operation => ({ request: { headers: authorization ? { authorization } : {},
+      url: '/operator/webhooks' } as IncomingMessage, target: { path: '/operator/webhooks' }} as unknown as Operation);
     await expect(access.authorize(asking(`Bearer ${token}`))).resolves.toBeUndefined();
     for (const header of [ undefined, 'Bearer wrong', `Basic ${token}`, 'Bearer ' ]) {
       await expect(access.authorize(asking(header))).rejects.toMatchObject({ statusCode: 404 });
