@@ -1,5 +1,5 @@
 import type { Quad } from '@rdfjs/types';
-import { FEDPOD_FILE } from '../storage/Vocabulary';
+import { FEDPOD_FILE } from '../storage/StoreVocabulary';
 
 /** The name ResourceFiles gives a file: anything else is never read or written as a path. */
 const FILE_NAME = /^[0-9a-f]{32}$/u;

@@ -3,7 +3,7 @@ import type { ReadWriteLocker } from '@solid/community-server';
 import type { Bindings, SparqlClient } from './SparqlClient';
 import { sparqlIri, sparqlLiteral } from './SparqlTerms';
 import { DataFactory } from 'n3';
-import { FEDPOD_NS, RDF_TYPE, XSD_DATETIME } from './Vocabulary';
+import { FEDPOD_NS, RDF_TYPE, XSD_DATETIME } from './StoreVocabulary';
 import type { CollectionAddition, CollectionItem, CollectionQuery, Collections } from './Collections';
 import type { ResourceGraphStore } from './ResourceGraphStore';
 import type { ResourceWrite } from './ResourceGraphs';

@@ -1,6 +1,6 @@
 import type { SparqlClient } from './SparqlClient';
 import { sparqlIri } from './SparqlTerms';
-import { FEDPOD_NS } from './Vocabulary';
+import { FEDPOD_NS } from './StoreVocabulary';
 import { InFlight } from '../util/InFlight';
 import { InvalidCursorError } from './InvalidCursorError';
 

@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import type { Quad } from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import { syncDirectory } from '../util/DurableFiles';
-import { FEDPOD_FILE, LDP_NON_RDF_SOURCE, MA_FORMAT, POSIX_SIZE, RDF_TYPE } from './Vocabulary';
+import { FEDPOD_FILE, LDP_NON_RDF_SOURCE, MA_FORMAT, POSIX_SIZE, RDF_TYPE } from './StoreVocabulary';
 import { errnoOf } from '../util/Errors';
 
 const { literal, namedNode, quad } = DataFactory;

@@ -7,7 +7,7 @@ import { sparqlGraphBlock, sparqlIri, sparqlLiteral } from './SparqlTerms';
 import type { PreparedUpdate } from './PreparedUpdate';
 import type { Skolemizer } from './Skolemizer';
 import { MemberIndex, type ExistingMembers } from './MemberIndex';
-import { DC_MODIFIED, LDP_CONTAINS, metadataGraphOf, RESPONSE_METADATA_GRAPH, XSD_DATETIME } from './Vocabulary';
+import { DC_MODIFIED, LDP_CONTAINS, metadataGraphOf, RESPONSE_METADATA_GRAPH, XSD_DATETIME } from './StoreVocabulary';
 
 const { namedNode, literal, quad } = DataFactory;
 

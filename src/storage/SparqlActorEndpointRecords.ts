@@ -2,7 +2,7 @@ import { DataFactory } from 'n3';
 import type { ActorEndpointRecords, ActorEndpoints } from './ActorEndpointRecords';
 import type { SparqlClient } from './SparqlClient';
 import { sparqlIri, sparqlLiteral } from './SparqlTerms';
-import { FEDPOD_NS, XSD_DATETIME } from './Vocabulary';
+import { FEDPOD_NS, XSD_DATETIME } from './StoreVocabulary';
 
 const { literal, namedNode } = DataFactory;
 

@@ -26,7 +26,7 @@ import { withCharset } from '../util/ContentTypes';
 import type { ResourceGraphStore } from './ResourceGraphStore';
 import type { ResourceFiles } from './ResourceFiles';
 import { FILE_PREDICATES, fileDescriptionOf, fileMetadata, fileNameOf } from './ResourceFiles';
-import { FEDPOD_FILE, isAuxiliary, PIM_STORAGE, RDF_TYPE } from './Vocabulary';
+import { FEDPOD_FILE, isAuxiliary, PIM_STORAGE, RDF_TYPE } from './StoreVocabulary';
 
 const { namedNode } = DataFactory;
 

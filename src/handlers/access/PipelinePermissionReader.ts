@@ -1,6 +1,6 @@
 import type { PermissionMap, PermissionReaderInput } from '@solid/community-server';
 import { IdentifierMap, PermissionReader } from '@solid/community-server';
-import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
+import { ActorUrls } from '../../plugins/activitypub/ActorUrls';
 import { ANONYMOUS, webIdAgent } from '../http/Agent';
 import type { ReadDecisions } from './ReadDecisions';
 

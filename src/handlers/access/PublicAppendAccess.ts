@@ -7,7 +7,7 @@ import type { AccessPolicy } from './AccessPolicy';
 import { wacAllow, WRITE_METHODS } from './AccessPolicy';
 import type { Operation } from '../http/Operation';
 import { refusal } from './AccessErrors';
-import { AUXILIARY_SUFFIX } from '../../storage/Vocabulary';
+import { AUXILIARY_SUFFIX } from '../../storage/StoreVocabulary';
 import { messageOf } from '../../util/Errors';
 
 

@@ -4,7 +4,7 @@ import { FedpodHttpError, notFound } from '../../util/HttpErrors';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { NOT_HANDLED } from '../http/NotHandled';
 import type { Operation, OperationInput } from '../http/Operation';
-import { activityContentType } from './ActivityJson';
+import { activityContentType } from './ActivityContentType';
 
 /**
  * GET/HEAD of one stored activity or object as ActivityStreams JSON, with the object of an activity

@@ -1,10 +1,10 @@
 import type { ActivityStreamsSerializer } from '../../plugins/activitypub/ActivityStreamsSerializer';
-import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
+import { ActorUrls } from '../../plugins/activitypub/ActorUrls';
 import type { ResourceGraphs } from '../../storage/ResourceGraphs';
 import { notFound } from '../../util/HttpErrors';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { NOT_HANDLED } from '../http/NotHandled';
-import { activityContentType } from './ActivityJson';
+import { activityContentType } from './ActivityContentType';
 import type { OperationTarget, OperationInput } from '../http/Operation';
 
 /**

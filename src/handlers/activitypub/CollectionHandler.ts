@@ -1,5 +1,5 @@
-import type { ActorCollection } from '../../plugins/activitypub/ActorDocument';
-import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
+import type { ActorCollection } from '../../plugins/activitypub/ActorUrls';
+import { ActorUrls } from '../../plugins/activitypub/ActorUrls';
 import type { AccountStore } from '../../plugins/accounts/AccountStore';
 import type { AudienceRules } from '../../plugins/activitypub/AudienceRules';
 import type { ActivityRepository } from '../../plugins/activitypub/ActivityRepository';
@@ -15,7 +15,7 @@ import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { NOT_HANDLED } from '../http/NotHandled';
 import { agentIri } from '../http/Agent';
 import type { OperationInput, OperationTarget } from '../http/Operation';
-import { activityContentType } from './ActivityJson';
+import { activityContentType } from './ActivityContentType';
 
 const BOXES = new Set<ActorCollection>([ 'inbox', 'outbox' ]);
 /** Collections whose pages embed their items: the boxes, and the pinned objects (as Mastodon serves them). */

@@ -1,6 +1,6 @@
 import type { AccountStore } from '../../plugins/accounts/AccountStore';
 import { idOf, idsOf, isObject, typeOf, withStorableIds } from '../../plugins/activitypub/ActivityJson';
-import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
+import { ActorUrls } from '../../plugins/activitypub/ActorUrls';
 import type { InboxJob } from '../../plugins/activitypub/delivery/DeliveryJobs';
 import { QUEUES } from '../../plugins/activitypub/delivery/DeliveryJobs';
 import type { RemoteActorCache } from '../../plugins/activitypub/fetch/RemoteActorCache';

@@ -1,5 +1,5 @@
 import type { ActivityRepository } from '../../plugins/activitypub/ActivityRepository';
-import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
+import { ActorUrls } from '../../plugins/activitypub/ActorUrls';
 import { ActivityDocumentHandler } from './ActivityDocumentHandler';
 import type { Operation } from '../http/Operation';
 

@@ -1,16 +1,16 @@
 import type { ActivityRepository } from '../../plugins/activitypub/ActivityRepository';
 import type { Json } from '../../plugins/activitypub/ActivityJson';
 import { idOf, isObject, typeOf } from '../../plugins/activitypub/ActivityJson';
-import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
+import { ActorUrls } from '../../plugins/activitypub/ActorUrls';
 import type { OutboxService } from '../../plugins/activitypub/outbound/OutboxService';
-import { ADDRESS_FIELDS } from '../../plugins/activitypub/Vocabulary';
+import { ADDRESS_FIELDS } from '../../plugins/activitypub/ActivityVocabulary';
 import type { Collections } from '../../storage/Collections';
 import { badRequest, FedpodHttpError, forbidden, notFound } from '../../util/HttpErrors';
 import { readJsonBody, sendJson } from '../http/HttpUtil';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { NOT_HANDLED } from '../http/NotHandled';
 import type { OperationInput } from '../http/Operation';
-import { ACTIVITY_JSON } from './ActivityJson';
+import { ACTIVITY_JSON } from './ActivityContentType';
 
 /** Activities whose withdrawal is an Undo (their side effects are undone and the Undo delivered). */
 const UNDOABLE = new Set([ 'Follow', 'Like', 'Announce', 'Block' ]);

@@ -1,11 +1,11 @@
-import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
+import { ActorUrls } from '../../plugins/activitypub/ActorUrls';
 import type { OutboxService } from '../../plugins/activitypub/outbound/OutboxService';
 import { forbidden } from '../../util/HttpErrors';
 import { readJsonBody, sendJson } from '../http/HttpUtil';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { NOT_HANDLED } from '../http/NotHandled';
 import type { OperationInput } from '../http/Operation';
-import { ACTIVITY_JSON } from './ActivityJson';
+import { ACTIVITY_JSON } from './ActivityContentType';
 
 
 /**

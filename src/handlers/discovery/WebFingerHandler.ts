@@ -1,6 +1,6 @@
 import type { OperationInput } from '../http/Operation';
 import type { AccountStore } from '../../plugins/accounts/AccountStore';
-import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
+import { ActorUrls } from '../../plugins/activitypub/ActorUrls';
 import { badRequest, notFound } from '../../util/HttpErrors';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { NOT_HANDLED } from '../http/NotHandled';

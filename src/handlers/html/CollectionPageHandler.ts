@@ -1,8 +1,8 @@
 import type { Json } from '../../plugins/activitypub/ActivityJson';
 import { isObject, typeOf } from '../../plugins/activitypub/ActivityJson';
 import type { ActivityRepository } from '../../plugins/activitypub/ActivityRepository';
-import type { ActorCollection } from '../../plugins/activitypub/ActorDocument';
-import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
+import type { ActorCollection } from '../../plugins/activitypub/ActorUrls';
+import { ActorUrls } from '../../plugins/activitypub/ActorUrls';
 import type { AudienceRules } from '../../plugins/activitypub/AudienceRules';
 import type { Collections } from '../../storage/Collections';
 import { sendHtml } from '../http/HttpUtil';

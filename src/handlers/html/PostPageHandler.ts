@@ -1,7 +1,7 @@
 import type { Json } from '../../plugins/activitypub/ActivityJson';
 import { idOf, typeOf, withoutBlindCopies } from '../../plugins/activitypub/ActivityJson';
 import type { ActivityRepository } from '../../plugins/activitypub/ActivityRepository';
-import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
+import { ActorUrls } from '../../plugins/activitypub/ActorUrls';
 import type { ActorProfiles } from '../../plugins/activitypub/ActorProfiles';
 import { FedpodHttpError, notFound } from '../../util/HttpErrors';
 import { sendHtml } from '../http/HttpUtil';

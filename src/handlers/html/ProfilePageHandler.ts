@@ -1,7 +1,7 @@
 import type { Json } from '../../plugins/activitypub/ActivityJson';
 import { idOf, isObject, typeOf } from '../../plugins/activitypub/ActivityJson';
 import type { ActivityRepository } from '../../plugins/activitypub/ActivityRepository';
-import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
+import { ActorUrls } from '../../plugins/activitypub/ActorUrls';
 import type { ActorProfiles } from '../../plugins/activitypub/ActorProfiles';
 import type { AudienceRules } from '../../plugins/activitypub/AudienceRules';
 import type { Collections } from '../../storage/Collections';

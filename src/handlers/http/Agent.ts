@@ -1,4 +1,4 @@
-import type { ActorUrls } from '../../plugins/activitypub/ActorDocument';
+import type { ActorUrls } from '../../plugins/activitypub/ActorUrls';
 
 /**
  * Who is making a request, as the pipeline's authentication step found out: a local user (Fedpod

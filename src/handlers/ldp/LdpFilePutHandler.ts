@@ -5,7 +5,7 @@ import { isFileType } from '../../plugins/ldp/RdfOrFileConverter';
 import type { ResourceFiles } from '../../storage/ResourceFiles';
 import { fileMetadata, fileNameOf } from '../../storage/ResourceFiles';
 import { documentMetadata, type ResourceGraphs } from '../../storage/ResourceGraphs';
-import { isAuxiliary } from '../../storage/Vocabulary';
+import { isAuxiliary } from '../../storage/StoreVocabulary';
 import { fileContentType } from '../../util/ContentTypes';
 import { mediaTypeOf, readBody } from '../http/HttpUtil';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';

@@ -1,5 +1,5 @@
 import type { Quad } from '@rdfjs/types';
-import { DC_MODIFIED, LDP_BASIC_CONTAINER, LDP_CONTAINER, LDP_NON_RDF_SOURCE, LDP_RESOURCE } from '../../storage/Vocabulary';
+import { DC_MODIFIED, LDP_BASIC_CONTAINER, LDP_CONTAINER, LDP_NON_RDF_SOURCE, LDP_RESOURCE } from '../../storage/StoreVocabulary';
 
 /** The response headers Solid clients read on LDP resources, in one place for the fast handlers. */
 export function modifiedOf(metadata: readonly Quad[], iri: string): Date | undefined {

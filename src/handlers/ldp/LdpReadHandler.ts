@@ -10,7 +10,7 @@ import { JSON_LD, N_TRIPLES, TURTLE } from '../../plugins/ldp/RdfSerializer';
 import type { ContainerPage, ResourceGraphs, StoredResource } from '../../storage/ResourceGraphs';
 import type { ResourceFiles } from '../../storage/ResourceFiles';
 import { fileNameOf } from '../../storage/ResourceFiles';
-import { DC_MODIFIED, MA_FORMAT, PIM_STORAGE, POSIX_SIZE, LDP_CONTAINS, RDF_TYPE } from '../../storage/Vocabulary';
+import { DC_MODIFIED, MA_FORMAT, PIM_STORAGE, POSIX_SIZE, LDP_CONTAINS, RDF_TYPE } from '../../storage/StoreVocabulary';
 import { badRequest, FedpodHttpError, notFound } from '../../util/HttpErrors';
 import { escapeHtml } from '../http/Html';
 import { InvalidCursorError } from '../../storage/InvalidCursorError';

@@ -1,6 +1,6 @@
 import type { CredentialsExtractor, HttpRequest } from '@solid/community-server';
 import type { TokenService } from '../../plugins/accounts/TokenService';
-import { ActorUrls } from '../../plugins/activitypub/ActorDocument';
+import { ActorUrls } from '../../plugins/activitypub/ActorUrls';
 import type { RemoteActorCache } from '../../plugins/activitypub/fetch/RemoteActorCache';
 import type { HttpSignatureVerifier } from '../../plugins/activitypub/signatures/HttpSignatureVerifier';
 import { FedpodHttpError, unauthorized } from '../../util/HttpErrors';

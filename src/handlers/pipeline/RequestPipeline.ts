@@ -12,7 +12,7 @@ import { NOT_HANDLED } from '../http/NotHandled';
 import type { Agent } from '../http/Agent';
 import type { Authenticator } from './Authenticator';
 import { Cors } from './Cors';
-import { checkMediaType } from './MediaTypes';
+import { checkMediaType } from './RouteMediaTypes';
 import { checkSingleValuedHeaders } from './SingleValuedHeaders';
 import type { OperationInput } from '../http/Operation';
 import { Operation } from '../http/Operation';

@@ -5,7 +5,7 @@ import { getLoggerFor, Initializer } from '@solid/community-server';
 import { DataFactory } from 'n3';
 import type { ResourceGraphs } from '../../storage/ResourceGraphs';
 import { writeFileDurably } from '../../util/DurableFiles';
-import { ActorUrls } from '../activitypub/ActorDocument';
+import { ActorUrls } from '../activitypub/ActorUrls';
 import type { UserStorage } from '../ldp/UserStorage';
 import type { AccountStore } from './AccountStore';
 

@@ -1,5 +1,5 @@
 import { repairIri } from '../../util/Iris';
-import { PRIVATE_ADDRESS_FIELDS } from './Vocabulary';
+import { PRIVATE_ADDRESS_FIELDS } from './ActivityVocabulary';
 
 /** Small readers for ActivityStreams JSON, where a value may be a string, an object with an id, or an array. */
 export type Json = Record<string, unknown>;

@@ -1,7 +1,7 @@
 import type { Quad } from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import { documentMetadata, type ResourceGraphs, type ResourceWrite, type StoredResource } from '../../storage/ResourceGraphs';
-import { RDF_TYPE } from '../../storage/Vocabulary';
+import { RDF_TYPE } from '../../storage/StoreVocabulary';
 import type { JsonLdParser } from '../ldp/JsonLdParser';
 import type { Json } from './ActivityJson';
 import { idOf, isObject } from './ActivityJson';

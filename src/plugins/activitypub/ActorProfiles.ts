@@ -5,7 +5,7 @@ import type { JsonLdParser } from '../ldp/JsonLdParser';
 import type { Json } from './ActivityJson';
 import type { ActivityStreamsSerializer } from './ActivityStreamsSerializer';
 import { ACTIVITYPUB_CONTEXT } from './ActivityStreamsSerializer';
-import { ActorUrls } from './ActorDocument';
+import { ActorUrls } from './ActorUrls';
 
 /**
  * Local actors' documents, changed property by property: a change replaces the actor's values of the

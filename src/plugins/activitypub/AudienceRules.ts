@@ -1,9 +1,9 @@
 import type { Quad } from '@rdfjs/types';
 import type { Collections } from '../../storage/Collections';
 import type { ResourceGraphs, StoredResource } from '../../storage/ResourceGraphs';
-import { RDF_TYPE } from '../../storage/Vocabulary';
-import { ActorUrls } from './ActorDocument';
-import { ADDRESS_FIELDS, AS_NS, AS_PUBLIC, PRIVATE_ADDRESS_FIELDS, PUBLIC_FORMS } from './Vocabulary';
+import { RDF_TYPE } from '../../storage/StoreVocabulary';
+import { ActorUrls } from './ActorUrls';
+import { ADDRESS_FIELDS, AS_NS, AS_PUBLIC, PRIVATE_ADDRESS_FIELDS, PUBLIC_FORMS } from './ActivityVocabulary';
 
 const ADDRESSING = ADDRESS_FIELDS.map((name): string => `${AS_NS}${name}`);
 const AUTHORS = [ `${AS_NS}attributedTo`, `${AS_NS}actor` ];

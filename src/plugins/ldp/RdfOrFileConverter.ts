@@ -8,7 +8,7 @@ import {
   UnsupportedMediaTypeHttpError,
 } from '@solid/community-server';
 import { SaxesParser } from 'saxes';
-import { isAuxiliary } from '../../storage/Vocabulary';
+import { isAuxiliary } from '../../storage/StoreVocabulary';
 import type { JsonLdParser } from './JsonLdParser';
 
 const JSON_TYPES = new Set([ 'application/json', 'application/ld+json', 'application/activity+json' ]);

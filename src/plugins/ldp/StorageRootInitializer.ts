@@ -2,7 +2,7 @@ import type { ResourceStore } from '@solid/community-server';
 import { BasicRepresentation, getLoggerFor, Initializer } from '@solid/community-server';
 import { DataFactory } from 'n3';
 import type { ResourceGraphs } from '../../storage/ResourceGraphs';
-import { PIM_STORAGE, RDF_TYPE } from '../../storage/Vocabulary';
+import { PIM_STORAGE, RDF_TYPE } from '../../storage/StoreVocabulary';
 
 const { namedNode, quad } = DataFactory;
 

@@ -4,7 +4,7 @@ import type { ResourceGraphs } from '../../storage/ResourceGraphs';
 import { forbidden, notFound } from '../../util/HttpErrors';
 import type { AccountStore } from '../accounts/AccountStore';
 import type { ChangeCounter } from '../cluster/ChangeCounter';
-import { ActorUrls } from '../activitypub/ActorDocument';
+import { ActorUrls } from '../activitypub/ActorUrls';
 import type { Batch } from '../queue/BatchingJobQueue';
 import { BatchingJobQueue } from '../queue/BatchingJobQueue';
 import type { DeadLetter } from '../queue/JobQueue';

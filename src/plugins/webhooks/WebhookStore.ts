@@ -1,7 +1,7 @@
 import type { Quad } from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import { documentMetadata, type ResourceGraphs } from '../../storage/ResourceGraphs';
-import { RDF_TYPE, XSD_DATETIME } from '../../storage/Vocabulary';
+import { RDF_TYPE, XSD_DATETIME } from '../../storage/StoreVocabulary';
 import { WEBHOOK_TERMS } from './WebhookVocabulary';
 
 const { namedNode, literal, quad } = DataFactory;

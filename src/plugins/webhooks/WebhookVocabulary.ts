@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { FEDPOD_NS } from '../../storage/Vocabulary';
+import { FEDPOD_NS } from '../../storage/StoreVocabulary';
 
 /**
  * Fedpod's core vocabulary namespace, `urn:fedpod:ns:` (a URN: stable, and it claims no domain).

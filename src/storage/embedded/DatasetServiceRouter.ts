@@ -2,7 +2,7 @@ import type { DatasetRegistry } from './DatasetRegistry';
 import type { EmbeddedDataset } from './EmbeddedDataset';
 import type { GraphStoreHandler } from './GraphStoreHandler';
 import { FedpodHttpError } from '../../util/HttpErrors';
-import { FORM, mediaTypeOf, SPARQL_QUERY, SPARQL_UPDATE } from './MediaTypes';
+import { FORM, mediaTypeOf, SPARQL_QUERY, SPARQL_UPDATE } from './SparqlMediaTypes';
 import type { RequestBodyReader } from './RequestBodyReader';
 import type { SparqlProtocolHandler } from './SparqlProtocolHandler';
 import type { StoreRequestContext } from './StoreRequestContext';

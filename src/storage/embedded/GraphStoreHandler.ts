@@ -4,7 +4,7 @@ import type { GraphTarget } from './DatasetOperation';
 import { DatasetOperationApplier } from './DatasetOperationApplier';
 import type { EmbeddedDataset } from './EmbeddedDataset';
 import { FedpodHttpError } from '../../util/HttpErrors';
-import { mediaTypeOf, RDF_INPUT_FORMATS } from './MediaTypes';
+import { mediaTypeOf, RDF_INPUT_FORMATS } from './SparqlMediaTypes';
 import type { RequestBodyReader } from './RequestBodyReader';
 import type { ResponseSender } from './ResponseSender';
 import type { StoreRequestContext } from './StoreRequestContext';

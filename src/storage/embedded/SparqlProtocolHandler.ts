@@ -4,7 +4,7 @@ import { DatasetOperationApplier } from './DatasetOperationApplier';
 import type { EmbeddedDataset, QueryDatasetOverride } from './EmbeddedDataset';
 import { FedpodHttpError } from '../../util/HttpErrors';
 import { InvalidOperationError } from './InvalidOperationError';
-import { FORMAT_PARAMETER_ALIASES } from './MediaTypes';
+import { FORMAT_PARAMETER_ALIASES } from './SparqlMediaTypes';
 import type { ResponseSender } from './ResponseSender';
 import type { SparqlQueryFormSniffer } from './SparqlQueryFormSniffer';
 import type { StoreRequestContext } from './StoreRequestContext';

@@ -13,7 +13,7 @@ import { FusekiAdminHandler } from './FusekiAdminHandler';
 import { GraphStoreHandler } from './GraphStoreHandler';
 import { InProcessStores } from './InProcessStores';
 import type { InProcessStore, StoreAnswer, StoreOperation } from './InProcessStores';
-import { DATASET_OFFERS, GRAPH_OFFERS, GRAPH_RESULT_OFFERS, RESULTS_OFFERS } from './MediaTypes';
+import { DATASET_OFFERS, GRAPH_OFFERS, GRAPH_RESULT_OFFERS, RESULTS_OFFERS } from './SparqlMediaTypes';
 import { RequestBodyReader } from './RequestBodyReader';
 import { ResponseSender } from './ResponseSender';
 import { SparqlProtocolHandler } from './SparqlProtocolHandler';

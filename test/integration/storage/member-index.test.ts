@@ -5,7 +5,7 @@ import { ResourceGraphStore } from '../../../src/storage/ResourceGraphStore';
 import { Skolemizer } from '../../../src/storage/Skolemizer';
 import type { SparqlClient } from '../../../src/storage/SparqlClient';
 import { sparqlIri } from '../../../src/storage/SparqlTerms';
-import { LDP_CONTAINS } from '../../../src/storage/Vocabulary';
+import { LDP_CONTAINS } from '../../../src/storage/StoreVocabulary';
 import { STORES } from './support/storageStores';
 
 /**

@@ -6,7 +6,7 @@ import { ResourceGraphStore } from '../../../src/storage/ResourceGraphStore';
 import { Skolemizer } from '../../../src/storage/Skolemizer';
 import type { SparqlClient } from '../../../src/storage/SparqlClient';
 import { sparqlIri } from '../../../src/storage/SparqlTerms';
-import { DC_MODIFIED, metadataGraphOf, XSD_DATETIME } from '../../../src/storage/Vocabulary';
+import { DC_MODIFIED, metadataGraphOf, XSD_DATETIME } from '../../../src/storage/StoreVocabulary';
 import { STORES } from './support/storageStores';
 
 const { namedNode } = DataFactory;

@@ -1,6 +1,6 @@
 import { DataFactory } from 'n3';
 import { ExportTally } from '../../../src/cli/ExportTally';
-import { FEDPOD_FILE } from '../../../src/storage/Vocabulary';
+import { FEDPOD_FILE } from '../../../src/storage/StoreVocabulary';
 
 const { blankNode, defaultGraph, literal, namedNode, quad } = DataFactory;
 const p = namedNode('http://example.org/p');

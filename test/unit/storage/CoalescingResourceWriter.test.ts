@@ -10,7 +10,7 @@ import type { ResourceWrite } from '../../../src/storage/ResourceGraphs';
 import { ResourceGraphStore } from '../../../src/storage/ResourceGraphStore';
 import { Skolemizer } from '../../../src/storage/Skolemizer';
 import { SparqlClient } from '../../../src/storage/SparqlClient';
-import { DC_MODIFIED, LDP_RESOURCE, RDF_TYPE } from '../../../src/storage/Vocabulary';
+import { DC_MODIFIED, LDP_RESOURCE, RDF_TYPE } from '../../../src/storage/StoreVocabulary';
 import { StoreUnavailableHttpError } from '../../../src/storage/StoreUnavailableHttpError';
 import { createDataset } from './embedded/support/storeHttp';
 

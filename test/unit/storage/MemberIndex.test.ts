@@ -7,7 +7,7 @@ import { ResourceGraphStore } from '../../../src/storage/ResourceGraphStore';
 import { Skolemizer } from '../../../src/storage/Skolemizer';
 import { SparqlClient } from '../../../src/storage/SparqlClient';
 import { sparqlIri } from '../../../src/storage/SparqlTerms';
-import { LDP_CONTAINS } from '../../../src/storage/Vocabulary';
+import { LDP_CONTAINS } from '../../../src/storage/StoreVocabulary';
 import { startEmbeddedGraphs, type EmbeddedGraphs } from '../support/embeddedGraphs';
 
 const { literal, namedNode, quad } = DataFactory;

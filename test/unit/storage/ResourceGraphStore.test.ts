@@ -4,7 +4,7 @@ import type { ResourceChangeListener } from '../../../src/storage/ResourceChange
 import { documentMetadata } from '../../../src/storage/ResourceGraphs';
 import { ResourceGraphStore } from '../../../src/storage/ResourceGraphStore';
 import { Skolemizer } from '../../../src/storage/Skolemizer';
-import { DC_MODIFIED, LDP_RESOURCE, RDF_TYPE, RESPONSE_METADATA_GRAPH, XSD_DATETIME } from '../../../src/storage/Vocabulary';
+import { DC_MODIFIED, LDP_RESOURCE, RDF_TYPE, RESPONSE_METADATA_GRAPH, XSD_DATETIME } from '../../../src/storage/StoreVocabulary';
 import { startEmbeddedGraphs, type EmbeddedGraphs } from '../support/embeddedGraphs';
 
 const { blankNode, literal, namedNode, quad } = DataFactory;

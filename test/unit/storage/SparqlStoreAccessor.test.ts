@@ -21,7 +21,7 @@ import { JsonLdParser } from '../../../src/plugins/ldp/JsonLdParser';
 import { RdfOrFileConverter } from '../../../src/plugins/ldp/RdfOrFileConverter';
 import { fileNameOf, ResourceFiles } from '../../../src/storage/ResourceFiles';
 import { defaultGraphOnly, SparqlStoreAccessor } from '../../../src/storage/SparqlStoreAccessor';
-import { FEDPOD_FILE, LDP_NON_RDF_SOURCE, LDP_RESOURCE, PIM_STORAGE, RDF_TYPE } from '../../../src/storage/Vocabulary';
+import { FEDPOD_FILE, LDP_NON_RDF_SOURCE, LDP_RESOURCE, PIM_STORAGE, RDF_TYPE } from '../../../src/storage/StoreVocabulary';
 import { startEmbeddedGraphs, type EmbeddedGraphs } from '../support/embeddedGraphs';
 
 const { literal, namedNode, quad } = DataFactory;

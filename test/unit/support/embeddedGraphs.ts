@@ -9,7 +9,7 @@ import { CollectionStore } from '../../../src/storage/CollectionStore';
 import { ResourceGraphStore } from '../../../src/storage/ResourceGraphStore';
 import { Skolemizer } from '../../../src/storage/Skolemizer';
 import { SparqlClient } from '../../../src/storage/SparqlClient';
-import { DC_MODIFIED, LDP_RESOURCE, RDF_TYPE, XSD_DATETIME } from '../../../src/storage/Vocabulary';
+import { DC_MODIFIED, LDP_RESOURCE, RDF_TYPE, XSD_DATETIME } from '../../../src/storage/StoreVocabulary';
 import { createDataset } from '../storage/embedded/support/storeHttp';
 
 const { literal, namedNode, quad } = DataFactory;

@@ -9,7 +9,7 @@ import type { JobQueueFactory } from '../../queue/JobQueueFactory';
 import { PermanentJobError } from '../../queue/PermanentJobError';
 import { withoutBlindCopies } from '../ActivityJson';
 import type { ActivityRepository } from '../ActivityRepository';
-import { ActorUrls } from '../ActorDocument';
+import { ActorUrls } from '../ActorUrls';
 import type { ActorKeyStore } from '../ActorKeyStore';
 import type { RemoteActorCache } from '../fetch/RemoteActorCache';
 import type { RemoteFetcher } from '../fetch/RemoteFetcher';

@@ -4,7 +4,8 @@ import { getLoggerFor, Initializer } from '@solid/community-server';
 import { documentMetadata, type ResourceGraphs } from '../../../storage/ResourceGraphs';
 import { withRenewedWriteLock } from '../../../util/RenewedLock';
 import type { JsonLdParser } from '../../ldp/JsonLdParser';
-import { actorDocument, ActorUrls } from '../ActorDocument';
+import { actorDocument } from '../ActorDocument';
+import { ActorUrls } from '../ActorUrls';
 import type { ActorKeyStore } from '../ActorKeyStore';
 import type { RemoteActorCache } from './RemoteActorCache';
 

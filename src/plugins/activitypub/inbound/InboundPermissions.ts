@@ -2,9 +2,9 @@ import type { ResourceGraphs } from '../../../storage/ResourceGraphs';
 import { sameOrigin } from '../../../util/Iris';
 import type { Json } from '../ActivityJson';
 import { idOf, idsOf, isObject, typeOf } from '../ActivityJson';
-import { ActorUrls } from '../ActorDocument';
+import { ActorUrls } from '../ActorUrls';
 import type { GroupModerators } from '../fetch/GroupModerators';
-import { ADDRESS_FIELDS, AS_NS } from '../Vocabulary';
+import { ADDRESS_FIELDS, AS_NS } from '../ActivityVocabulary';
 
 /**
  * Whether a received activity may change what it names: Create, Update and Delete act only on

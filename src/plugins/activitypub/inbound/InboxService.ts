@@ -7,11 +7,11 @@ import { PermanentJobError } from '../../queue/PermanentJobError';
 import type { Json } from '../ActivityJson';
 import { idOf, isObject, typeOf } from '../ActivityJson';
 import type { ActivityRepository } from '../ActivityRepository';
-import { ActorUrls } from '../ActorDocument';
+import { ActorUrls } from '../ActorUrls';
 import type { InboundActivityEffect } from './InboundActivityEffect';
 import type { InboundPermissions } from './InboundPermissions';
 import type { FollowedActor, SharedInboxAudience } from './SharedInboxAudience';
-import { ACTIVITY_TYPES } from '../Vocabulary';
+import { ACTIVITY_TYPES } from '../ActivityVocabulary';
 import { messageOf } from '../../../util/Errors';
 
 export interface InboxServiceOptions {

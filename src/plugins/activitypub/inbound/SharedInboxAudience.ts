@@ -1,8 +1,8 @@
 import type { Json } from '../ActivityJson';
 import { idOf, idsOf, isObject, typeOf } from '../ActivityJson';
-import { ActorUrls } from '../ActorDocument';
+import { ActorUrls } from '../ActorUrls';
 import type { RemoteActor } from '../fetch/RemoteActorCache';
-import { ADDRESS_FIELDS, PUBLIC_FORMS } from '../Vocabulary';
+import { ADDRESS_FIELDS, PUBLIC_FORMS } from '../ActivityVocabulary';
 
 /** Where the audience rule learns a remote actor's followers collection: RemoteActorCache. */
 export interface ActorDocuments {

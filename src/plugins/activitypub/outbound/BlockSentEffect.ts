@@ -1,7 +1,7 @@
 import type { Collections } from '../../../storage/Collections';
 import { badRequest } from '../../../util/HttpErrors';
 import { idOf } from '../ActivityJson';
-import { ActorUrls } from '../ActorDocument';
+import { ActorUrls } from '../ActorUrls';
 import type { OutgoingActivity } from './OutboundActivityEffect';
 import { OutboundActivityEffect } from './OutboundActivityEffect';
 

@@ -1,11 +1,11 @@
 import type { Collections } from '../../../storage/Collections';
 import { documentMetadata, type ResourceGraphs } from '../../../storage/ResourceGraphs';
-import { RDF_TYPE } from '../../../storage/Vocabulary';
+import { RDF_TYPE } from '../../../storage/StoreVocabulary';
 import { ACTIVITYSTREAMS_CONTEXT_URL } from '../../ldp/Contexts';
 import type { JsonLdParser } from '../../ldp/JsonLdParser';
 import { idOf } from '../ActivityJson';
-import { ActorUrls } from '../ActorDocument';
-import { AS_NS } from '../Vocabulary';
+import { ActorUrls } from '../ActorUrls';
+import { AS_NS } from '../ActivityVocabulary';
 import type { OutgoingActivity } from './OutboundActivityEffect';
 import { OutboundActivityEffect } from './OutboundActivityEffect';
 import { ownedObject } from './OwnedObject';

@@ -1,6 +1,6 @@
 import type { Collections } from '../../../storage/Collections';
 import { idOf } from '../ActivityJson';
-import { ActorUrls } from '../ActorDocument';
+import { ActorUrls } from '../ActorUrls';
 import type { OutgoingActivity } from './OutboundActivityEffect';
 import { OutboundActivityEffect } from './OutboundActivityEffect';
 

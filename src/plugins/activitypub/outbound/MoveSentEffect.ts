@@ -1,7 +1,7 @@
 import { badRequest } from '../../../util/HttpErrors';
 import type { Json } from '../ActivityJson';
 import { idOf, idsOf } from '../ActivityJson';
-import { ActorUrls } from '../ActorDocument';
+import { ActorUrls } from '../ActorUrls';
 import type { ActorProfiles } from '../ActorProfiles';
 import type { RemoteActorCache } from '../fetch/RemoteActorCache';
 import { RemoteDocumentError, RemoteFetchError } from '../fetch/FetchErrors';

@@ -7,10 +7,10 @@ import type { JsonLdParser } from '../../ldp/JsonLdParser';
 import { generatedName } from '../../ldp/ResourceIds';
 import type { Json } from '../ActivityJson';
 import { idOf, idsOf, isObject, typeOf } from '../ActivityJson';
-import { ActorUrls } from '../ActorDocument';
+import { ActorUrls } from '../ActorUrls';
 import type { DeliveryScheduler } from '../DeliveryScheduler';
 import type { OutboundActivityEffect } from './OutboundActivityEffect';
-import { ACTIVITY_TYPES, ADDRESS_FIELDS, PUBLIC_FORMS, WRAPPED_IN_CREATE } from '../Vocabulary';
+import { ACTIVITY_TYPES, ADDRESS_FIELDS, PUBLIC_FORMS, WRAPPED_IN_CREATE } from '../ActivityVocabulary';
 
 export interface PostedActivity {
   id: string;

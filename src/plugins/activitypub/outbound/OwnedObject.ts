@@ -1,6 +1,6 @@
 import type { ResourceGraphs, StoredResource } from '../../../storage/ResourceGraphs';
 import { forbidden, notFound } from '../../../util/HttpErrors';
-import { AS_NS } from '../Vocabulary';
+import { AS_NS } from '../ActivityVocabulary';
 
 /** The stored object `objectId` when `actor` is its author (`attributedTo`); a 404 or 403 otherwise. */
 export async function ownedObject(store: ResourceGraphs, objectId: string, actor: string, verb: string):

@@ -2,7 +2,7 @@ import type { Collections } from '../../../storage/Collections';
 import { forbidden } from '../../../util/HttpErrors';
 import { idOf, typeOf } from '../ActivityJson';
 import type { ActivityRepository } from '../ActivityRepository';
-import { ActorUrls } from '../ActorDocument';
+import { ActorUrls } from '../ActorUrls';
 import { blockedCollection } from './BlockSentEffect';
 import type { OutgoingActivity } from './OutboundActivityEffect';
 import { OutboundActivityEffect } from './OutboundActivityEffect';

@@ -4,7 +4,7 @@ import { BasicRepresentation, getLoggerFor } from '@solid/community-server';
 import { DataFactory } from 'n3';
 import { CoalescingResourceWriter } from '../../../storage/CoalescingResourceWriter';
 import { documentMetadata, type ResourceGraphs } from '../../../storage/ResourceGraphs';
-import { RDF_TYPE, XSD_DATETIME } from '../../../storage/Vocabulary';
+import { RDF_TYPE, XSD_DATETIME } from '../../../storage/StoreVocabulary';
 import type { WebhookAction, WebhookActionInput } from '../WebhookAction';
 import { RDF_JSON, WEBHOOK_TERMS } from '../WebhookVocabulary';
 

@@ -2,7 +2,7 @@ import { DataFactory } from 'n3';
 import { ActorHandler } from '../../../../src/handlers/activitypub/ActorHandler';
 import { ActivityStreamsSerializer } from '../../../../src/plugins/activitypub/ActivityStreamsSerializer';
 import { DocumentLoader } from '../../../../src/plugins/ldp/DocumentLoader';
-import { RDF_TYPE } from '../../../../src/storage/Vocabulary';
+import { RDF_TYPE } from '../../../../src/storage/StoreVocabulary';
 import { MemoryGraphStore } from '../../plugins/activitypub/MemoryGraphStore';
 import type { HandlerServer } from '../support/handlerServer';
 import { declined, serveHandler } from '../support/handlerServer';

@@ -1,6 +1,6 @@
 import type { Agent } from '../../../../src/handlers/http/Agent';
 import { agentIri, ANONYMOUS, webIdAgent } from '../../../../src/handlers/http/Agent';
-import { ActorUrls } from '../../../../src/plugins/activitypub/ActorDocument';
+import { ActorUrls } from '../../../../src/plugins/activitypub/ActorUrls';
 
 const ALICE: Agent = { webId: 'https://pod.example/actors/alice', username: 'alice' };
 

@@ -7,7 +7,7 @@ import { DocumentLoader } from '../../../../src/plugins/ldp/DocumentLoader';
 import { JsonLdParser } from '../../../../src/plugins/ldp/JsonLdParser';
 import { RdfOrFileConverter } from '../../../../src/plugins/ldp/RdfOrFileConverter';
 import { ResourceFiles } from '../../../../src/storage/ResourceFiles';
-import { FEDPOD_FILE, LDP_RESOURCE, MA_FORMAT } from '../../../../src/storage/Vocabulary';
+import { FEDPOD_FILE, LDP_RESOURCE, MA_FORMAT } from '../../../../src/storage/StoreVocabulary';
 import type { EmbeddedGraphs } from '../../support/embeddedGraphs';
 import { startEmbeddedGraphs } from '../../support/embeddedGraphs';
 import type { HandlerServer } from '../support/handlerServer';

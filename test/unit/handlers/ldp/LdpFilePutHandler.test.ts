@@ -9,7 +9,7 @@ import { DocumentLoader } from '../../../../src/plugins/ldp/DocumentLoader';
 import { JsonLdParser } from '../../../../src/plugins/ldp/JsonLdParser';
 import { RdfOrFileConverter } from '../../../../src/plugins/ldp/RdfOrFileConverter';
 import { fileNameOf, ResourceFiles } from '../../../../src/storage/ResourceFiles';
-import { MA_FORMAT } from '../../../../src/storage/Vocabulary';
+import { MA_FORMAT } from '../../../../src/storage/StoreVocabulary';
 import type { EmbeddedGraphs } from '../../support/embeddedGraphs';
 import { startEmbeddedGraphs } from '../../support/embeddedGraphs';
 import type { HandlerServer } from '../support/handlerServer';

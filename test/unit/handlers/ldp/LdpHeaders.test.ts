@@ -1,6 +1,6 @@
 import { DataFactory } from 'n3';
 import { CONTAINER_TYPES, eTagFor, ldpHeaders, modifiedOf } from '../../../../src/handlers/ldp/LdpHeaders';
-import { DC_MODIFIED, LDP_NON_RDF_SOURCE, LDP_RESOURCE, XSD_DATETIME } from '../../../../src/storage/Vocabulary';
+import { DC_MODIFIED, LDP_NON_RDF_SOURCE, LDP_RESOURCE, XSD_DATETIME } from '../../../../src/storage/StoreVocabulary';
 
 const { literal, namedNode, quad } = DataFactory;
 const IRI = 'https://pod.example/alice/notes/a';

@@ -9,7 +9,7 @@ import { DocumentLoader } from '../../../../src/plugins/ldp/DocumentLoader';
 import { RdfSerializer } from '../../../../src/plugins/ldp/RdfSerializer';
 import { fileMetadata, ResourceFiles } from '../../../../src/storage/ResourceFiles';
 import { documentMetadata } from '../../../../src/storage/ResourceGraphs';
-import { LDP_BASIC_CONTAINER, LDP_CONTAINER, LDP_RESOURCE, RDF_TYPE } from '../../../../src/storage/Vocabulary';
+import { LDP_BASIC_CONTAINER, LDP_CONTAINER, LDP_RESOURCE, RDF_TYPE } from '../../../../src/storage/StoreVocabulary';
 import { agentFromTestHeader, AS_USER } from '../activitypub/support';
 import type { EmbeddedGraphs } from '../../support/embeddedGraphs';
 import { startEmbeddedGraphs } from '../../support/embeddedGraphs';

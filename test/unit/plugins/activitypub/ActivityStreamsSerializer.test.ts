@@ -1,6 +1,7 @@
 import { DataFactory } from 'n3';
 import { ACTIVITYPUB_CONTEXT, ActivityStreamsSerializer } from '../../../../src/plugins/activitypub/ActivityStreamsSerializer';
-import { actorDocument, ActorUrls } from '../../../../src/plugins/activitypub/ActorDocument';
+import { actorDocument } from '../../../../src/plugins/activitypub/ActorDocument';
+import { ActorUrls } from '../../../../src/plugins/activitypub/ActorUrls';
 import { ACTIVITYSTREAMS_CONTEXT_URL, SECURITY_V1_CONTEXT_URL } from '../../../../src/plugins/ldp/Contexts';
 import { DocumentLoader } from '../../../../src/plugins/ldp/DocumentLoader';
 import { JsonLdParser } from '../../../../src/plugins/ldp/JsonLdParser';

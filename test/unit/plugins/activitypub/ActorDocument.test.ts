@@ -1,4 +1,5 @@
-import { ACTOR_COLLECTIONS, actorDocument, ActorUrls } from '../../../../src/plugins/activitypub/ActorDocument';
+import { actorDocument } from '../../../../src/plugins/activitypub/ActorDocument';
+import { ACTOR_COLLECTIONS, ActorUrls } from '../../../../src/plugins/activitypub/ActorUrls';
 
 describe('ActorUrls', (): void => {
   it('adds a trailing slash to the base URL once', (): void => {

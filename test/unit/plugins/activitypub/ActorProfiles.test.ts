@@ -1,6 +1,7 @@
 import { ActorProfiles } from '../../../../src/plugins/activitypub/ActorProfiles';
 import { ActivityStreamsSerializer } from '../../../../src/plugins/activitypub/ActivityStreamsSerializer';
-import { actorDocument, ActorUrls } from '../../../../src/plugins/activitypub/ActorDocument';
+import { actorDocument } from '../../../../src/plugins/activitypub/ActorDocument';
+import { ActorUrls } from '../../../../src/plugins/activitypub/ActorUrls';
 import { DocumentLoader } from '../../../../src/plugins/ldp/DocumentLoader';
 import { JsonLdParser } from '../../../../src/plugins/ldp/JsonLdParser';
 import { MemoryGraphStore } from './MemoryGraphStore';

@@ -1,7 +1,7 @@
 import type { Quad } from '@rdfjs/types';
 import type { ResourceGraphStore } from '../../../../src/storage/ResourceGraphStore';
 import type { StoredResource } from '../../../../src/storage/ResourceGraphs';
-import { RDF_TYPE } from '../../../../src/storage/Vocabulary';
+import { RDF_TYPE } from '../../../../src/storage/StoreVocabulary';
 
 /**
  * Resources in a Map, each its data quads and metadata: a stand-in for the SPARQL-backed

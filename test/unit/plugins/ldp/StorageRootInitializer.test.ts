@@ -1,7 +1,7 @@
 import type { ResourceStore } from '@solid/community-server';
 import { BasicRepresentation, INTERNAL_QUADS } from '@solid/community-server';
 import { StorageRootInitializer } from '../../../../src/plugins/ldp/StorageRootInitializer';
-import { PIM_STORAGE, RDF_TYPE } from '../../../../src/storage/Vocabulary';
+import { PIM_STORAGE, RDF_TYPE } from '../../../../src/storage/StoreVocabulary';
 import { cssMemoryStore, failingCreations } from '../../support/cssMemoryStore';
 import { startEmbeddedGraphs, type EmbeddedGraphs } from '../../support/embeddedGraphs';
 

@@ -5,7 +5,7 @@ import { Parser } from 'n3';
 import type { WebAclAuthorizer } from '../../../../src/plugins/ldp/WebAclAuthorizer';
 import { storageAclTurtle, UserStorage } from '../../../../src/plugins/ldp/UserStorage';
 import type { ResourceGraphStore } from '../../../../src/storage/ResourceGraphStore';
-import { PIM_STORAGE, RDF_TYPE } from '../../../../src/storage/Vocabulary';
+import { PIM_STORAGE, RDF_TYPE } from '../../../../src/storage/StoreVocabulary';
 import { cssMemoryStore } from '../../support/cssMemoryStore';
 
 const BASE = 'https://pod.example/';

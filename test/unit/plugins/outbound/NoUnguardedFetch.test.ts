@@ -99,7 +99,9 @@ const CSS_FETCHERS = [
 ];
 
 describe('the named setups, as compiled', () => {
-  it.each([ 'activitypub', 'ldp', 'ldp-sparql', 'ldp-wac' ])('%s makes none of CSS\'s fetching components unguarded', (setup) => {
+  const compiledSetups = [ 'activitypub', 'ldp', 'ldp-sparql', 'ldp-wac' ].flatMap((setup): string[] =>
+    [ 'local', 'redis' ].map((backend): string => `${setup}.${backend}`));
+  it.each(compiledSetups)('%s makes none of CSS\'s fetching components unguarded', (setup) => {
     const file = join(ROOT, 'dist', 'compiled', `${setup}.js`);
     if (!existsSync(file)) {
       throw new Error(`${relative(ROOT, file)} is missing: run npm run build (npm test does)`);
@@ -109,8 +111,8 @@ describe('the named setups, as compiled', () => {
     for (const name of CSS_FETCHERS) {
       const made = new RegExp(`const (\\w+) = new \\(require\\('@solid/community-server'\\)\\.${name}\\)`, 'gu');
       for (const match of compiled.matchAll(made)) {
-        // CSS's webhook emitter is allowed only as the source of GuardedWebhookEmitter, which checks each target first.
-        const wrapped = name === 'WebhookEmitter' && compiled.includes(`GuardedWebhookEmitter)(${match[1]},`);
+        // CSS's webhook emitter is allowed only as the source of GuardedWebhookChannelEmitter, which checks each target first.
+        const wrapped = name === 'WebhookEmitter' && compiled.includes(`GuardedWebhookChannelEmitter)(${match[1]},`);
         if (!wrapped) {
           unguarded.push(`${name} (${match[1]})`);
         }

@@ -1,5 +1,5 @@
 import { AcceptNegotiator } from '../../../../src/storage/embedded/AcceptNegotiator';
-import { GRAPH_RESULT_OFFERS, RESULTS_OFFERS } from '../../../../src/storage/embedded/MediaTypes';
+import { GRAPH_RESULT_OFFERS, RESULTS_OFFERS } from '../../../../src/storage/embedded/SparqlMediaTypes';
 
 describe('AcceptNegotiator', (): void => {
   const results = new AcceptNegotiator(RESULTS_OFFERS);

@@ -7,9 +7,9 @@ import { InboxService } from '../../../../../src/plugins/activitypub/inbound/Inb
 import { InboundPermissions } from '../../../../../src/plugins/activitypub/inbound/InboundPermissions';
 import { SharedInboxAudience } from '../../../../../src/plugins/activitypub/inbound/SharedInboxAudience';
 import type { RemoteActor } from '../../../../../src/plugins/activitypub/fetch/RemoteActorCache';
-import { FollowAnswerEffect } from '../../../../../src/plugins/activitypub/inbound/FollowAnswerEffect';
-import { FollowEffect } from '../../../../../src/plugins/activitypub/inbound/FollowEffect';
-import { ReactionEffect } from '../../../../../src/plugins/activitypub/inbound/ReactionEffect';
+import { FollowAnswerReceivedEffect } from '../../../../../src/plugins/activitypub/inbound/FollowAnswerReceivedEffect';
+import { FollowReceivedEffect } from '../../../../../src/plugins/activitypub/inbound/FollowReceivedEffect';
+import { ReactionReceivedEffect } from '../../../../../src/plugins/activitypub/inbound/ReactionReceivedEffect';
 import type { ActorProfiles } from '../../../../../src/plugins/activitypub/ActorProfiles';
 import type { OutboxService } from '../../../../../src/plugins/activitypub/outbound/OutboxService';
 import type { CollectionAddition } from '../../../../../src/storage/Collections';
@@ -101,7 +101,7 @@ class World {
     const profiles = { values: async(): Promise<string[]> => [] } as unknown as ActorProfiles;
     const locker = withLocker ? new GreedyReadWriteLocker(new MemoryResourceLocker(), new MemoryMapStorage()) : undefined;
     return new InboxService({ baseUrl: BASE, activities, collections, permissions: new InboundPermissions(BASE, {} as ResourceGraphStore),
-      audience: new SharedInboxAudience(BASE, new KnownActors()), effects: [ new FollowEffect(BASE, outbox, collections, profiles) ], locker });
+      audience: new SharedInboxAudience(BASE, new KnownActors()), effects: [ new FollowReceivedEffect(BASE, outbox, collections, profiles) ], locker });
   }
 }
 
@@ -155,8 +155,8 @@ describe('InboxService', (): void => {
     const outbox = {} as OutboxService;
     expect((): InboxService => new InboxService({ baseUrl: BASE, activities: {} as ActivityRepository, collections: {} as CollectionStore,
       permissions: {} as InboundPermissions, audience: {} as SharedInboxAudience, effects: [
-        new FollowEffect(BASE, outbox, {} as CollectionStore, {} as ActorProfiles),
-        new FollowEffect(BASE, outbox, {} as CollectionStore, {} as ActorProfiles) ]})).toThrow('Two inbound effects for Follow: FollowEffect and FollowEffect');
+        new FollowReceivedEffect(BASE, outbox, {} as CollectionStore, {} as ActorProfiles),
+        new FollowReceivedEffect(BASE, outbox, {} as CollectionStore, {} as ActorProfiles) ]})).toThrow('Two inbound effects for Follow: FollowReceivedEffect and FollowReceivedEffect');
   });
 
   describe('on the embedded store', (): void => {
@@ -183,8 +183,8 @@ describe('InboxService', (): void => {
       actors = new KnownActors({ [REMOTE]: { id: REMOTE, inbox: `${REMOTE}/inbox`, followers: `${REMOTE}/fans` }});
       service = new InboxService({ baseUrl: BASE, activities, collections: graphs.collections,
         permissions: new InboundPermissions(BASE, graphs.resources), audience: new SharedInboxAudience(BASE, actors), effects: [
-          new ReactionEffect(BASE, graphs.collections),
-          new FollowAnswerEffect(BASE, activities, graphs.collections),
+          new ReactionReceivedEffect(BASE, graphs.collections),
+          new FollowAnswerReceivedEffect(BASE, activities, graphs.collections),
         ]});
       // Alice follows Carol; Bob blocked her.
       await graphs.collections.add(`${ALICE}/following`, REMOTE);

@@ -3,7 +3,7 @@ import { StoreInContainerAction } from '../../../../../src/plugins/webhooks/acti
 import type { WebhookActionInput } from '../../../../../src/plugins/webhooks/WebhookAction';
 import { RDF_JSON, WEBHOOK_TERMS } from '../../../../../src/plugins/webhooks/WebhookVocabulary';
 import { documentMetadata } from '../../../../../src/storage/ResourceGraphs';
-import { RDF_TYPE } from '../../../../../src/storage/Vocabulary';
+import { RDF_TYPE } from '../../../../../src/storage/StoreVocabulary';
 import { startEmbeddedGraphs, type EmbeddedGraphs } from '../../../support/embeddedGraphs';
 
 const BASE = 'https://pod.example/';

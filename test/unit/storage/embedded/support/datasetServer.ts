@@ -10,7 +10,7 @@ import { DatasetRegistry } from '../../../../../src/storage/embedded/DatasetRegi
 import { DatasetServiceRouter } from '../../../../../src/storage/embedded/DatasetServiceRouter';
 import { EmbeddedDatasetFactory } from '../../../../../src/storage/embedded/EmbeddedDatasetFactory';
 import { GraphStoreHandler } from '../../../../../src/storage/embedded/GraphStoreHandler';
-import { DATASET_OFFERS, GRAPH_OFFERS, GRAPH_RESULT_OFFERS, RESULTS_OFFERS } from '../../../../../src/storage/embedded/MediaTypes';
+import { DATASET_OFFERS, GRAPH_OFFERS, GRAPH_RESULT_OFFERS, RESULTS_OFFERS } from '../../../../../src/storage/embedded/SparqlMediaTypes';
 import { RequestBodyReader } from '../../../../../src/storage/embedded/RequestBodyReader';
 import { ResponseSender } from '../../../../../src/storage/embedded/ResponseSender';
 import { SparqlProtocolHandler } from '../../../../../src/storage/embedded/SparqlProtocolHandler';

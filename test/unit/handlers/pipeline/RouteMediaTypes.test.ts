@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { checkMediaType, mediaTypeAccepted } from '../../../../src/handlers/pipeline/MediaTypes';
+import { checkMediaType, mediaTypeAccepted } from '../../../../src/handlers/pipeline/RouteMediaTypes';
 
 function request(method: string, headers: Record<string, string>): IncomingMessage {
   return { method, headers } as unknown as IncomingMessage;

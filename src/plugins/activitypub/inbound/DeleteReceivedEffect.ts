@@ -10,7 +10,7 @@ import { InboundActivityEffect } from './InboundActivityEffect';
  * An actor deleting itself also leaves every local actor's followers and following, and this node's
  * cache of actors; what it sent stays in the inboxes that received it.
  */
-export class DeleteEffect extends InboundActivityEffect {
+export class DeleteReceivedEffect extends InboundActivityEffect {
   public readonly types = [ 'Delete' ];
 
   public constructor(

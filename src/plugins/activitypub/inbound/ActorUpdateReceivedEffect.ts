@@ -8,7 +8,7 @@ import { InboundActivityEffect } from './InboundActivityEffect';
  * and keys, so the next signature of that actor is checked against the key it now publishes. (The
  * updated object itself is stored with every Update, as for any object of its sender.)
  */
-export class ActorUpdateEffect extends InboundActivityEffect {
+export class ActorUpdateReceivedEffect extends InboundActivityEffect {
   public readonly types = [ 'Update' ];
 
   public constructor(private readonly actors: RemoteActorCache) {

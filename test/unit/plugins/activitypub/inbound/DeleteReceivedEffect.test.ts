@@ -1,16 +1,16 @@
 import type { ActivityRepository } from '../../../../../src/plugins/activitypub/ActivityRepository';
 import type { RemoteActorCache } from '../../../../../src/plugins/activitypub/fetch/RemoteActorCache';
-import { DeleteEffect } from '../../../../../src/plugins/activitypub/inbound/DeleteEffect';
+import { DeleteReceivedEffect } from '../../../../../src/plugins/activitypub/inbound/DeleteReceivedEffect';
 import { MemoryCollections } from './MemoryCollections';
 
 const BASE = 'https://pod.example/';
 const CAROL = 'https://remote.example/users/carol';
 
-describe('DeleteEffect', (): void => {
+describe('DeleteReceivedEffect', (): void => {
   let tombstoned: string[];
   let forgotten: string[];
   let collections: MemoryCollections;
-  let effect: DeleteEffect;
+  let effect: DeleteReceivedEffect;
 
   beforeEach((): void => {
     tombstoned = [];
@@ -21,7 +21,7 @@ describe('DeleteEffect', (): void => {
     } } as unknown as ActivityRepository;
     const actors = { forget: (iri: string): number => forgotten.push(iri) } as unknown as RemoteActorCache;
     const store = collections.store();
-    effect = new DeleteEffect(activities, store, actors);
+    effect = new DeleteReceivedEffect(activities, store, actors);
   });
 
   it('turns the stored copy of the object into a Tombstone, whether the object is given by id or embedded', async(): Promise<void> => {

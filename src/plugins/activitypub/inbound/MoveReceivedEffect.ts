@@ -1,7 +1,7 @@
 import type { Collections } from '../../../storage/Collections';
 import { PermanentJobError } from '../../queue/PermanentJobError';
 import { idOf, idsOf } from '../ActivityJson';
-import { ActorUrls } from '../ActorDocument';
+import { ActorUrls } from '../ActorUrls';
 import type { RemoteActorCache } from '../fetch/RemoteActorCache';
 import type { OutboxService } from '../outbound/OutboxService';
 import type { ReceivedActivity } from './InboundActivityEffect';
@@ -14,7 +14,7 @@ import { InboundActivityEffect } from './InboundActivityEffect';
  * (a Follow from that actor, delivered like any other) and stops following the old one. A Move that
  * fails the check is refused with its reason (a dead letter), never applied.
  */
-export class MoveEffect extends InboundActivityEffect {
+export class MoveReceivedEffect extends InboundActivityEffect {
   public readonly types = [ 'Move' ];
   private readonly urls: ActorUrls;
 

@@ -1,6 +1,6 @@
 import type { Json } from '../../../../../src/plugins/activitypub/ActivityJson';
 import type { ActorProfiles } from '../../../../../src/plugins/activitypub/ActorProfiles';
-import { FollowEffect } from '../../../../../src/plugins/activitypub/inbound/FollowEffect';
+import { FollowReceivedEffect } from '../../../../../src/plugins/activitypub/inbound/FollowReceivedEffect';
 import type { OutboxService } from '../../../../../src/plugins/activitypub/outbound/OutboxService';
 import { MemoryCollections } from './MemoryCollections';
 
@@ -9,12 +9,12 @@ const ALICE = `${BASE}actors/alice`;
 const CAROL = 'https://remote.example/users/carol';
 const MANUALLY_APPROVES = 'https://www.w3.org/ns/activitystreams#manuallyApprovesFollowers';
 
-describe('FollowEffect', (): void => {
+describe('FollowReceivedEffect', (): void => {
   const posted: [string, Json][] = [];
   const outbox = { post: async(username: string, body: Json): Promise<unknown> => posted.push([ username, body ]) } as unknown as OutboxService;
   let collections: MemoryCollections;
   let approvesManually: boolean;
-  let effect: FollowEffect;
+  let effect: FollowReceivedEffect;
   const follow = { id: 'https://remote.example/follows/1', type: 'Follow', actor: CAROL, object: ALICE };
 
   beforeEach((): void => {
@@ -24,7 +24,7 @@ describe('FollowEffect', (): void => {
     // Stand-in for the store-backed profiles: only the one property the effect reads.
     const profiles = { values: async(actor: string, property: string): Promise<string[]> =>
       actor === ALICE && property === MANUALLY_APPROVES ? [ String(approvesManually) ] : [] } as unknown as ActorProfiles;
-    effect = new FollowEffect(BASE, outbox, collections.store(), profiles);
+    effect = new FollowReceivedEffect(BASE, outbox, collections.store(), profiles);
   });
 
   it('answers a Follow of a local actor with that actor\'s Accept, to the follower', async(): Promise<void> => {

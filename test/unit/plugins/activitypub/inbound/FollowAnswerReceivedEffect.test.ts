@@ -1,6 +1,6 @@
 import type { Json } from '../../../../../src/plugins/activitypub/ActivityJson';
 import type { ActivityRepository } from '../../../../../src/plugins/activitypub/ActivityRepository';
-import { FollowAnswerEffect } from '../../../../../src/plugins/activitypub/inbound/FollowAnswerEffect';
+import { FollowAnswerReceivedEffect } from '../../../../../src/plugins/activitypub/inbound/FollowAnswerReceivedEffect';
 import { MemoryCollections } from './MemoryCollections';
 
 const BASE = 'https://pod.example/';
@@ -8,15 +8,15 @@ const ALICE = `${BASE}actors/alice`;
 const CAROL = 'https://remote.example/users/carol';
 const FOLLOW = { id: `${BASE}activities/f1`, type: 'Follow', actor: ALICE, object: CAROL };
 
-describe('FollowAnswerEffect', (): void => {
+describe('FollowAnswerReceivedEffect', (): void => {
   let collections: MemoryCollections;
-  let effect: FollowAnswerEffect;
+  let effect: FollowAnswerReceivedEffect;
   const stored = new Map<string, Json>([ [ FOLLOW.id, FOLLOW ], [ `${BASE}activities/like`, { id: `${BASE}activities/like`, type: 'Like', actor: ALICE, object: CAROL } ] ]);
   const activities = { read: async(iri: string): Promise<Json | undefined> => stored.get(iri) } as unknown as ActivityRepository;
 
   beforeEach((): void => {
     collections = new MemoryCollections();
-    effect = new FollowAnswerEffect(BASE, activities, collections.store());
+    effect = new FollowAnswerReceivedEffect(BASE, activities, collections.store());
   });
 
   it('adds the followed actor to the follower\'s following on Accept, whether the Follow is embedded or stored', async(): Promise<void> => {

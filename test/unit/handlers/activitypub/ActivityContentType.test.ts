@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { ACTIVITY_JSON, activityContentType } from '../../../../src/handlers/activitypub/ActivityJson';
+import { ACTIVITY_JSON, activityContentType } from '../../../../src/handlers/activitypub/ActivityContentType';
 
 const AS_JSON = 'application/activity+json; charset=utf-8';
 const LD_JSON = 'application/ld+json; profile="https://www.w3.org/ns/activitystreams"; charset=utf-8';

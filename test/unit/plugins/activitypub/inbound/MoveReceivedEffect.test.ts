@@ -1,6 +1,6 @@
 import type { Json } from '../../../../../src/plugins/activitypub/ActivityJson';
 import type { RemoteActor, RemoteActorCache } from '../../../../../src/plugins/activitypub/fetch/RemoteActorCache';
-import { MoveEffect } from '../../../../../src/plugins/activitypub/inbound/MoveEffect';
+import { MoveReceivedEffect } from '../../../../../src/plugins/activitypub/inbound/MoveReceivedEffect';
 import type { OutboxService } from '../../../../../src/plugins/activitypub/outbound/OutboxService';
 import { MemoryCollections } from './MemoryCollections';
 
@@ -8,11 +8,11 @@ const BASE = 'https://pod.example/';
 const OLD = 'https://old.example/users/carol';
 const NEW = 'https://new.example/users/carol';
 
-describe('MoveEffect', (): void => {
+describe('MoveReceivedEffect', (): void => {
   let collections: MemoryCollections;
   let posted: [string, Json][];
   let published: Record<string, RemoteActor>;
-  let effect: MoveEffect;
+  let effect: MoveReceivedEffect;
   const move = (target = NEW): Json => ({ id: 'https://old.example/moves/1', type: 'Move', actor: OLD, object: OLD, target });
 
   beforeEach(async(): Promise<void> => {
@@ -22,7 +22,7 @@ describe('MoveEffect', (): void => {
     const actors = { getActor: async(iri: string): Promise<RemoteActor> => published[iri] } as unknown as RemoteActorCache;
     const outbox = { post: async(username: string, body: Json): Promise<unknown> => posted.push([ username, body ]) } as unknown as OutboxService;
     const store = collections.store();
-    effect = new MoveEffect(BASE, actors, store, outbox);
+    effect = new MoveReceivedEffect(BASE, actors, store, outbox);
     await collections.store().add(`${BASE}actors/alice/following`, OLD);
     await collections.store().add(`${BASE}actors/bob/following`, OLD);
     await collections.store().add(`${BASE}actors/bob/followers`, OLD);

@@ -1,16 +1,16 @@
 import type { Collections } from '../../../storage/Collections';
 import { idOf, isObject, typeOf } from '../ActivityJson';
 import type { ActivityRepository } from '../ActivityRepository';
-import { ActorUrls } from '../ActorDocument';
+import { ActorUrls } from '../ActorUrls';
 import type { ReceivedActivity } from './InboundActivityEffect';
 import { InboundActivityEffect } from './InboundActivityEffect';
-import { REACTION_COLLECTIONS } from './ReactionEffect';
+import { REACTION_COLLECTIONS } from './ReactionReceivedEffect';
 
 /**
  * Undo, by the actor of the activity it undoes (embedded, or stored here): of a Follow, the follower
  * leaves `followers`; of a Like, Announce, Dislike or EmojiReact, the record leaves the object's collection.
  */
-export class UndoEffect extends InboundActivityEffect {
+export class UndoReceivedEffect extends InboundActivityEffect {
   public readonly types = [ 'Undo' ];
   private readonly urls: ActorUrls;
 

@@ -1,6 +1,6 @@
 import type { Collections } from '../../../storage/Collections';
 import { idOf, typeOf } from '../ActivityJson';
-import { ActorUrls } from '../ActorDocument';
+import { ActorUrls } from '../ActorUrls';
 import type { ReceivedActivity } from './InboundActivityEffect';
 import { InboundActivityEffect } from './InboundActivityEffect';
 
@@ -18,7 +18,7 @@ export const REACTION_COLLECTIONS: Readonly<Record<string, string>> = {
  * `shares`, `dislikes` or `reactions` collection (`<object>/likes`...). Reactions to other servers'
  * objects are only kept in the inbox.
  */
-export class ReactionEffect extends InboundActivityEffect {
+export class ReactionReceivedEffect extends InboundActivityEffect {
   public readonly types = Object.keys(REACTION_COLLECTIONS);
   private readonly base: string;
 

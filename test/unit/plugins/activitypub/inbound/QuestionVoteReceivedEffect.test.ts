@@ -1,7 +1,7 @@
 import type { Json } from '../../../../../src/plugins/activitypub/ActivityJson';
 import { ActivityRepository } from '../../../../../src/plugins/activitypub/ActivityRepository';
 import { ActivityStreamsSerializer } from '../../../../../src/plugins/activitypub/ActivityStreamsSerializer';
-import { QuestionVoteEffect } from '../../../../../src/plugins/activitypub/inbound/QuestionVoteEffect';
+import { QuestionVoteReceivedEffect } from '../../../../../src/plugins/activitypub/inbound/QuestionVoteReceivedEffect';
 import { AS, BASE, LocalWorld } from '../outbound/LocalWorld';
 
 const ALICE = `${BASE}actors/alice`;
@@ -9,9 +9,9 @@ const POLL = `${BASE}objects/poll`;
 const CAROL = 'https://remote.example/users/carol';
 const DAN = 'https://remote.example/users/dan';
 
-describe('QuestionVoteEffect', (): void => {
+describe('QuestionVoteReceivedEffect', (): void => {
   let world: LocalWorld;
-  let effect: QuestionVoteEffect;
+  let effect: QuestionVoteReceivedEffect;
   let activities: ActivityRepository;
 
   async function addPoll(choices: 'oneOf' | 'anyOf', extra: Json = {}): Promise<void> {
@@ -41,7 +41,7 @@ describe('QuestionVoteEffect', (): void => {
   beforeEach((): void => {
     world = new LocalWorld();
     activities = new ActivityRepository(world.graphs.store(), world.parser, new ActivityStreamsSerializer(world.loader));
-    effect = new QuestionVoteEffect(BASE, activities, world.graphs.store(), world.parser, world.collections.store());
+    effect = new QuestionVoteReceivedEffect(BASE, activities, world.graphs.store(), world.parser, world.collections.store());
   });
 
   it('applies to named replies without content to this server\'s objects only', (): void => {
@@ -76,7 +76,7 @@ describe('QuestionVoteEffect', (): void => {
 
     world = new LocalWorld();
     activities = new ActivityRepository(world.graphs.store(), world.parser, new ActivityStreamsSerializer(world.loader));
-    effect = new QuestionVoteEffect(BASE, activities, world.graphs.store(), world.parser, world.collections.store());
+    effect = new QuestionVoteReceivedEffect(BASE, activities, world.graphs.store(), world.parser, world.collections.store());
     await addPoll('anyOf');
     await cast(CAROL, 'tea');
     await cast(CAROL, 'coffee');

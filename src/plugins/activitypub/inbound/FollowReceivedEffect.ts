@@ -1,10 +1,10 @@
 import type { Collections } from '../../../storage/Collections';
 import { idOf } from '../ActivityJson';
-import { ActorUrls } from '../ActorDocument';
+import { ActorUrls } from '../ActorUrls';
 import type { ActorProfiles } from '../ActorProfiles';
 import type { OutboxService } from '../outbound/OutboxService';
 import { blockedCollection } from '../outbound/BlockSentEffect';
-import { AS_NS } from '../Vocabulary';
+import { AS_NS } from '../ActivityVocabulary';
 import type { ReceivedActivity } from './InboundActivityEffect';
 import { InboundActivityEffect } from './InboundActivityEffect';
 
@@ -14,7 +14,7 @@ import { InboundActivityEffect } from './InboundActivityEffect';
  * profile): then the Follow waits in its inbox for the owner to post an Accept or a Reject. A
  * Follow from an actor the local actor blocked is rejected.
  */
-export class FollowEffect extends InboundActivityEffect {
+export class FollowReceivedEffect extends InboundActivityEffect {
   public readonly types = [ 'Follow' ];
   private readonly urls: ActorUrls;
 

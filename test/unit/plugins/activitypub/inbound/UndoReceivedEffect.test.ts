@@ -1,6 +1,6 @@
 import type { Json } from '../../../../../src/plugins/activitypub/ActivityJson';
 import type { ActivityRepository } from '../../../../../src/plugins/activitypub/ActivityRepository';
-import { UndoEffect } from '../../../../../src/plugins/activitypub/inbound/UndoEffect';
+import { UndoReceivedEffect } from '../../../../../src/plugins/activitypub/inbound/UndoReceivedEffect';
 import { MemoryCollections } from './MemoryCollections';
 
 const BASE = 'https://pod.example/';
@@ -8,15 +8,15 @@ const ALICE = `${BASE}actors/alice`;
 const NOTE = `${BASE}objects/n1`;
 const CAROL = 'https://remote.example/users/carol';
 
-describe('UndoEffect', (): void => {
+describe('UndoReceivedEffect', (): void => {
   let collections: MemoryCollections;
-  let effect: UndoEffect;
+  let effect: UndoReceivedEffect;
   const stored = new Map<string, Json>([ [ 'https://remote.example/react/1', { id: 'https://remote.example/react/1', type: 'EmojiReact', actor: CAROL, object: NOTE } ] ]);
   const activities = { read: async(iri: string): Promise<Json | undefined> => stored.get(iri) } as unknown as ActivityRepository;
 
   beforeEach(async(): Promise<void> => {
     collections = new MemoryCollections();
-    effect = new UndoEffect(BASE, activities, collections.store());
+    effect = new UndoReceivedEffect(BASE, activities, collections.store());
     await collections.store().add(`${ALICE}/followers`, CAROL);
     await collections.store().add(`${NOTE}/reactions`, 'https://remote.example/react/1');
     await collections.store().add(`${NOTE}/dislikes`, 'https://remote.example/dislike/1');

@@ -1,7 +1,7 @@
 import { getLoggerFor } from '@solid/community-server';
 import type { Collections } from '../../../storage/Collections';
 import { idsOf } from '../ActivityJson';
-import { ActorUrls } from '../ActorDocument';
+import { ActorUrls } from '../ActorUrls';
 import { INSTANCE_ACTOR } from '../fetch/InstanceActorInitializer';
 import type { ReceivedActivity } from './InboundActivityEffect';
 import { InboundActivityEffect } from './InboundActivityEffect';
@@ -12,7 +12,7 @@ import { InboundActivityEffect } from './InboundActivityEffect';
  * level with what it reports (the reason quoted as JSON, so it cannot forge log lines), so a report is seen even where nobody reads that inbox. The reported
  * local actors are not told, as on Mastodon.
  */
-export class FlagEffect extends InboundActivityEffect {
+export class FlagReceivedEffect extends InboundActivityEffect {
   protected readonly logger = getLoggerFor(this);
   public readonly types = [ 'Flag' ];
   private readonly urls: ActorUrls;

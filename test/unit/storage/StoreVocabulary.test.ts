@@ -1,4 +1,4 @@
-import { isAuxiliary, metadataGraphOf } from '../../../src/storage/Vocabulary';
+import { isAuxiliary, metadataGraphOf } from '../../../src/storage/StoreVocabulary';
 
 describe('storage Vocabulary', (): void => {
   it.each([

@@ -1,7 +1,7 @@
 import type { Collections } from '../../../storage/Collections';
 import { idOf, isObject, typeOf } from '../ActivityJson';
 import type { ActivityRepository } from '../ActivityRepository';
-import { ActorUrls } from '../ActorDocument';
+import { ActorUrls } from '../ActorUrls';
 import type { ReceivedActivity } from './InboundActivityEffect';
 import { InboundActivityEffect } from './InboundActivityEffect';
 
@@ -9,7 +9,7 @@ import { InboundActivityEffect } from './InboundActivityEffect';
  * Accept or Reject of a local actor's Follow, by the followed actor: Accept adds the sender to the
  * follower's `following`, Reject removes it. The Follow is the embedded object, or the one stored here.
  */
-export class FollowAnswerEffect extends InboundActivityEffect {
+export class FollowAnswerReceivedEffect extends InboundActivityEffect {
   public readonly types = [ 'Accept', 'Reject' ];
   private readonly urls: ActorUrls;
 

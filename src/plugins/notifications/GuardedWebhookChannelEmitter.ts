@@ -12,7 +12,7 @@ import { messageOf } from '../../util/Errors';
  * (src/plugins/outbound/ProcessOutboundGuard.ts), so a DNS answer that changed in between is refused
  * too. A refused notification is dropped and logged; the write it announces is not affected.
  */
-export class GuardedWebhookEmitter extends NotificationEmitter {
+export class GuardedWebhookChannelEmitter extends NotificationEmitter {
   protected readonly logger = getLoggerFor(this);
   private readonly guard: SsrfGuard;
 

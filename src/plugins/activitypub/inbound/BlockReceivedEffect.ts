@@ -1,6 +1,6 @@
 import type { Collections } from '../../../storage/Collections';
 import { idOf } from '../ActivityJson';
-import { ActorUrls } from '../ActorDocument';
+import { ActorUrls } from '../ActorUrls';
 import type { ReceivedActivity } from './InboundActivityEffect';
 import { InboundActivityEffect } from './InboundActivityEffect';
 
@@ -9,7 +9,7 @@ import { InboundActivityEffect } from './InboundActivityEffect';
  * blocker leaves the local actor's followers and following). The Block stays in the blocked actor's
  * inbox, for its owner to see.
  */
-export class BlockEffect extends InboundActivityEffect {
+export class BlockReceivedEffect extends InboundActivityEffect {
   public readonly types = [ 'Block' ];
   private readonly urls: ActorUrls;
 

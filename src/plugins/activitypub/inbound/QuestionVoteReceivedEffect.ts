@@ -6,7 +6,7 @@ import { PermanentJobError } from '../../queue/PermanentJobError';
 import type { Json } from '../ActivityJson';
 import { idOf, isObject, typeOf } from '../ActivityJson';
 import type { ActivityRepository } from '../ActivityRepository';
-import { ActorUrls } from '../ActorDocument';
+import { ActorUrls } from '../ActorUrls';
 import type { ReceivedActivity } from './InboundActivityEffect';
 import { InboundActivityEffect } from './InboundActivityEffect';
 
@@ -26,7 +26,7 @@ function optionsOf(value: unknown): Json[] {
  * poll does not have, a second choice, or a vote after `endTime` or `closed` is refused (a dead
  * letter with the reason). Votes of one poll are counted one at a time (under the locker).
  */
-export class QuestionVoteEffect extends InboundActivityEffect {
+export class QuestionVoteReceivedEffect extends InboundActivityEffect {
   public readonly types = [ 'Create' ];
   private readonly urls: ActorUrls;
 
