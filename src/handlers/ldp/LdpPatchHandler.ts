@@ -1,0 +1,104 @@
+import type { HttpHandler, HttpHandlerInput, ReadWriteLocker } from '@solid/community-server';
+import type { Quad } from '@rdfjs/types';
+import { DataFactory, Store } from 'n3';
+import type { WebAclAuthorizer } from '../../plugins/ldp/WebAclAuthorizer';
+import { fileNameOf } from '../../storage/ResourceFiles';
+import { documentMetadata, type ResourceGraphs } from '../../storage/ResourceGraphs';
+import { DC_MODIFIED } from '../../storage/Vocabulary';
+import { mediaTypeOf, readBody } from '../http/HttpUtil';
+import { JsonHttpHandler } from '../http/JsonHttpHandler';
+import { NOT_HANDLED } from '../http/NotHandled';
+import { checkConditions, conditionsOf, containerOf, documentTarget, requireModes } from './LdpDocumentWrites';
+import { LdpPaths } from './LdpPaths';
+import type { LdpWriteHandlerOptions } from './LdpWriteHandlerOptions';
+import { N3_PATCH, parseRdfPatch, SPARQL_UPDATE } from './RdfPatch';
+
+const { defaultGraph } = DataFactory;
+
+/**
+ * PATCH of an RDF document with an N3 Patch (`text/n3`) or a SPARQL Update
+ * (`application/sparql-update`: what Solid clients send, saveSolidDatasetAt among them), without
+ * CSS's pipeline but with its rules, in its order: the body parsed by CSS's parsers (400, 422); under
+ * WebACL the modes CSS's own check adds (acl:Read and acl:Write for a patch that deletes: 401/403);
+ * the preconditions (412); the patch applied to the document's triples in memory by CSS's N3
+ * patcher (409 for no match or several matches of `solid:where`, or a delete of a missing triple) or,
+ * for SPARQL, here for INSERT DATA / DELETE DATA and by CSS's patcher for the rest; then one store
+ * update. All of it under CSS's lock of the resource; a failing patch writes nothing. 201 with
+ * Location when the patch created the document, 205 otherwise, as CSS answers; the store announces
+ * the change (Solid notifications).
+ * Left to CSS, with the body unread: a missing parent container (CSS creates it), a name taken by a
+ * container, a file (a non-RDF document), ACLs and descriptions.
+ */
+export class LdpPatchHandler extends JsonHttpHandler {
+  private readonly paths: LdpPaths;
+  private readonly store: ResourceGraphs;
+  private readonly locker: ReadWriteLocker;
+  private readonly fallback: HttpHandler;
+  private readonly authorizer?: WebAclAuthorizer;
+  private readonly maxBodyBytes: number;
+
+  /** @param options - `fallback` is required here: CSS's LDP handler, for the PATCHes this one leaves to it. */
+  public constructor(options: LdpWriteHandlerOptions) {
+    super();
+    if (!options.fallback) {
+      throw new Error('LdpPatchHandler needs CSS\'s LDP handler as its fallback.');
+    }
+    this.paths = new LdpPaths(options.baseUrl);
+    this.store = options.store;
+    this.locker = options.locker;
+    this.fallback = options.fallback;
+    this.authorizer = options.authorizer;
+    this.maxBodyBytes = options.maxBodyBytes ?? 1_048_576;
+  }
+
+  public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
+    const type = mediaTypeOf(request.headers['content-type']);
+    if (request.method !== 'PATCH' || (type !== N3_PATCH && type !== SPARQL_UPDATE) || !documentTarget(this.paths, request)) {
+      throw NOT_HANDLED;
+    }
+  }
+
+  protected async serve(input: HttpHandlerInput): Promise<void> {
+    const { request, response } = input;
+    const iri = documentTarget(this.paths, request)!;
+    const parent = containerOf(iri);
+    const conditions = await conditionsOf(request);
+    const outcome = await this.locker.withWriteLock({ path: iri }, async(): Promise<'created' | 'patched' | 'css'> => {
+      const { metadata, present } = await this.store.readMetadataAndPresence(iri, [ parent, `${iri}/` ]);
+      if (!present.has(parent) || present.has(`${iri}/`) || fileNameOf(metadata)) {
+        return 'css';
+      }
+      const body = await readBody(request, this.maxBodyBytes);
+      const patch = await parseRdfPatch(mediaTypeOf(request.headers['content-type']), body.toString('utf8'), iri);
+      await requireModes(this.authorizer, request, iri, patch.modes);
+      checkConditions(conditions, iri, metadata);
+      const exists = metadata.length > 0;
+      const dataset = new Store(exists ? await this.store.readData(iri) : []);
+      await patch.apply(dataset);
+      const data = dataset.getQuads(null, null, null, defaultGraph());
+      const now = new Date();
+      if (exists) {
+        await this.store.write(iri, parent, withModified(metadata, iri, now), data);
+        return 'patched';
+      }
+      await this.store.createInContainer(parent, iri, data, documentMetadata(iri, now), now);
+      return 'created';
+    });
+    if (outcome === 'css') {
+      await this.fallback.handleSafe(input);
+      return;
+    }
+    if (outcome === 'created') {
+      response.writeHead(201, { location: iri, 'content-length': '0' });
+    } else {
+      response.writeHead(205, { 'content-length': '0' });
+    }
+    response.end();
+  }
+}
+
+/** The document's metadata as it was (types, what its description says), with its new modification date. */
+function withModified(metadata: readonly Quad[], iri: string, modified: Date): Quad[] {
+  const kept = metadata.filter((entry): boolean => !(entry.subject.value === iri && entry.predicate.value === DC_MODIFIED));
+  return [ ...kept, ...documentMetadata(iri, modified).filter((entry): boolean => entry.predicate.value === DC_MODIFIED) ];
+}

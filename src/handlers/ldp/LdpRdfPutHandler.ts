@@ -1,0 +1,133 @@
+import type { HttpHandler, HttpHandlerInput, ReadWriteLocker, RepresentationConverter } from '@solid/community-server';
+import { BasicRepresentation, INTERNAL_QUADS } from '@solid/community-server';
+import type { Quad } from '@rdfjs/types';
+import arrayifyStream from 'arrayify-stream';
+import { isFileType } from '../../plugins/ldp/RdfOrFileConverter';
+import type { ResourceFiles } from '../../storage/ResourceFiles';
+import { fileMetadata, fileNameOf } from '../../storage/ResourceFiles';
+import { documentMetadata, type ResourceGraphs } from '../../storage/ResourceGraphs';
+import { defaultGraphOnly } from '../../storage/SparqlStoreAccessor';
+import { LDP_RESOURCE } from '../../storage/Vocabulary';
+import { badRequest } from '../../util/HttpErrors';
+import { fileContentType } from '../../util/ContentTypes';
+import { mediaTypeOf, readBody } from '../http/HttpUtil';
+import { JsonHttpHandler } from '../http/JsonHttpHandler';
+import { NOT_HANDLED } from '../http/NotHandled';
+import { checkConditions, conditionsOf, containerOf, documentTarget } from './LdpDocumentWrites';
+import { LdpPaths } from './LdpPaths';
+import type { LdpWriteHandlerOptions } from './LdpWriteHandlerOptions';
+import { NESTED_SYNTAXES, nestingDepthOver } from './RdfNestingDepth';
+
+/** As RdfBodyGuardHandler's limit in config/parts/http/handler.json. */
+const MAX_NESTING_DEPTH = 128;
+
+/** The one Link a Solid client sends with a document's PUT (solid-client's saveSolidDatasetAt): it is a resource. */
+const RESOURCE_LINK = new RegExp(`^\\s*<${LDP_RESOURCE.replaceAll('.', '\\.')}>\\s*;\\s*rel="?type"?\\s*$`, 'u');
+
+/**
+ * PUT of an RDF document (Turtle, JSON-LD, N-Triples...) into an existing container, without CSS's
+ * pipeline: under CSS's lock of the resource, the preconditions (If-Match, If-None-Match,
+ * If-Unmodified-Since, judged by CSS's classes against the stored metadata: 412), then the body,
+ * read and parsed whole (RdfOrFileConverter, the document's IRI as base: a bad body is a 400 with
+ * nothing written), then one store update: the new triples and metadata, containment and the
+ * container's modification date. 201 with Location for a new document, 205 for a replaced one, as
+ * CSS answers; the store announces the change (Solid notifications). JSON that is not linked data is
+ * kept as a file, as CSS's path keeps it.
+ * Left to CSS, with the body unread: a missing parent container (CSS creates it), a name taken by a
+ * container (409), ACLs and descriptions, any other Link header (a container type is a 400 there).
+ */
+export class LdpRdfPutHandler extends JsonHttpHandler {
+  private readonly paths: LdpPaths;
+  private readonly store: ResourceGraphs;
+  private readonly converter: RepresentationConverter;
+  private readonly files: ResourceFiles;
+  private readonly locker: ReadWriteLocker;
+  private readonly fallback: HttpHandler;
+  private readonly maxBodyBytes: number;
+
+  /** @param options - `fallback` is required here: CSS's LDP handler, for the PUTs this one leaves to it. */
+  public constructor(options: LdpWriteHandlerOptions) {
+    super();
+    if (!options.fallback) {
+      throw new Error('LdpRdfPutHandler needs CSS\'s LDP handler as its fallback.');
+    }
+    this.paths = new LdpPaths(options.baseUrl);
+    this.store = options.store;
+    this.converter = options.converter;
+    this.files = options.files;
+    this.locker = options.locker;
+    this.fallback = options.fallback;
+    this.maxBodyBytes = options.maxBodyBytes ?? 1_048_576;
+  }
+
+  public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
+    const type = mediaTypeOf(request.headers['content-type']);
+    const link = request.headers.link;
+    if (request.method !== 'PUT' || type === '' || isFileType(type) ||
+      (link !== undefined && !RESOURCE_LINK.test(Array.isArray(link) ? link.join(',') : link)) ||
+      !documentTarget(this.paths, request)) {
+      throw NOT_HANDLED;
+    }
+  }
+
+  protected async serve(input: HttpHandlerInput): Promise<void> {
+    const { request, response } = input;
+    const iri = documentTarget(this.paths, request)!;
+    const parent = containerOf(iri);
+    const conditions = await conditionsOf(request);
+    const outcome = await this.locker.withWriteLock({ path: iri }, async(): Promise<'created' | 'replaced' | 'css'> => {
+      const { metadata, present } = await this.store.readMetadataAndPresence(iri, [ parent, `${iri}/` ]);
+      if (!present.has(parent) || present.has(`${iri}/`)) {
+        return 'css';
+      }
+      checkConditions(conditions, iri, metadata);
+      const type = mediaTypeOf(request.headers['content-type']);
+      const body = await readBody(request, this.maxBodyBytes);
+      // As in front of CSS's handler (RdfBodyGuardHandler): a recursive parser never sees a too deep body.
+      if (NESTED_SYNTAXES.has(type) && nestingDepthOver(body.toString('utf8'), MAX_NESTING_DEPTH)) {
+        throw badRequest(`The body is nested more than ${MAX_NESTING_DEPTH} levels deep.`, 'too_deeply_nested');
+      }
+      await this.write(parent, iri, body, fileContentType(request.headers['content-type'], type), metadata);
+      return metadata.length === 0 ? 'created' : 'replaced';
+    });
+    if (outcome === 'css') {
+      await this.fallback.handleSafe(input);
+      return;
+    }
+    if (outcome === 'created') {
+      response.writeHead(201, { location: iri, 'content-length': '0' });
+    } else {
+      response.writeHead(205, { 'content-length': '0' });
+    }
+    response.end();
+  }
+
+  /**
+   * Parses the body, then writes it over `previous` (the metadata of the version it replaces, empty
+   * when new). `type` is the media type with its charset (kept for a JSON file).
+   */
+  private async write(parent: string, iri: string, body: Buffer, type: string, previous: Quad[]): Promise<void> {
+    const stored = await this.converter.handleSafe({ identifier: { path: iri },
+      representation: new BasicRepresentation([ body ], mediaTypeOf(type)), preferences: { type: { [INTERNAL_QUADS]: 1 }}});
+    const now = new Date();
+    const metadata = documentMetadata(iri, now);
+    if (stored.metadata.contentType === INTERNAL_QUADS) {
+      const data = defaultGraphOnly(await arrayifyStream<Quad>(stored.data));
+      await (previous.length === 0 ?
+        this.store.createInContainer(parent, iri, data, metadata, now) :
+        this.store.write(iri, parent, metadata, data));
+    } else {
+      await this.files.saveDescribed(stored.data, async(saved): Promise<void> => {
+        const described = [ ...metadata, ...fileMetadata(iri, saved, type) ];
+        await (previous.length === 0 ?
+          this.store.createInContainer(parent, iri, [], described, now) :
+          this.store.write(iri, parent, described, []));
+      });
+    }
+    // The bytes of a file this document replaces, once the store no longer names them.
+    const previousFile = fileNameOf(previous);
+    if (previousFile) {
+      await this.files.remove(previousFile);
+    }
+  }
+}
