@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 'use strict';
 
-// Auth benchmark: GETs and PUTs of a small Turtle resource in the user's own storage with a
+// Auth benchmark: GETs, PUTs and PATCHes (SPARQL Update, N3 Patch) of a small Turtle resource in the user's own storage with a
 // Solid-OIDC DPoP-bound access token (a fresh proof per request), with Fedpod's own token, and
 // anonymous GETs of a public one, against Fedpod (ldp-wac) and stock CSS (WebACL + identity provider).
 //   node bench/auth/run.js          (knobs: see bench/README.md)
@@ -26,15 +26,21 @@ const PAIR_RATIOS = [
   { label: 'Fedpod DPoP GET vs Fedpod token GET', numerator: 'fedpod-wac/get-dpop', denominator: 'fedpod-wac/get-bearer' },
   { label: 'Fedpod DPoP PUT vs stock CSS DPoP PUT', numerator: 'fedpod-wac/put-dpop', denominator: 'css/put-dpop' },
   { label: 'Fedpod DPoP PUT vs Fedpod token PUT', numerator: 'fedpod-wac/put-dpop', denominator: 'fedpod-wac/put-bearer' },
+  { label: 'Fedpod DPoP PATCH (SPARQL) vs stock CSS', numerator: 'fedpod-wac/patch-sparql-dpop', denominator: 'css/patch-sparql-dpop' },
+  { label: 'Fedpod DPoP PATCH (N3) vs stock CSS', numerator: 'fedpod-wac/patch-n3-dpop', denominator: 'css/patch-n3-dpop' },
   { label: 'stock CSS DPoP GET vs stock CSS anonymous GET', numerator: 'css/get-dpop', denominator: 'css/get-public' },
 ];
 const GOALS = [
   { label: 'Fedpod DPoP GET vs stock CSS DPoP GET', numerator: 'fedpod-wac/get-dpop', denominator: 'css/get-dpop', min: 10 },
   { label: 'Fedpod DPoP GET vs Fedpod anonymous GET (fast-path speed)', numerator: 'fedpod-wac/get-dpop',
     denominator: 'fedpod-wac/get-public', min: 0.7 },
+  { label: 'Fedpod DPoP PUT vs stock CSS DPoP PUT', numerator: 'fedpod-wac/put-dpop', denominator: 'css/put-dpop', min: 10 },
+  { label: 'Fedpod DPoP PATCH (SPARQL Update) vs stock CSS', numerator: 'fedpod-wac/patch-sparql-dpop',
+    denominator: 'css/patch-sparql-dpop', min: 10 },
+  { label: 'Fedpod DPoP PATCH (N3 Patch) vs stock CSS', numerator: 'fedpod-wac/patch-n3-dpop', denominator: 'css/patch-n3-dpop', min: 10 },
 ];
 const PAIR = 'pair';
-const LABEL_WIDTH = 22;
+const LABEL_WIDTH = 24;
 // Settle (up to 30 s) before the warm-up and again before the measured run.
 const SETTLE_SECONDS = 60;
 
@@ -47,7 +53,8 @@ async function benchmarkTarget(target, config) {
     log(`  up at ${session.baseUrl}; user ${session.account.webId}, storage ${session.account.storageUrl}`);
     log(`  ${prepared.token.tokenType} token from ${prepared.token.tokenEndpoint} (expires in ${prepared.token.expiresIn} s); ` +
       `checked: DPoP GET 200, anonymous GET of it ${prepared.checks.anonymousPrivateGet}, replayed proof ` +
-      `${prepared.checks.replayedProof}, public GET 200, DPoP PUT ${prepared.checks.dpopPut}` +
+      `${prepared.checks.replayedProof}, public GET 200, DPoP PUT ${prepared.checks.dpopPut}, DPoP PATCH ` +
+      `${prepared.checks.sparqlPatch} (SPARQL) and ${prepared.checks.n3Patch} (N3)` +
       `${prepared.checks.bearerGet ? ', Fedpod token GET 200' : ''}`);
     log(`  answers: private ${prepared.shape.privateBytes} B, public ${prepared.shape.publicBytes} B ` +
       `(${prepared.shape.turtleBytes} B written)`);

@@ -64,20 +64,21 @@ export class LdpPatchHandler extends JsonHttpHandler {
     const parent = containerOf(iri);
     const conditions = await conditionsOf(request);
     const outcome = await this.locker.withWriteLock({ path: iri }, async(): Promise<'created' | 'patched' | 'css'> => {
-      const { metadata, present } = await this.store.readMetadataAndPresence(iri, [ parent, `${iri}/` ]);
-      if (!present.has(parent) || present.has(`${iri}/`) || fileNameOf(metadata)) {
+      // One query for the usual case, a document that exists (its container does too, and no container has its name).
+      const existing = await this.store.read(iri);
+      if (existing ? fileNameOf(existing.metadata) : !await this.canCreate(iri, parent)) {
         return 'css';
       }
+      const metadata = existing?.metadata ?? [];
       const body = await readBody(request, this.maxBodyBytes);
       const patch = await parseRdfPatch(mediaTypeOf(request.headers['content-type']), body.toString('utf8'), iri);
       await requireModes(this.authorizer, request, iri, patch.modes);
       checkConditions(conditions, iri, metadata);
-      const exists = metadata.length > 0;
-      const dataset = new Store(exists ? await this.store.readData(iri) : []);
+      const dataset = new Store(existing?.data ?? []);
       await patch.apply(dataset);
       const data = dataset.getQuads(null, null, null, defaultGraph());
       const now = new Date();
-      if (exists) {
+      if (existing) {
         await this.store.write(iri, parent, withModified(metadata, iri, now), data);
         return 'patched';
       }
@@ -94,6 +95,12 @@ export class LdpPatchHandler extends JsonHttpHandler {
       response.writeHead(205, { 'content-length': '0' });
     }
     response.end();
+  }
+
+  /** Whether a patch may create `iri` here: its container exists and no container has its name (else CSS decides). */
+  private async canCreate(iri: string, parent: string): Promise<boolean> {
+    const { present } = await this.store.readMetadataAndPresence(iri, [ parent, `${iri}/` ]);
+    return present.has(parent) && !present.has(`${iri}/`);
   }
 }
 

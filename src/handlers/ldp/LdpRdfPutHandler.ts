@@ -1,7 +1,9 @@
 import type { HttpHandler, HttpHandlerInput, ReadWriteLocker, RepresentationConverter } from '@solid/community-server';
 import { BasicRepresentation, INTERNAL_QUADS } from '@solid/community-server';
 import type { Quad } from '@rdfjs/types';
+import type { Readable } from 'node:stream';
 import arrayifyStream from 'arrayify-stream';
+import { Parser } from 'n3';
 import { isFileType } from '../../plugins/ldp/RdfOrFileConverter';
 import type { ResourceFiles } from '../../storage/ResourceFiles';
 import { fileMetadata, fileNameOf } from '../../storage/ResourceFiles';
@@ -9,6 +11,7 @@ import { documentMetadata, type ResourceGraphs } from '../../storage/ResourceGra
 import { defaultGraphOnly } from '../../storage/SparqlStoreAccessor';
 import { LDP_RESOURCE } from '../../storage/Vocabulary';
 import { badRequest } from '../../util/HttpErrors';
+import { messageOf } from '../../util/Errors';
 import { fileContentType } from '../../util/ContentTypes';
 import { mediaTypeOf, readBody } from '../http/HttpUtil';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
@@ -20,6 +23,12 @@ import { NESTED_SYNTAXES, nestingDepthOver } from './RdfNestingDepth';
 
 /** As RdfBodyGuardHandler's limit in config/parts/http/handler.json. */
 const MAX_NESTING_DEPTH = 128;
+
+/**
+ * Syntaxes parsed here with n3's parser, the one CSS's converter runs for them (through rdf-parse),
+ * without the converter chain's search, which costs a PUT of a small document more than its parse.
+ */
+const N3_SYNTAXES = new Set([ 'text/turtle', 'application/n-triples' ]);
 
 /** The one Link a Solid client sends with a document's PUT (solid-client's saveSolidDatasetAt): it is a resource. */
 const RESOURCE_LINK = new RegExp(`^\\s*<${LDP_RESOURCE.replaceAll('.', '\\.')}>\\s*;\\s*rel="?type"?\\s*$`, 'u');
@@ -107,27 +116,38 @@ export class LdpRdfPutHandler extends JsonHttpHandler {
    * when new). `type` is the media type with its charset (kept for a JSON file).
    */
   private async write(parent: string, iri: string, body: Buffer, type: string, previous: Quad[]): Promise<void> {
-    const stored = await this.converter.handleSafe({ identifier: { path: iri },
-      representation: new BasicRepresentation([ body ], mediaTypeOf(type)), preferences: { type: { [INTERNAL_QUADS]: 1 }}});
     const now = new Date();
     const metadata = documentMetadata(iri, now);
-    if (stored.metadata.contentType === INTERNAL_QUADS) {
-      const data = defaultGraphOnly(await arrayifyStream<Quad>(stored.data));
-      await (previous.length === 0 ?
-        this.store.createInContainer(parent, iri, data, metadata, now) :
-        this.store.write(iri, parent, metadata, data));
+    const parsed = await this.parse(iri, body, mediaTypeOf(type));
+    const store = async(data: Quad[], described: Quad[]): Promise<void> => previous.length === 0 ?
+      this.store.createInContainer(parent, iri, data, described, now) :
+      this.store.write(iri, parent, described, data);
+    if (Array.isArray(parsed)) {
+      await store(parsed, metadata);
     } else {
-      await this.files.saveDescribed(stored.data, async(saved): Promise<void> => {
-        const described = [ ...metadata, ...fileMetadata(iri, saved, type) ];
-        await (previous.length === 0 ?
-          this.store.createInContainer(parent, iri, [], described, now) :
-          this.store.write(iri, parent, described, []));
-      });
+      await this.files.saveDescribed(parsed, async(saved): Promise<void> => store([], [ ...metadata, ...fileMetadata(iri, saved, type) ]));
     }
     // The bytes of a file this document replaces, once the store no longer names them.
     const previousFile = fileNameOf(previous);
     if (previousFile) {
       await this.files.remove(previousFile);
     }
+  }
+
+  /**
+   * The body's triples (relative IRIs against the document), or, for JSON that is not linked data,
+   * its bytes to keep as a file (RdfOrFileConverter decides); 400 for a body that does not parse.
+   */
+  private async parse(iri: string, body: Buffer, type: string): Promise<Quad[] | Readable> {
+    if (N3_SYNTAXES.has(type)) {
+      try {
+        return new Parser({ baseIRI: iri, format: type }).parse(body.toString('utf8'));
+      } catch (error: unknown) {
+        throw badRequest(messageOf(error));
+      }
+    }
+    const stored = await this.converter.handleSafe({ identifier: { path: iri },
+      representation: new BasicRepresentation([ body ], type), preferences: { type: { [INTERNAL_QUADS]: 1 }}});
+    return stored.metadata.contentType === INTERNAL_QUADS ? defaultGraphOnly(await arrayifyStream<Quad>(stored.data)) : stored.data;
   }
 }

@@ -93,6 +93,16 @@ describe('LdpRdfPutHandler (on the embedded store)', (): void => {
     expect(await objectsOf(`${DOCS}f`)).toEqual([ 'rdf' ]);
   });
 
+  it('reads N-Triples and, through the converter, other syntaxes; triples in a named graph are a 415', async(): Promise<void> => {
+    expect((await put('/docs/nt', `<${DOCS}nt> <urn:p> "nt" .`, { 'content-type': 'application/n-triples' })).status).toBe(201);
+    expect(await objectsOf(`${DOCS}nt`)).toEqual([ 'nt' ]);
+    expect((await put('/docs/nt', `<${DOCS}nt> <urn:p> "bad" `, { 'content-type': 'application/n-triples' })).status).toBe(400);
+    expect((await put('/docs/n3', '<> <urn:p> "n3" .', { 'content-type': 'text/n3' })).status).toBe(201);
+    expect(await objectsOf(`${DOCS}n3`)).toEqual([ 'n3' ]);
+    expect((await put('/docs/trig', '<urn:g> { <> <urn:p> "g" . }', { 'content-type': 'application/trig' })).status).toBe(415);
+    expect(await rig.graphs.resources.exists(`${DOCS}trig`)).toBe(false);
+  });
+
   it('refuses a body over the limit with 413', async(): Promise<void> => {
     expect((await put('/docs/big.ttl', `<> <urn:p> "${'x'.repeat(2001)}" .`)).status).toBe(413);
     expect(await rig.graphs.resources.exists(`${DOCS}big.ttl`)).toBe(false);
