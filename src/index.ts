@@ -47,6 +47,7 @@ export * from './handlers/http/RequestMatcher';
 export * from './handlers/SparqlEndpointHandler';
 export * from './handlers/ldp/BaseUrlTargetExtractor';
 export * from './handlers/ldp/LdpCreateHandler';
+export * from './handlers/ldp/LdpDocumentWriteHandler';
 export * from './handlers/ldp/LdpFilePutHandler';
 export * from './handlers/ldp/LdpRdfPutHandler';
 export * from './handlers/ldp/LdpPatchHandler';

@@ -1,12 +1,9 @@
-import type { HttpHandler, HttpHandlerInput, ReadWriteLocker } from '@solid/community-server';
-import type { WebAclAuthorizer } from '../../plugins/ldp/WebAclAuthorizer';
-import type { ResourceFiles } from '../../storage/ResourceFiles';
+import type { Conditions, HttpHandlerInput, HttpRequest } from '@solid/community-server';
 import { fileNameOf } from '../../storage/ResourceFiles';
-import type { ResourceGraphs } from '../../storage/ResourceGraphs';
-import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { NOT_HANDLED } from '../http/NotHandled';
-import { checkConditions, conditionsOf, containerOf, documentTarget, requireModes } from './LdpDocumentWrites';
-import { LdpPaths } from './LdpPaths';
+import type { DocumentWriteOutcome } from './LdpDocumentWriteHandler';
+import { LdpDocumentWriteHandler } from './LdpDocumentWriteHandler';
+import { checkConditions, documentTarget, requireModes } from './LdpDocumentWrites';
 import type { LdpWriteHandlerOptions } from './LdpWriteHandlerOptions';
 
 /**
@@ -18,26 +15,10 @@ import type { LdpWriteHandlerOptions } from './LdpWriteHandlerOptions';
  * Left to CSS: a document that does not exist (its 404 or, without acl:Read on the container, 401/403),
  * one with an ACL of its own (CSS removes it along), containers, ACLs and descriptions.
  */
-export class LdpDeleteHandler extends JsonHttpHandler {
-  private readonly paths: LdpPaths;
-  private readonly store: ResourceGraphs;
-  private readonly files: ResourceFiles;
-  private readonly locker: ReadWriteLocker;
-  private readonly fallback: HttpHandler;
-  private readonly authorizer?: WebAclAuthorizer;
-
+export class LdpDeleteHandler extends LdpDocumentWriteHandler {
   /** @param options - `fallback` is required here: CSS's LDP handler, for the DELETEs this one leaves to it. */
   public constructor(options: LdpWriteHandlerOptions) {
-    super();
-    if (!options.fallback) {
-      throw new Error('LdpDeleteHandler needs CSS\'s LDP handler as its fallback.');
-    }
-    this.paths = new LdpPaths(options.baseUrl);
-    this.store = options.store;
-    this.files = options.files;
-    this.locker = options.locker;
-    this.fallback = options.fallback;
-    this.authorizer = options.authorizer;
+    super(options);
   }
 
   public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
@@ -46,32 +27,19 @@ export class LdpDeleteHandler extends JsonHttpHandler {
     }
   }
 
-  protected async serve(input: HttpHandlerInput): Promise<void> {
-    const { request, response } = input;
-    const iri = documentTarget(this.paths, request)!;
-    const parent = containerOf(iri);
-    const conditions = await conditionsOf(request);
-    const outcome = await this.locker.withWriteLock({ path: iri }, async(): Promise<'deleted' | 'css'> => {
-      const { metadata, present } = await this.store.readMetadataAndPresence(iri, [ parent, `${iri}.acl` ]);
-      if (metadata.length === 0 || !present.has(parent) || present.has(`${iri}.acl`)) {
-        return 'css';
-      }
-      await requireModes(this.authorizer, request, parent, [ 'write' ]);
-      checkConditions(conditions, iri, metadata);
-      await this.store.delete(iri, parent);
-      const file = fileNameOf(metadata);
-      if (file) {
-        await this.files.remove(file);
-      }
-      return 'deleted';
-    });
-    if (outcome === 'css') {
-      await this.fallback.handleSafe(input);
-      return;
+  protected async write(request: HttpRequest, iri: string, parent: string, conditions: Conditions | undefined):
+  Promise<DocumentWriteOutcome> {
+    const { metadata, present } = await this.store.readMetadataAndPresence(iri, [ parent, `${iri}.acl` ]);
+    if (metadata.length === 0 || !present.has(parent) || present.has(`${iri}.acl`)) {
+      return 'css';
     }
-    // A DELETE has no body to speak of; whatever was sent is dropped.
-    request.resume();
-    response.writeHead(205, { 'content-length': '0' });
-    response.end();
+    await requireModes(this.authorizer, request, parent, [ 'write' ]);
+    checkConditions(conditions, iri, metadata);
+    await this.store.delete(iri, parent);
+    const file = fileNameOf(metadata);
+    if (file) {
+      await this.files.remove(file);
+    }
+    return 'changed';
   }
 }

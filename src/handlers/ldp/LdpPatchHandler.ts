@@ -1,15 +1,14 @@
-import type { HttpHandler, HttpHandlerInput, ReadWriteLocker } from '@solid/community-server';
+import type { Conditions, HttpHandlerInput, HttpRequest } from '@solid/community-server';
 import type { Quad } from '@rdfjs/types';
 import { DataFactory, Store } from 'n3';
-import type { WebAclAuthorizer } from '../../plugins/ldp/WebAclAuthorizer';
 import { fileNameOf } from '../../storage/ResourceFiles';
-import { documentMetadata, type ResourceGraphs } from '../../storage/ResourceGraphs';
+import { documentMetadata } from '../../storage/ResourceGraphs';
 import { DC_MODIFIED } from '../../storage/Vocabulary';
 import { mediaTypeOf, readBody } from '../http/HttpUtil';
-import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { NOT_HANDLED } from '../http/NotHandled';
-import { checkConditions, conditionsOf, containerOf, documentTarget, requireModes } from './LdpDocumentWrites';
-import { LdpPaths } from './LdpPaths';
+import type { DocumentWriteOutcome } from './LdpDocumentWriteHandler';
+import { LdpDocumentWriteHandler } from './LdpDocumentWriteHandler';
+import { checkConditions, documentTarget, requireModes } from './LdpDocumentWrites';
 import type { LdpWriteHandlerOptions } from './LdpWriteHandlerOptions';
 import { N3_PATCH, parseRdfPatch, SPARQL_UPDATE } from './RdfPatch';
 
@@ -29,26 +28,10 @@ const { defaultGraph } = DataFactory;
  * Left to CSS, with the body unread: a missing parent container (CSS creates it), a name taken by a
  * container, a file (a non-RDF document), ACLs and descriptions.
  */
-export class LdpPatchHandler extends JsonHttpHandler {
-  private readonly paths: LdpPaths;
-  private readonly store: ResourceGraphs;
-  private readonly locker: ReadWriteLocker;
-  private readonly fallback: HttpHandler;
-  private readonly authorizer?: WebAclAuthorizer;
-  private readonly maxBodyBytes: number;
-
+export class LdpPatchHandler extends LdpDocumentWriteHandler {
   /** @param options - `fallback` is required here: CSS's LDP handler, for the PATCHes this one leaves to it. */
   public constructor(options: LdpWriteHandlerOptions) {
-    super();
-    if (!options.fallback) {
-      throw new Error('LdpPatchHandler needs CSS\'s LDP handler as its fallback.');
-    }
-    this.paths = new LdpPaths(options.baseUrl);
-    this.store = options.store;
-    this.locker = options.locker;
-    this.fallback = options.fallback;
-    this.authorizer = options.authorizer;
-    this.maxBodyBytes = options.maxBodyBytes ?? 1_048_576;
+    super(options);
   }
 
   public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
@@ -58,43 +41,28 @@ export class LdpPatchHandler extends JsonHttpHandler {
     }
   }
 
-  protected async serve(input: HttpHandlerInput): Promise<void> {
-    const { request, response } = input;
-    const iri = documentTarget(this.paths, request)!;
-    const parent = containerOf(iri);
-    const conditions = await conditionsOf(request);
-    const outcome = await this.locker.withWriteLock({ path: iri }, async(): Promise<'created' | 'patched' | 'css'> => {
-      // One query for the usual case, a document that exists (its container does too, and no container has its name).
-      const existing = await this.store.read(iri);
-      if (existing ? fileNameOf(existing.metadata) : !await this.canCreate(iri, parent)) {
-        return 'css';
-      }
-      const metadata = existing?.metadata ?? [];
-      const body = await readBody(request, this.maxBodyBytes);
-      const patch = await parseRdfPatch(mediaTypeOf(request.headers['content-type']), body.toString('utf8'), iri);
-      await requireModes(this.authorizer, request, iri, patch.modes);
-      checkConditions(conditions, iri, metadata);
-      const dataset = new Store(existing?.data ?? []);
-      await patch.apply(dataset);
-      const data = dataset.getQuads(null, null, null, defaultGraph());
-      const now = new Date();
-      if (existing) {
-        await this.store.write(iri, parent, withModified(metadata, iri, now), data);
-        return 'patched';
-      }
-      await this.store.createInContainer(parent, iri, data, documentMetadata(iri, now), now);
-      return 'created';
-    });
-    if (outcome === 'css') {
-      await this.fallback.handleSafe(input);
-      return;
+  protected async write(request: HttpRequest, iri: string, parent: string, conditions: Conditions | undefined):
+  Promise<DocumentWriteOutcome> {
+    // One query for the usual case, a document that exists (its container does too, and no container has its name).
+    const existing = await this.store.read(iri);
+    if (existing ? fileNameOf(existing.metadata) : !await this.canCreate(iri, parent)) {
+      return 'css';
     }
-    if (outcome === 'created') {
-      response.writeHead(201, { location: iri, 'content-length': '0' });
-    } else {
-      response.writeHead(205, { 'content-length': '0' });
+    const metadata = existing?.metadata ?? [];
+    const body = await readBody(request, this.maxBodyBytes);
+    const patch = await parseRdfPatch(mediaTypeOf(request.headers['content-type']), body.toString('utf8'), iri);
+    await requireModes(this.authorizer, request, iri, patch.modes);
+    checkConditions(conditions, iri, metadata);
+    const dataset = new Store(existing?.data ?? []);
+    await patch.apply(dataset);
+    const data = dataset.getQuads(null, null, null, defaultGraph());
+    const now = new Date();
+    if (existing) {
+      await this.store.write(iri, parent, withModified(metadata, iri, now), data);
+      return 'changed';
     }
-    response.end();
+    await this.store.createInContainer(parent, iri, data, documentMetadata(iri, now), now);
+    return 'created';
   }
 
   /** Whether a patch may create `iri` here: its container exists and no container has its name (else CSS decides). */

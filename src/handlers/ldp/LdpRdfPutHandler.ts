@@ -1,23 +1,22 @@
-import type { HttpHandler, HttpHandlerInput, ReadWriteLocker, RepresentationConverter } from '@solid/community-server';
+import type { Conditions, HttpHandlerInput, HttpRequest, RepresentationConverter } from '@solid/community-server';
 import { BasicRepresentation, INTERNAL_QUADS } from '@solid/community-server';
 import type { Quad } from '@rdfjs/types';
 import type { Readable } from 'node:stream';
 import arrayifyStream from 'arrayify-stream';
 import { Parser } from 'n3';
 import { isFileType } from '../../plugins/ldp/RdfOrFileConverter';
-import type { ResourceFiles } from '../../storage/ResourceFiles';
 import { fileMetadata, fileNameOf } from '../../storage/ResourceFiles';
-import { documentMetadata, type ResourceGraphs } from '../../storage/ResourceGraphs';
+import { documentMetadata } from '../../storage/ResourceGraphs';
 import { defaultGraphOnly } from '../../storage/SparqlStoreAccessor';
 import { LDP_RESOURCE } from '../../storage/Vocabulary';
 import { badRequest } from '../../util/HttpErrors';
 import { messageOf } from '../../util/Errors';
 import { fileContentType } from '../../util/ContentTypes';
 import { mediaTypeOf, readBody } from '../http/HttpUtil';
-import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { NOT_HANDLED } from '../http/NotHandled';
-import { checkConditions, conditionsOf, containerOf, documentTarget } from './LdpDocumentWrites';
-import { LdpPaths } from './LdpPaths';
+import type { DocumentWriteOutcome } from './LdpDocumentWriteHandler';
+import { LdpDocumentWriteHandler } from './LdpDocumentWriteHandler';
+import { checkConditions, documentTarget } from './LdpDocumentWrites';
 import type { LdpWriteHandlerOptions } from './LdpWriteHandlerOptions';
 import { NESTED_SYNTAXES, nestingDepthOver } from './RdfNestingDepth';
 
@@ -45,28 +44,13 @@ const RESOURCE_LINK = new RegExp(`^\\s*<${LDP_RESOURCE.replaceAll('.', '\\.')}>\
  * Left to CSS, with the body unread: a missing parent container (CSS creates it), a name taken by a
  * container (409), ACLs and descriptions, any other Link header (a container type is a 400 there).
  */
-export class LdpRdfPutHandler extends JsonHttpHandler {
-  private readonly paths: LdpPaths;
-  private readonly store: ResourceGraphs;
+export class LdpRdfPutHandler extends LdpDocumentWriteHandler {
   private readonly converter: RepresentationConverter;
-  private readonly files: ResourceFiles;
-  private readonly locker: ReadWriteLocker;
-  private readonly fallback: HttpHandler;
-  private readonly maxBodyBytes: number;
 
   /** @param options - `fallback` is required here: CSS's LDP handler, for the PUTs this one leaves to it. */
   public constructor(options: LdpWriteHandlerOptions) {
-    super();
-    if (!options.fallback) {
-      throw new Error('LdpRdfPutHandler needs CSS\'s LDP handler as its fallback.');
-    }
-    this.paths = new LdpPaths(options.baseUrl);
-    this.store = options.store;
+    super(options);
     this.converter = options.converter;
-    this.files = options.files;
-    this.locker = options.locker;
-    this.fallback = options.fallback;
-    this.maxBodyBytes = options.maxBodyBytes ?? 1_048_576;
   }
 
   public override async canHandle({ request }: HttpHandlerInput): Promise<void> {
@@ -79,43 +63,28 @@ export class LdpRdfPutHandler extends JsonHttpHandler {
     }
   }
 
-  protected async serve(input: HttpHandlerInput): Promise<void> {
-    const { request, response } = input;
-    const iri = documentTarget(this.paths, request)!;
-    const parent = containerOf(iri);
-    const conditions = await conditionsOf(request);
-    const outcome = await this.locker.withWriteLock({ path: iri }, async(): Promise<'created' | 'replaced' | 'css'> => {
-      const { metadata, present } = await this.store.readMetadataAndPresence(iri, [ parent, `${iri}/` ]);
-      if (!present.has(parent) || present.has(`${iri}/`)) {
-        return 'css';
-      }
-      checkConditions(conditions, iri, metadata);
-      const type = mediaTypeOf(request.headers['content-type']);
-      const body = await readBody(request, this.maxBodyBytes);
-      // As in front of CSS's handler (RdfBodyGuardHandler): a recursive parser never sees a too deep body.
-      if (NESTED_SYNTAXES.has(type) && nestingDepthOver(body.toString('utf8'), MAX_NESTING_DEPTH)) {
-        throw badRequest(`The body is nested more than ${MAX_NESTING_DEPTH} levels deep.`, 'too_deeply_nested');
-      }
-      await this.write(parent, iri, body, fileContentType(request.headers['content-type'], type), metadata);
-      return metadata.length === 0 ? 'created' : 'replaced';
-    });
-    if (outcome === 'css') {
-      await this.fallback.handleSafe(input);
-      return;
+  protected async write(request: HttpRequest, iri: string, parent: string, conditions: Conditions | undefined):
+  Promise<DocumentWriteOutcome> {
+    const { metadata, present } = await this.store.readMetadataAndPresence(iri, [ parent, `${iri}/` ]);
+    if (!present.has(parent) || present.has(`${iri}/`)) {
+      return 'css';
     }
-    if (outcome === 'created') {
-      response.writeHead(201, { location: iri, 'content-length': '0' });
-    } else {
-      response.writeHead(205, { 'content-length': '0' });
+    checkConditions(conditions, iri, metadata);
+    const type = mediaTypeOf(request.headers['content-type']);
+    const body = await readBody(request, this.maxBodyBytes);
+    // As in front of CSS's handler (RdfBodyGuardHandler): a recursive parser never sees a too deep body.
+    if (NESTED_SYNTAXES.has(type) && nestingDepthOver(body.toString('utf8'), MAX_NESTING_DEPTH)) {
+      throw badRequest(`The body is nested more than ${MAX_NESTING_DEPTH} levels deep.`, 'too_deeply_nested');
     }
-    response.end();
+    await this.save(parent, iri, body, fileContentType(request.headers['content-type'], type), metadata);
+    return metadata.length === 0 ? 'created' : 'changed';
   }
 
   /**
    * Parses the body, then writes it over `previous` (the metadata of the version it replaces, empty
    * when new). `type` is the media type with its charset (kept for a JSON file).
    */
-  private async write(parent: string, iri: string, body: Buffer, type: string, previous: Quad[]): Promise<void> {
+  private async save(parent: string, iri: string, body: Buffer, type: string, previous: Quad[]): Promise<void> {
     const now = new Date();
     const metadata = documentMetadata(iri, now);
     const parsed = await this.parse(iri, body, mediaTypeOf(type));
