@@ -1,6 +1,6 @@
 'use strict';
 
-const { turtleBody, dpopHeaders, TURTLE, RUN_TAG } = require('./seed');
+const { turtleBody, dpopHeaders, patchUrl, TURTLE, RUN_TAG, PATCH_KINDS } = require('./seed');
 
 let nextPut = 0;
 
@@ -14,6 +14,21 @@ function putSpec(containerUrl, headers, makeHeaders) {
     method: 'PUT',
     headers: { 'content-type': TURTLE, ...headers },
     body: turtleBody(`put ${RUN_TAG}`),
+  };
+}
+
+let nextPatch = 0;
+
+// A DPoP PATCH of one of the seeded documents of its kind, in turn (seed.js: PATCH_KINDS).
+function patchSpec(containerUrl, kind, key, tokens) {
+  const { type, body } = PATCH_KINDS[kind];
+  return {
+    url: patchUrl(containerUrl, kind, 0),
+    makeUrl: () => patchUrl(containerUrl, kind, nextPatch++),
+    makeHeaders: (_counter, url) => dpopHeaders(key, tokens, 'PATCH', url),
+    method: 'PATCH',
+    headers: { 'content-type': type },
+    body,
   };
 }
 
@@ -74,6 +89,20 @@ const SCENARIOS = [
     kind: 'PUT',
     auth: 'bearer',
     request: ({ containerUrl, bearerToken }) => putSpec(containerUrl, { authorization: `Bearer ${requireBearer(bearerToken)}` }),
+  },
+  {
+    id: 'patch-sparql-dpop',
+    label: '(f) PATCH SPARQL, DPoP',
+    kind: 'PATCH',
+    auth: 'dpop',
+    request: ({ containerUrl, key, tokens }) => patchSpec(containerUrl, 'sparql', key, tokens),
+  },
+  {
+    id: 'patch-n3-dpop',
+    label: '(g) PATCH N3, DPoP',
+    kind: 'PATCH',
+    auth: 'dpop',
+    request: ({ containerUrl, key, tokens }) => patchSpec(containerUrl, 'n3', key, tokens),
   },
 ];
 

@@ -50,6 +50,32 @@ function tokenSource({ tokenEndpoint, clientId, secret, key }) {
   return source;
 }
 
+// The documents the PATCH scenarios change, per kind: requests go round them, so that the run
+// measures patches more than waits for one document's lock (each connection has one to itself).
+const PATCH_DOCUMENTS = 10;
+const PATCH_KINDS = {
+  sparql: {
+    type: 'application/sparql-update',
+    // What saveSolidDatasetAt (@inrupt/solid-client) sends for a changed value: DELETE DATA, then INSERT DATA.
+    body: `DELETE DATA { <#it> <http://purl.org/dc/terms/title> "bench patch" . };
+INSERT DATA { <#it> <http://purl.org/dc/terms/title> "bench patch" . };`,
+  },
+  n3: {
+    type: 'text/n3',
+    // An N3 Patch that reads the value it replaces (solid:where: one match, the title).
+    body: `@prefix solid: <http://www.w3.org/ns/solid/terms#>.
+@prefix dc: <http://purl.org/dc/terms/>.
+_:patch a solid:InsertDeletePatch;
+  solid:where { <#it> dc:title ?title };
+  solid:deletes { <#it> dc:title ?title };
+  solid:inserts { <#it> dc:title "bench patch" }.`,
+  },
+};
+
+function patchUrl(containerUrl, kind, index) {
+  return `${containerUrl}patch-${kind}-${RUN_TAG}-${index % PATCH_DOCUMENTS}.ttl`;
+}
+
 /** Headers of one DPoP-authenticated request: the bound token and a proof made for this method and URL. */
 function dpopHeaders(key, tokens, method, url) {
   const accessToken = tokens.token.accessToken;
@@ -124,6 +150,19 @@ async function prepareAuth(session) {
   const readBack = await expectStatus(probeUrl, { headers: { accept: TURTLE, ...dpop('GET', probeUrl) } }, [200]);
   expectContent(readBack, `probe ${RUN_TAG}`, `GET ${probeUrl} after a PUT with a DPoP token`);
   checks.dpopPut = written.status;
+  for (const [kind, { type, body }] of Object.entries(PATCH_KINDS)) {
+    for (let index = 0; index < PATCH_DOCUMENTS; index++) {
+      const url = patchUrl(containerUrl, kind, index);
+      await expectStatus(url, { method: 'PUT', headers: { 'content-type': TURTLE, ...dpop('PUT', url) },
+        body: turtleBody(`${kind} ${RUN_TAG}`) }, WRITE_OK);
+    }
+    const url = patchUrl(containerUrl, kind, 0);
+    const patched = await expectStatus(url, { method: 'PATCH', headers: { 'content-type': type, ...dpop('PATCH', url) }, body },
+      WRITE_OK);
+    expectContent(await expectStatus(url, { headers: { accept: TURTLE, ...dpop('GET', url) } }, [200]), 'patch',
+      `GET ${url} after a ${kind} PATCH with a DPoP token`);
+    checks[`${kind}Patch`] = patched.status;
+  }
 
   return {
     containerUrl,
@@ -144,4 +183,4 @@ async function prepareAuth(session) {
   };
 }
 
-module.exports = { prepareAuth, turtleBody, dpopHeaders, TURTLE, RUN_TAG };
+module.exports = { prepareAuth, turtleBody, dpopHeaders, patchUrl, TURTLE, RUN_TAG, PATCH_KINDS };

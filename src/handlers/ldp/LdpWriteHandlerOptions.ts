@@ -2,6 +2,7 @@ import type { UserStorageLocationStrategy } from '../../plugins/ldp/UserStorageL
 import type { HttpHandler, ReadWriteLocker, RepresentationConverter } from '@solid/community-server';
 import type { ResourceFiles } from '../../storage/ResourceFiles';
 import type { ResourceGraphs } from '../../storage/ResourceGraphs';
+import type { WebAclAuthorizer } from '../../plugins/ldp/WebAclAuthorizer';
 
 /** What Fedpod's LDP write handlers write with (an options object: more than six parts). */
 export interface LdpWriteHandlerOptions {
@@ -19,6 +20,11 @@ export interface LdpWriteHandlerOptions {
   files: ResourceFiles;
   /** CSS's LDP handler, for the requests a handler leaves to it. */
   fallback?: HttpHandler;
+  /**
+   * Under WebACL, the authorizer the pipeline's check uses: the write handlers ask it for the modes
+   * CSS's own check adds (a patch that deletes needs acl:Write); none in the other setups.
+   */
+  authorizer?: WebAclAuthorizer;
   /** Largest accepted body (default 1 MiB). */
   maxBodyBytes?: number;
 }

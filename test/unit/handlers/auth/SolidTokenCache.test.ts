@@ -5,12 +5,12 @@ import { SolidTokenCache } from '../../../../src/handlers/auth/SolidTokenCache';
 
 const URL_ = 'https://pod.example/pods/alice/notes.ttl';
 
-interface Client { privateKey: KeyLike; jwk: JWK; jkt: string }
+interface Client { privateKey: KeyLike; jwk: JWK; jkt: string; alg?: string }
 
-async function client(): Promise<Client> {
-  const { privateKey, publicKey } = await generateKeyPair('ES256');
+async function client(alg = 'ES256'): Promise<Client> {
+  const { privateKey, publicKey } = await generateKeyPair(alg);
   const jwk = await exportJWK(publicKey);
-  return { privateKey, jwk, jkt: await calculateJwkThumbprint(jwk, 'sha256') };
+  return { privateKey, jwk, jkt: await calculateJwkThumbprint(jwk, 'sha256'), alg };
 }
 
 /** An access token's payload as the cache reads it (its signature was checked by CSS's verifier). */
@@ -23,7 +23,7 @@ async function accessToken(jkt: string | undefined, expiresInS = 3600): Promise<
 
 async function proof(signer: Client, claims: Record<string, unknown> = {}, header: Record<string, unknown> = {}): Promise<string> {
   return new SignJWT({ htm: 'GET', htu: URL_, jti: randomUUID(), ...claims })
-    .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk: signer.jwk, ...header })
+    .setProtectedHeader({ alg: signer.alg ?? 'ES256', typ: 'dpop+jwt', jwk: signer.jwk, ...header })
     .setIssuedAt(typeof claims.iat === 'number' ? claims.iat : undefined)
     .sign(signer.privateKey);
 }
@@ -82,5 +82,40 @@ describe('SolidTokenCache', (): void => {
     await expect(check(await proof(alice, { iat: Math.floor(Date.now() / 1000) - 120 }))).rejects.toThrow();
     await expect(check(await proof(alice, {}, { typ: 'JWT' }))).rejects.toThrow('dpop+jwt');
     await expect(check(await proof(alice, { jti: '' }))).rejects.toThrow('used before');
+  });
+
+  it('checks signatures and times of every algorithm alike (ECDSA with node:crypto, the others with jose)', async(): Promise<void> => {
+    for (const alg of [ 'ES256', 'ES384', 'ES512', 'RS256', 'EdDSA' ]) {
+      const signer = await client(alg);
+      const bound = await accessToken(signer.jkt);
+      cache.remember('DPoP', bound, 'https://pod.example/actors/alice');
+      const entry = cache.get('DPoP', bound)!;
+      const check = async(candidate: string): Promise<void> => cache.checkProof(entry, bound, candidate, 'GET', URL_);
+      const now = Math.floor(Date.now() / 1000);
+      await expect(check(await proof(signer))).resolves.toBeUndefined();
+      // The same header (its key kept from the proof before) over a signature of other claims.
+      const [ header, payload ] = (await proof(signer)).split('.');
+      const [ , , otherSignature ] = (await proof(signer, { htm: 'PUT' })).split('.');
+      await expect(check(`${header}.${payload}.${otherSignature}`)).rejects.toThrow('signature verification failed');
+      await expect(check(`${header}.${payload}`)).rejects.toThrow();
+      await expect(check(await proof(signer, { iat: now + 60 }))).rejects.toThrow('iat');
+      await expect(check(await proof(signer, { iat: now - 70 }))).rejects.toThrow('iat');
+      await expect(check(await proof(signer, { exp: now - 10 }))).rejects.toThrow('exp');
+      await expect(check(await proof(signer, { nbf: now + 60 }))).rejects.toThrow('nbf');
+      await expect(check(await proof(signer, { iat: now - 50, nbf: now - 1, exp: now + 10 }))).resolves.toBeUndefined();
+    }
+  });
+
+  it('refuses a proof without iat, and one signed with a key of another curve than its algorithm names', async(): Promise<void> => {
+    cache.remember('DPoP', token, 'https://pod.example/actors/alice');
+    const entry = cache.get('DPoP', token)!;
+    const unsigned = await new SignJWT({ htm: 'GET', htu: URL_, jti: randomUUID() })
+      .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk: alice.jwk }).sign(alice.privateKey);
+    await expect(cache.checkProof(entry, token, unsigned, 'GET', URL_)).rejects.toThrow('iat');
+    const p384 = await client('ES384');
+    const p384Token = await accessToken(p384.jkt);
+    cache.remember('DPoP', p384Token, 'https://pod.example/actors/alice');
+    const mislabelled = await proof(p384, {}, { alg: 'ES256' }).catch((): string => '');
+    await expect(cache.checkProof(cache.get('DPoP', p384Token)!, p384Token, mislabelled || 'x.y.z', 'GET', URL_)).rejects.toThrow();
   });
 });
