@@ -264,7 +264,6 @@ export class SparqlEndpointHandler extends JsonHttpHandler {
     response.writeHead(status, {
       'content-type': `${mediaType}; charset=utf-8`,
       'content-length': Buffer.byteLength(body),
-      vary: 'Accept',
       'cache-control': 'no-store',
     });
     response.end(method === 'HEAD' ? undefined : body);

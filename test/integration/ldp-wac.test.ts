@@ -111,6 +111,18 @@ describe('LDP with WebACL (config/ldp-wac.json)', () => {
     expect((await as(stranger, `${server.baseUrl}.acl`)).status).toBe(403);
   });
 
+  it('keeps /.internal/ closed to everyone, the owner too, whatever the ACLs say (as CSS)', async () => {
+    const internal = `${server.baseUrl}.internal/setup/`;
+    expect((await httpRequest(internal)).status).toBe(401);
+    expect((await httpRequest(`${server.baseUrl}/.internal/setup/`)).status).toBe(401);
+    // The root ACL gives the owner write and control of everything below it.
+    expect((await as(owner, internal)).status).toBe(403);
+    const put = await as(owner, `${internal}note`, { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: turtle('internal') });
+    expect(put.status).toBe(403);
+    expect((await as(owner, `${server.baseUrl}.internal/`)).status).toBe(403);
+    expect((await as(owner, server.baseUrl, { headers: { accept: 'text/turtle' } })).body).not.toContain('.internal');
+  });
+
   it('keeps an edited root ACL across restarts (created only when missing)', async () => {
     // The owner makes the whole server private; a restart must not bring the public rule back.
     const privateAcl = [

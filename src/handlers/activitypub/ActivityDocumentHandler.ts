@@ -39,7 +39,6 @@ export abstract class ActivityDocumentHandler extends JsonHttpHandler {
     response.writeHead(200, {
       'content-type': activityContentType(request)!,
       'content-length': Buffer.byteLength(text),
-      vary: 'Accept',
     });
     response.end(request.method === 'HEAD' ? undefined : text);
   }

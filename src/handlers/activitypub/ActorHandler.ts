@@ -41,7 +41,6 @@ export class ActorHandler extends JsonHttpHandler {
     response.writeHead(200, {
       'content-type': activityContentType(request)!,
       'content-length': Buffer.byteLength(text),
-      vary: 'Accept',
       'cache-control': 'max-age=60',
     });
     response.end(request.method === 'HEAD' ? undefined : text);

@@ -65,7 +65,7 @@ export class CollectionHandler extends JsonHttpHandler {
     const collection = this.urls.collection(username, name);
     const reader = agentIri(await operation.resolveAgent());
     const addressedTo = await this.audienceFilter(reader, name, account.webId);
-    const headers = { vary: 'Accept, Authorization', 'cache-control': 'no-cache' };
+    const headers = { 'cache-control': 'no-cache' };
     const contentType = activityContentType(request)!.split(';')[0];
     if (!query.has('page')) {
       const totalItems = await this.collections.count(collection, addressedTo);

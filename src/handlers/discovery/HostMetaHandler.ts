@@ -62,7 +62,6 @@ export class HostMetaHandler extends JsonHttpHandler {
     if (operation.target.path === this.xmlPath) {
       const chosen = negotiate(request.headers.accept, HOST_META_OFFERS);
       json = chosen !== undefined && !chosen.wildcard && (chosen.type === JRD || chosen.type === 'application/json');
-      headers.vary = 'Accept';
     }
     if (json) {
       sendDocument(request, response, `${JRD}; charset=utf-8`, this.jrdBody, headers);

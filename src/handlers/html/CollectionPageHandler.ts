@@ -71,7 +71,7 @@ export class CollectionPageHandler extends JsonHttpHandler {
     const html = renderPage(this.urls.base, title, `<p><a href="${escapeHtml(actor)}">@${escapeHtml(username)}</a></p>
 <h1>${escapeHtml(TITLES[name])}</h1>
 ${list || '<p class="meta">Nothing to show.</p>'}`);
-    sendHtml(response, 200, html, { vary: 'Accept, Authorization', 'cache-control': 'no-cache' }, request.method === 'HEAD');
+    sendHtml(response, 200, html, { 'cache-control': 'no-cache' }, request.method === 'HEAD');
   }
 
   /** An activity other than a Create, as one line: its type and what it is about. */

@@ -54,7 +54,7 @@ export function containerListing(input: ContainerListingInput): string {
     '';
   return `<nav aria-label="Path"><p class="meta">${path}</p></nav>
 
-<section><h2>Contents</h2>
+<section><h2>Contents of ${escapeHtml(input.name || '/')}</h2>
 ${members}${next}
 </section>${form}
 `;

@@ -59,7 +59,7 @@ export class PostPageHandler extends JsonHttpHandler {
       ''}</p>
 <h1>${escapeHtml(typeof object.name === 'string' && typeOf(object) !== 'Question' ? object.name : `Post by ${authorName}`)}</h1>
 ${renderPost({ ...object, name: undefined }, { link: iri })}`);
-    sendHtml(response, 200, html, { vary: 'Accept, Authorization', 'cache-control': 'no-cache' }, request.method === 'HEAD');
+    sendHtml(response, 200, html, { 'cache-control': 'no-cache' }, request.method === 'HEAD');
   }
 
   /** The first words of the post's text, for the page title: its name (plain text), else its content without markup. */

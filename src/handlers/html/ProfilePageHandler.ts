@@ -85,7 +85,7 @@ ${typeof document.summary === 'string' ? `<div class="summary">${safeHtml(docume
 <h2>Recent posts</h2>
 ${recent.length > 0 ? recent.join('\n') : '<p class="meta">No posts to show.</p>'}
 </section>`);
-    sendHtml(response, 200, html, { vary: 'Accept, Authorization', 'cache-control': 'no-cache' }, request.method === 'HEAD');
+    sendHtml(response, 200, html, { 'cache-control': 'no-cache' }, request.method === 'HEAD');
   }
 
   private username(iri: string): string | undefined {

@@ -39,7 +39,7 @@ export function sendError(response: ServerResponse, error: unknown, request?: In
 <p>${escapeHtml(body.message)}</p>
 <p class="meta">${status} · <code>${escapeHtml(body.error)}</code></p>
 </section>`);
-    head = { ...headers, vary: 'Accept', 'content-type': 'text/html; charset=utf-8' };
+    head = { ...headers, 'content-type': 'text/html; charset=utf-8' };
   } else {
     text = JSON.stringify(body);
     head = { ...headers, 'content-type': 'application/json; charset=utf-8' };

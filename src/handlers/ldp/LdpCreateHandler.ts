@@ -9,7 +9,7 @@ import type { ResourceFiles } from '../../storage/ResourceFiles';
 import { fileMetadata } from '../../storage/ResourceFiles';
 import { defaultGraphOnly } from '../../storage/SparqlStoreAccessor';
 import { documentMetadata, type ResourceGraphs } from '../../storage/ResourceGraphs';
-import { badRequest, methodNotAllowed, notFound, preconditionFailed } from '../../util/HttpErrors';
+import { badRequest, forbidden, methodNotAllowed, notFound, preconditionFailed } from '../../util/HttpErrors';
 import { fileContentType } from '../../util/ContentTypes';
 import { mediaTypeOf, readBody } from '../http/HttpUtil';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
@@ -41,6 +41,9 @@ function noteFromForm(request: IncomingMessage, type: string, body: Buffer): Buf
   return Buffer.from(JSON.stringify({ '@context': 'https://www.w3.org/ns/activitystreams', type: 'Note', ...name ? { name } : {}, content,
     published: new Date().toISOString() }));
 }
+
+/** Names of auxiliary resources (`.acl`, `.meta`, and `.acr` of the ACP setups), which a Slug may not give. */
+const AUXILIARY_NAME = /\.(?:acl|meta|acr)$/u;
 
 /** As RdfBodyGuardHandler's limit in config/parts/http/handler.json. */
 const MAX_NESTING_DEPTH = 128;
@@ -110,6 +113,10 @@ export class LdpCreateHandler extends JsonHttpHandler {
     }
     const container = await this.findContainer(target.iri);
     const slug = request.headers.slug;
+    if (AUXILIARY_NAME.test((Array.isArray(slug) ? slug[0] : slug ?? '').trim())) {
+      // Solid Protocol §5.3: a Slug naming an auxiliary resource is refused with 403 (as CSS does), not renamed.
+      throw forbidden('A Slug may not name an auxiliary resource (.acl, .meta): nothing was created.', 'auxiliary_slug');
+    }
     const name = newResourceName(Array.isArray(slug) ? slug[0] : slug);
     let iri = `${container}${name}`;
     const now = new Date();

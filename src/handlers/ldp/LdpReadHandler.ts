@@ -17,7 +17,7 @@ import { InvalidCursorError } from '../../storage/InvalidCursorError';
 import { rdfaQuads, RDFA_TYPES } from '../../plugins/ldp/HtmlRdfa';
 import type { UserStorageLocationStrategy } from '../../plugins/ldp/UserStorageLocationStrategy';
 import { bareMediaType } from '../../util/ContentTypes';
-import { negotiate, sendHtml } from '../http/HttpUtil';
+import { negotiate } from '../http/HttpUtil';
 import { prefersHtml } from '../http/BrowserAccept';
 import { renderPage } from '../http/PageLayout';
 import { containerListing, nameOf, parentsOf } from '../html/ContainerListing';
@@ -178,7 +178,8 @@ export class LdpReadHandler extends JsonHttpHandler {
     const kind = body.isContainer ? 'container' : body.isFile ? 'file' : 'rdf';
     const headers: Record<string, string | string[]> = {
       ...ldpHeaders(this.paths.storageOf(target.iri), target.iri, kind, operation.access.headers),
-      'content-type': JSON_TYPES.has(body.contentType) ? `${body.contentType}; charset=utf-8` : body.contentType,
+      // No charset: JSON and JSON-LD define none (they are UTF-8), and CSS sends none.
+      'content-type': body.contentType,
     };
     if (eTag) {
       headers.etag = eTag;
@@ -299,8 +300,21 @@ ${containerListing({
     // The ActivityPub containers take posts through outboxes, not forms.
     noteForm: !this.audience,
   })}`);
-    sendHtml(response, 200, html, { vary: 'Accept, Authorization', 'cache-control': 'no-cache',
-      ...ldpHeaders(root, iri, 'container', operation.access.headers) }, request.method === 'HEAD');
+    // An ETag as CSS gives the page, so a browser's revalidation gets a 304; not for a filtered page,
+    // which also changes when the reader's audience does.
+    const modified = modifiedOf(page.metadata, iri);
+    const eTag = this.audience ? undefined : eTagFor(modified, 'text/html');
+    if (eTag && this.notModified(request.headers['if-none-match'], request.headers['if-modified-since'], eTag, modified!)) {
+      response.writeHead(304, { etag: eTag });
+      response.end();
+      return;
+    }
+    // `text/html` without a charset, as CSS answers: the page declares it (`<meta charset>`).
+    response.writeHead(200, { 'cache-control': 'no-cache',
+      ...ldpHeaders(root, iri, 'container', operation.access.headers),
+      ...eTag ? { etag: eTag, 'last-modified': modified!.toUTCString() } : {},
+      'content-type': 'text/html', 'content-length': Buffer.byteLength(html) });
+    response.end(request.method === 'HEAD' ? undefined : html);
   }
 
   private async readPage(iri: string, after: string | undefined): Promise<ContainerPage | undefined> {

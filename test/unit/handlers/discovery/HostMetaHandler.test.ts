@@ -39,7 +39,6 @@ describe('HostMetaHandler', (): void => {
   ])('answers host-meta with Accept %j as %s', async(accept, type): Promise<void> => {
     const reply = await get(handler, '/.well-known/host-meta', { headers: accept ? { accept } : {}});
     expect(reply.headers['content-type']).toBe(`${type}; charset=utf-8`);
-    expect(reply.headers.vary).toBe('Accept');
   });
 
   it('escapes the base URL in the XML', async(): Promise<void> => {

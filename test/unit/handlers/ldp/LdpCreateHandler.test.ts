@@ -77,6 +77,19 @@ describe('LdpCreateHandler (on the embedded store)', (): void => {
     expect((await graphs.resources.readData(`${NOTES}my-note`))[0].object.value).toBe('a');
   });
 
+  it('refuses with 403 a Slug naming an auxiliary resource, creating nothing (Solid Protocol, as CSS)', async(): Promise<void> => {
+    const before = await contains(NOTES);
+    for (const slug of [ 'doc.txt.meta', 'doc.acl', ' other.acr ' ]) {
+      const response = await post('/notes/', '<a> <b> <c>.', { 'content-type': 'text/turtle', slug });
+      expect(response.status).toBe(403);
+      expect(await response.json()).toMatchObject({ error: 'auxiliary_slug' });
+    }
+    expect(await contains(NOTES)).toEqual(before);
+    // Only the end of the name counts: a name that merely holds `.meta` is fine.
+    expect((await post('/notes/', '<a> <b> <c>.', { 'content-type': 'text/turtle', slug: 'a.meta.ttl' })).headers.get('location'))
+      .toBe(`${NOTES}a.meta.ttl`);
+  });
+
   it('posts to a container named without its slash', async(): Promise<void> => {
     const response = await post('/notes', '{"@id":"","http://purl.org/dc/terms/title":"j"}', { 'content-type': 'application/ld+json' });
     expect(response.status).toBe(201);

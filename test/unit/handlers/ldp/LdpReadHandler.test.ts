@@ -95,7 +95,9 @@ describe('LdpReadHandler (on the embedded store)', (): void => {
 
   it('serves JSON-LD when asked, and HEAD with the headers only', async(): Promise<void> => {
     const answer = await get('/notes/doc', { accept: 'application/ld+json' });
-    expect(answer.headers.get('content-type')).toBe('application/ld+json; charset=utf-8');
+    // Exactly the media type, as CSS answers: JSON and JSON-LD define no charset parameter.
+    expect(answer.headers.get('content-type')).toBe('application/ld+json');
+    expect((await get('/notes/doc', { accept: 'application/json' })).headers.get('content-type')).toBe('application/json');
     expect(JSON.parse(answer.text)).toMatchObject({ id: DOC });
     const head = await get('/notes/doc', {}, server, 'HEAD');
     expect(head.status).toBe(200);
@@ -161,6 +163,20 @@ describe('LdpReadHandler (on the embedded store)', (): void => {
     expect(triples(answer.text)).toContainEqual([ `${BASE}notes/page.html`, TITLE, 'From RDFa' ]);
   });
 
+  it('gives a browser\'s page of a container text/html, an ETag and a 304 when unchanged, as CSS', async(): Promise<void> => {
+    const page = await get('/notes/', { accept: 'text/html' });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html');
+    expect(page.text).toContain('Contents of notes');
+    const eTag = page.headers.get('etag')!;
+    expect(eTag).toMatch(/^"\d+-text\/html"$/u);
+    expect(page.headers.get('last-modified')).not.toBeNull();
+    expect(eTag).not.toBe((await get('/notes/')).headers.get('etag'));
+    const again = await get('/notes/', { accept: 'text/html', 'if-none-match': eTag });
+    expect(again.status).toBe(304);
+    expect(again.headers.get('etag')).toBe(eTag);
+  });
+
   it('leaves writes, ranges, preferences, preconditions, reserved paths, browsers and other types to CSS', async(): Promise<void> => {
     const refused = [
       await fetch(`${server.base}/notes/doc`, { method: 'DELETE' }),
@@ -178,7 +194,7 @@ describe('LdpReadHandler (on the embedded store)', (): void => {
     it('never serves blind copies, and takes ranges and preconditions itself', async(): Promise<void> => {
       const answer = await get('/objects/public', { range: 'bytes=0-1', 'if-match': '"x"' }, audienceServer);
       expect(answer.status).toBe(200);
-      expect(answer.headers.get('content-type')).toBe('application/ld+json; charset=utf-8');
+      expect(answer.headers.get('content-type')).toBe('application/ld+json');
       expect(answer.text).not.toContain('secret');
       // The rest of the addressing stays.
       expect(answer.text).toContain('Public');

@@ -159,6 +159,14 @@ describe('RequestPipeline', () => {
     expect(fallback.calls.at(-1)).toBe('GET /anything/else');
   });
 
+  it('says on every answer, served or refused, that it varies with Accept, Authorization and Origin', async() => {
+    // Handlers negotiate, filter by the reader and echo the Origin: a cache must keep those apart.
+    for (const [ path, init ] of [ [ 'objects/abc', {}], [ 'anything/else', {}], [ 'objects/abc', { method: 'PUT', body: 'x' }] ] as const) {
+      const response = await fetch(`${base}${path}`, { ...init, headers: { origin: 'https://app.example' }});
+      expect(response.headers.get('vary')).toBe('Accept, Authorization, Origin');
+    }
+  });
+
   it('answers 406 or 405 when the route\'s handler does not take the request', async() => {
     // The policy lets HEAD through; the handler takes GET only.
     const head = await fetch(`${base}objects/abc`, { method: 'HEAD' });
