@@ -97,8 +97,11 @@ describe('PathTemplates', () => {
     const handlers = (ids: Set<string>): string[] => [ ...ids ].filter((id): boolean => id.endsWith('Handler') || id.endsWith('Handlers'));
     const routed = handlers(idsIn(routes.map(({ config }): unknown => config.options_handler)));
     expect(routed.length).toBeGreaterThan(0);
-    const chain = idsIn(objects.filter((object): boolean => object['@id'] === 'urn:fedpod:default:AppHandlers' ||
+    const chain = idsIn(objects.filter((object): boolean => object['@id'] === 'urn:solid-server:default:HttpHandler' ||
       object['@id'] === 'urn:fedpod:default:LdpHandlers'));
+    expect(chain.size).toBeGreaterThan(0);
+    // A route may end its list with the whole LDP chain (for the representations it does not make), not a member of it.
+    chain.delete('urn:solid-server:default:HttpHandler');
     expect(routed.filter((id): boolean => chain.has(id))).toEqual([]);
   });
 });
