@@ -11,8 +11,10 @@
 // A module whose inputs (the config files, the component descriptions, the installed packages, this
 // script) are unchanged since it was written is kept, only touched so that it stays newer than them:
 // so `npm test`, which compiles the tests' setups after the build, does not compile a setup twice.
+const { spawn } = require('node:child_process');
 const { createHash } = require('node:crypto');
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const { ComponentsManager } = require('componentsjs');
 const { ConstructionStrategyCommonJsString } = require('componentsjs/lib/construction/strategy/ConstructionStrategyCommonJsString');
@@ -94,7 +96,23 @@ function upToDate(target, key) {
     const own = importedBackend(configFileOf(name));
     return (own ? [ own ] : BACKENDS).map((backend) => ({ sources: setupFilesOf(name, backend), target: compiledModuleOf(name, backend), backend }));
   });
-  for (const { sources, target, backend } of jobs) {
+  // One setup compiles on one core (Components.js is synchronous work): the jobs are shared out
+  // between processes, one per core, each taking every n-th job.
+  const shard = /^(\d+)\/(\d+)$/u.exec(process.env.FEDPOD_COMPILE_SHARD ?? '');
+  if (!shard) {
+    const processes = Math.min(jobs.length, os.availableParallelism());
+    if (processes > 1) {
+      const codes = await Promise.all(Array.from({ length: processes }, (_, index) => new Promise((resolve) => {
+        spawn(process.execPath, [ __filename, ...process.argv.slice(2) ], {
+          stdio: 'inherit', env: { ...process.env, FEDPOD_COMPILE_SHARD: `${index}/${processes}` },
+        }).on('close', resolve);
+      })));
+      process.exitCode = codes.find((code) => code !== 0) ?? 0;
+      return;
+    }
+  }
+  const [ index, count ] = shard ? [ Number(shard[1]), Number(shard[2]) ] : [ 0, 1 ];
+  for (const { sources, target, backend } of jobs.filter((_, position) => position % count === index)) {
     const started = Date.now();
     const shown = `${path.relative(ROOT, sources[0])} (${backend})`;
     const key = inputsKey(sources);
