@@ -233,7 +233,8 @@ function slugGroup(): CaseGroup {
   ];
   for (const [ label, slug ] of slugs) {
     // A raw NUL in a header is refused by Node's HTTP parser (a bare 400) before any handler sees it.
-    cases.push(jsonCase(`Slug ${label} (JSON)`, 'POST', '/notes/', { '@context': AS, type: 'Note', name: 'slug' }, [ 201, 400 ],
+    // A Slug naming an auxiliary resource (.acl, .meta) is refused with 403, as the Solid Protocol asks.
+    cases.push(jsonCase(`Slug ${label} (JSON)`, 'POST', '/notes/', { '@context': AS, type: 'Note', name: 'slug' }, [ 201, 400, 403 ],
       { contentType: 'application/ld+json', headers: { Slug: slug }, jsonApi: !slug.includes('\u0000') }));
     cases.push({ name: `Slug ${label} (Turtle)`, method: 'POST', path: '/notes/', headers: { 'Content-Type': 'text/turtle', Slug: slug },
       body: '<a:s> <a:p> "slug" .', expect: [ 201, 400, 403 ], jsonApi: false });
