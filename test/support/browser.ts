@@ -1,33 +1,40 @@
 /**
- * A browser's part of a login for tests (Solid-OIDC, an app's OAuth): redirects followed by hand,
- * cookies kept by name (paths and domains ignored: one test server).
+ * A real headless browser for the page tests: the system's Chromium (Debian's `chromium`, which
+ * scripts/ensure-test-deps.sh installs), driven by puppeteer-core. FEDPOD_CHROMIUM names another binary.
  */
-export class Browser {
-  private readonly cookies = new Map<string, string>();
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { runDir } from './processes';
 
-  public async open(url: string, init: RequestInit = {}): Promise<Response> {
-    const cookie = [ ...this.cookies ].map(([ name, value ]): string => `${name}=${value}`).join('; ');
-    const response = await fetch(url, { ...init, redirect: 'manual', headers: { ...init.headers as Record<string, string>, cookie }});
-    for (const line of response.headers.getSetCookie()) {
-      const [ pair ] = line.split(';');
-      const at = pair.indexOf('=');
-      this.cookies.set(pair.slice(0, at), pair.slice(at + 1));
-    }
-    return response;
+function chromiumPath(): string {
+  const named = process.env.FEDPOD_CHROMIUM;
+  if (named) {
+    return named;
   }
+  for (const binary of [ 'chromium', 'chromium-browser', 'google-chrome' ]) {
+    try {
+      return execFileSync('sh', [ '-c', `command -v ${binary}` ], { encoding: 'utf8' }).trim();
+    } catch {
+      // Not this one.
+    }
+  }
+  throw new Error('No Chromium found: install Debian\'s chromium (scripts/ensure-test-deps.sh does) or set FEDPOD_CHROMIUM');
+}
 
-  /** Follows redirects from `url` until a page (2xx, 4xx) or a redirect to `stopAt`; returns the last response and its URL. */
-  public async follow(url: string, stopAt: string, init: RequestInit = {}): Promise<{ response: Response; url: string }> {
-    let current = url;
-    let response = await this.open(current, init);
-    for (let hops = 0; response.status >= 300 && response.status < 400; hops++) {
-      expect(hops).toBeLessThan(10);
-      current = new URL(response.headers.get('location')!, current).href;
-      if (current.startsWith(stopAt)) {
-        return { response, url: current };
-      }
-      response = await this.open(current);
-    }
-    return { response, url: current };
-  }
+export async function launchBrowser(): Promise<Browser> {
+  return puppeteer.launch({ executablePath: chromiumPath(), headless: true,
+    // No sandbox: tests run as root in containers, where Chromium's sandbox cannot start.
+    args: [ '--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu' ] });
+}
+
+/** Keeps a screenshot of the page with the run's logs (`logs/screenshots/<name>.png`), as a test artifact. */
+export async function keepScreenshot(page: Page, name: string): Promise<string> {
+  // Beside the logs: the run's other data is removed at teardown, its logs are kept.
+  const directory = path.join(runDir(), 'logs', 'screenshots');
+  fs.mkdirSync(directory, { recursive: true });
+  const file = path.join(directory, `${name.replace(/[^a-z0-9-]+/giu, '-')}.png`);
+  await page.screenshot({ path: file as `${string}.png`, fullPage: true });
+  return file;
 }

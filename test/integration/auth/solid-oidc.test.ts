@@ -10,7 +10,7 @@ import { Session } from '@inrupt/solid-client-authn-node';
 import { startFedpod, type FedpodServer } from '../../support/fedpod';
 import { freePort } from '../../support/ports';
 import { makeTempDir } from '../../support/processes';
-import { Browser } from '../../support/browser';
+import { Browser } from '../../support/cookie-browser';
 
 interface Account { token: string; webId: string }
 interface Client { id: string; secret: string; webId: string; issuer: string; created: string }

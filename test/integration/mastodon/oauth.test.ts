@@ -11,7 +11,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { createOAuthAPIClient, createRestAPIClient, type mastodon } from 'masto';
 import generator from 'megalodon';
-import { Browser } from '../../support/browser';
+import { Browser } from '../../support/cookie-browser';
 import { startFedpod, type FedpodServer } from '../../support/fedpod';
 
 interface Account { token: string; webId: string }
