@@ -184,10 +184,9 @@ export class MastodonOAuthService {
       throw invalidGrant('The refresh token is unknown, revoked or not this app\'s.');
     }
     const old = await this.tokens.get(record.tokenHash);
-    if (!old || !old.username || !old.webId || !await this.refreshes.delete(key)) {
+    if (!old?.username || !old.webId) {
       throw invalidGrant('The refresh token is unknown, revoked or not this app\'s.');
     }
-    await this.tokens.delete(record.tokenHash);
     let scopes = old.scopes;
     if (scope !== undefined && scope.trim().length > 0) {
       scopes = this.scopesFor(app, scope);
@@ -196,6 +195,11 @@ export class MastodonOAuthService {
         throw oauthError(400, 'invalid_scope', `A refresh cannot widen the scopes: ${wider.join(', ')}.`);
       }
     }
+    // Checked first, then used: deleting the file is what uses it, so of two refreshes one wins.
+    if (!await this.refreshes.delete(key)) {
+      throw invalidGrant('The refresh token is unknown, revoked or not this app\'s.');
+    }
+    await this.tokens.delete(record.tokenHash);
     return this.issueToken({ clientId: app.clientId, username: old.username, webId: old.webId, scopes }, true);
   }
 
@@ -250,14 +254,15 @@ export class MastodonOAuthService {
       }
       const known = byApp.get(token.clientId);
       if (known) {
-        known.scopes = [ ...new Set([ ...known.scopes, ...token.scopes ]) ];
+        // Sorted: the files are read in no particular order.
+        known.scopes = [ ...new Set([ ...known.scopes, ...token.scopes ]) ].sort();
         known.created = known.created < token.created ? known.created : token.created;
         known.lastUsed = known.lastUsed > token.lastUsed ? known.lastUsed : token.lastUsed;
         continue;
       }
       const app = await this.apps.get(token.clientId);
       byApp.set(token.clientId, {
-        clientId: token.clientId, name: app?.name ?? 'an app no longer registered', scopes: [ ...token.scopes ],
+        clientId: token.clientId, name: app?.name ?? 'an app no longer registered', scopes: [ ...token.scopes ].sort(),
         created: token.created, lastUsed: token.lastUsed, ...app?.website ? { website: app.website } : {},
       });
     }
