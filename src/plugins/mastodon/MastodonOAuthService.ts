@@ -37,15 +37,8 @@ export interface OAuthBearer {
   scopes: string[];
 }
 
-/** Who an authorization code is for. */
-export interface CodeRequest {
-  clientId: string;
-  username: string;
-  webId: string;
-  scopes: string[];
-  redirectUri: string;
-  challenge?: string;
-}
+/** Who an authorization code is for: the code's record but its expiry. */
+export type CodeRequest = Omit<OAuthCode, 'expires'>;
 
 /** The client credentials of a token request. */
 export interface ClientCredentials {
