@@ -217,3 +217,4 @@ export * from './handlers/mastodon/MastodonAppCredentialsHandler';
 export * from './handlers/mastodon/OAuthAuthorizeHandler';
 export * from './handlers/mastodon/OAuthTokenHandler';
 export * from './handlers/mastodon/OAuthRevokeHandler';
+export * from './handlers/mastodon/MastodonAuthorizationsHandler';

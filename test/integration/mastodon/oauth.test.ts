@@ -264,9 +264,13 @@ describe('OAuth 2 for Mastodon apps (activitypub)', () => {
     }
   });
 
-  it('lists the authorized apps on the account page, where the user revokes one', async() => {
+  it('lists the authorized apps (JSON and the account page), where the user revokes one', async() => {
     const app = await register(CALLBACK);
     const { access_token: accessToken } = await userToken('carol', app, 'read');
+    // As JSON, to the user's own token, and never to an app's.
+    const listed = await fetch(`${server.baseUrl}auth/apps`, { headers: bearer(accounts.carol.token) });
+    expect(await listed.json()).toEqual(expect.arrayContaining([ expect.objectContaining({ clientId: app.client_id, scopes: [ 'read' ]}) ]));
+    expect((await fetch(`${server.baseUrl}auth/apps`, { headers: bearer(accessToken) })).status).toBe(401);
     const browser = new Browser();
     const login = await browser.open(`${server.baseUrl}auth/login`, { method: 'POST', headers: { ...FORM, accept: 'text/html' },
       body: new URLSearchParams({ username: 'carol', password: PASSWORD }).toString() });

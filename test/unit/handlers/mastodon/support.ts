@@ -18,8 +18,8 @@ export interface OAuthWorld {
 
 export const CALLBACK = 'https://app.example/callback';
 
-export async function startOAuthWorld(handlerOf: (oauth: MastodonOAuthService) => HttpHandler, agent?: (request: Headers) => Agent | undefined):
-Promise<OAuthWorld> {
+export async function startOAuthWorld(handlerOf: (oauth: MastodonOAuthService) => HttpHandler, agent?: (request: Headers) => Agent | undefined,
+  paramsOf?: (path: string) => Record<string, string>): Promise<OAuthWorld> {
   const dataDir = mkdtempSync(join(tmpdir(), 'fedpod-oauth-handler-'));
   const oauth = new MastodonOAuthService(dataDir);
   const { app, clientSecret } = await oauth.register({ client_name: 'Test app', redirect_uris: `${CALLBACK} urn:ietf:wg:oauth:2.0:oob`, scopes: 'read write' });
@@ -30,7 +30,7 @@ Promise<OAuthWorld> {
         operation.authenticated(found);
       }
     } :
-    undefined);
+    undefined, undefined, paramsOf);
   return {
     oauth, clientId: app.clientId, clientSecret, server,
     stop: async(): Promise<void> => {
