@@ -18,11 +18,20 @@ const transform = {
   ],
 };
 
+// Packages published as ES modules only, required by the CommonJS builds of client libraries the
+// tests use (masto.js requires change-case): compiled to CommonJS like the tests.
+const ESM_ONLY = ['change-case'];
+transform[`/node_modules/(${ESM_ONLY.join('|')})/.+\\.js$`] = [
+  'ts-jest',
+  { tsconfig: { rootDir: '.', allowJs: true, declaration: false }, isolatedModules: true },
+];
+
 const shared = {
   rootDir: __dirname,
   roots: ['<rootDir>/test'],
   testEnvironment: 'node',
   transform,
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`],
   moduleFileExtensions: ['ts', 'js', 'json'],
 };
 

@@ -9,6 +9,11 @@ import type { Operation } from '../http/Operation';
  */
 export interface AccessPolicy {
   authorize: (operation: Operation) => Promise<void>;
+  /**
+   * True for a policy that checks the scopes of an OAuth token (MastodonScopeAccess). Any other
+   * route refuses such a token (401), so an app's token never reaches what it was not given.
+   */
+  readonly acceptsScopedTokens?: boolean;
 }
 
 /** The methods that change something; any other method reaches the handler, which refuses what it does not know (405). */

@@ -8,6 +8,8 @@ export interface AppAsking {
   clientId: string;
   /** Where the browser goes back to after the answer (its origin is shown). */
   redirectUri?: string;
+  /** What the app asks to do, each as the page says it (a Mastodon app's scopes); none: everything the user may. */
+  scopes?: readonly string[];
 }
 
 /** A page of the login: the server's layout, the title as its heading. */
@@ -24,17 +26,22 @@ function appLine(app: AppAsking): string {
 
 function safeOrigin(uri: string): string {
   try {
-    return new URL(uri).origin;
+    // An app's own scheme (`myapp://callback`) has no origin: its URI says where answers go.
+    const origin = new URL(uri).origin;
+    return origin === 'null' ? uri : origin;
   } catch {
     return uri;
   }
 }
 
-/** The password form of a Solid-OIDC login. */
-export function loginPage(app: AppAsking, error?: string, login = ''): string {
+/**
+ * The password form of a login for an app (Solid-OIDC, or a Mastodon app's OAuth).
+ * @param hidden - More hidden fields of each form, already HTML (a CSRF token).
+ */
+export function loginPage(app: AppAsking, error?: string, login = '', hidden = ''): string {
   return page('Log in', `${appLine(app)}
 ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
-<form method="post">
+<form method="post">${hidden}
 <input type="hidden" name="action" value="login">
 <label for="login">Username or email</label>
 <input id="login" name="login" autocomplete="username" required value="${escapeHtml(login)}">
@@ -43,19 +50,24 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
 <label><input type="checkbox" name="remember" value="yes"> Stay logged in on this browser</label>
 <button type="submit">Log in</button>
 </form>
-<form method="post"><input type="hidden" name="action" value="cancel"><button type="submit">Cancel</button></form>`);
+<form method="post">${hidden}<input type="hidden" name="action" value="cancel"><button type="submit">Cancel</button></form>`);
 }
 
-/** The question whether the app may act as the logged-in user. */
-export function consentPage(app: AppAsking, webId: string): string {
+/** The question whether the app may act as the logged-in user (`hidden`: as for loginPage). */
+export function consentPage(app: AppAsking, webId: string, hidden = ''): string {
+  const what = app.scopes ?
+    `<p>If you allow it, the app can, as <span class="app">${escapeHtml(webId)}</span>:</p>
+<ul class="scopes">${app.scopes.map((scope): string => `<li>${escapeHtml(scope)}</li>`).join('')}</ul>` :
+    `<p>If you allow it, the app can read and write, as <span class="app">${escapeHtml(webId)}</span>, whatever you may read and write.</p>`;
+  // Mastodon apps keep their token until it is revoked: no refresh-token choice to offer.
+  const remember = app.scopes ? '' : '<label><input type="checkbox" name="remember" value="yes"> Keep it logged in (refresh tokens)</label>\n';
   return page('Allow this app?', `${appLine(app)}
-<p>If you allow it, the app can read and write, as <span class="app">${escapeHtml(webId)}</span>, whatever you may read and write.</p>
-<form method="post">
+${what}
+<form method="post">${hidden}
 <input type="hidden" name="action" value="consent">
-<label><input type="checkbox" name="remember" value="yes"> Keep it logged in (refresh tokens)</label>
-<button type="submit">Allow</button>
+${remember}<button type="submit">Allow</button>
 </form>
-<form method="post"><input type="hidden" name="action" value="cancel"><button type="submit">Deny</button></form>`);
+<form method="post">${hidden}<input type="hidden" name="action" value="cancel"><button type="submit">Deny</button></form>`);
 }
 
 /** A page that only says something (an expired login link). */

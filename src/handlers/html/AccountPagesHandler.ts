@@ -4,6 +4,7 @@ import type { OperationInput } from '../http/Operation';
 import type { AccountService, Session } from '../../plugins/accounts/AccountService';
 import type { TokenClaims, TokenService } from '../../plugins/accounts/TokenService';
 import type { WebhookService } from '../../plugins/webhooks/WebhookService';
+import type { MastodonOAuthService } from '../../plugins/mastodon/MastodonOAuthService';
 import { badRequest, FedpodHttpError } from '../../util/HttpErrors';
 import { mediaTypeOf, readBody, sendHtml } from '../http/HttpUtil';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
@@ -11,9 +12,9 @@ import { NOT_HANDLED } from '../http/NotHandled';
 import { prefersHtml } from '../http/BrowserAccept';
 import { escapeHtml } from '../http/Html';
 import { renderPage } from '../http/PageLayout';
+import { ACCOUNT_SESSION, OAUTH_SESSION, readCookie, setCookie } from '../auth/SessionCookies';
 
 const PAGES = new Set([ '/auth/signup', '/auth/login', '/auth/account', '/auth/logout' ]);
-const COOKIE = 'fedpod_session';
 const FORM = 'application/x-www-form-urlencoded';
 const MAX_FORM_BYTES = 16 * 1024;
 
@@ -23,7 +24,8 @@ const MAX_FORM_BYTES = 16 * 1024;
  * `/auth/account`, where a logged-in user creates, lists and revokes webhooks. Logging in (or signing
  * up) sets a session cookie holding the user's token: HttpOnly, SameSite=Strict, Secure on an HTTPS
  * base, for `/auth/` only, so it authenticates these pages and nothing else (API requests still
- * need the token in `Authorization`). The account page's forms also carry a value derived from the
+ * need the token in `Authorization`); and the same token in the Lax cookie of the OAuth pages
+ * (`/oauth/`), so an app's authorization finds the user logged in (see SessionCookies). The account page's forms also carry a value derived from the
  * token, which another site cannot know.
  */
 export class AccountPagesHandler extends JsonHttpHandler {
@@ -32,12 +34,15 @@ export class AccountPagesHandler extends JsonHttpHandler {
 
   /**
    * @param webhooks - The webhook service, in setups that have webhooks (the account page lists them).
+   * @param oauth - The Mastodon apps' OAuth, in setups with the Mastodon client API (the page lists the
+   *   apps the user authorized, each revocable).
    */
   public constructor(
     baseUrl: string,
     private readonly accounts: AccountService,
     private readonly tokens: TokenService,
     private readonly webhooks?: WebhookService,
+    private readonly oauth?: MastodonOAuthService,
   ) {
     super();
     this.base = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
@@ -111,8 +116,12 @@ export class AccountPagesHandler extends JsonHttpHandler {
     return this.send(response, 200, await this.accountPage(claims, token, notice));
   }
 
-  /** Generates or revokes a webhook as the form asks; the notice to show. */
+  /** Generates or revokes a webhook, or revokes an app, as the form asks; the notice to show. */
   private async change(claims: TokenClaims, form: URLSearchParams): Promise<string> {
+    if (form.get('do') === 'revoke-app' && this.oauth) {
+      const revoked = await this.oauth.revokeAuthorization(claims.username, form.get('client') ?? '');
+      return `<p class="notice" role="status">${revoked ? 'The app can no longer use your account.' : 'That app had no access.'}</p>`;
+    }
     if (!this.webhooks) {
       throw badRequest('This server has no webhooks.', 'invalid_form');
     }
@@ -145,8 +154,22 @@ ${records.length === 0 ? '<p class="meta">None yet.</p>' : `<ul class="webhooks"
     return renderPage(this.base, 'Your account', `<h1>Your account</h1>
 ${notice}
 <p>Logged in as <a href="${escapeHtml(claims.webId)}">@${escapeHtml(claims.username)}</a>.</p>
+${await this.appsSection(claims, csrf)}
 ${webhooks}
 <form method="post" action="${escapeHtml(this.base)}auth/logout"><button type="submit">Log out</button></form>`);
+  }
+
+  /** The Mastodon apps the user authorized, each with its scopes and a button that revokes them. */
+  private async appsSection(claims: TokenClaims, csrf: string): Promise<string> {
+    if (!this.oauth) {
+      return '';
+    }
+    const apps = await this.oauth.authorizations(claims.username);
+    return `<section><h2>Authorized apps</h2>
+${apps.length === 0 ? '<p class="meta">None yet.</p>' : `<ul class="apps">${apps.map((app) => `<li><strong class="app">${escapeHtml(app.name)}</strong>
+<span class="meta">${escapeHtml(app.scopes.join(' '))} · since ${escapeHtml(app.created.slice(0, 16).replace('T', ' '))} UTC · last used ${escapeHtml(app.lastUsed.slice(0, 10))}</span>
+<form method="post" class="inline">${csrf}<input type="hidden" name="do" value="revoke-app"><input type="hidden" name="client" value="${escapeHtml(app.clientId)}"><button type="submit">Revoke</button></form></li>`).join('\n')}</ul>`}
+</section>`;
   }
 
   private signupForm(error?: string, form?: URLSearchParams): string {
@@ -178,18 +201,12 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
       'content-security-policy': 'frame-ancestors \'none\'' });
   }
 
-  private cookie(token: string, maxAge?: number): string {
-    return `${COOKIE}=${token}; Path=/auth/; HttpOnly; SameSite=Strict${this.secure ? '; Secure' : ''}${maxAge === undefined ? '' : `; Max-Age=${maxAge}`}`;
+  private cookie(token: string, maxAge?: number): string[] {
+    return [ setCookie(ACCOUNT_SESSION, token, this.secure, maxAge), setCookie(OAUTH_SESSION, token, this.secure, maxAge) ];
   }
 
   private sessionToken(request: IncomingMessage): string | undefined {
-    for (const part of (request.headers.cookie ?? '').split(';')) {
-      const [ name, ...value ] = part.trim().split('=');
-      if (name === COOKIE && value.length > 0) {
-        return value.join('=') || undefined;
-      }
-    }
-    return undefined;
+    return readCookie(request, ACCOUNT_SESSION.name);
   }
 
   /** A value of the session's forms that only a page of this session can have (the token's hash). */

@@ -11,6 +11,14 @@ export interface Agent {
   username?: string;
   /** A remote ActivityPub actor proven by an HTTP-signed request. */
   remoteActor?: string;
+  /**
+   * The scopes of an OAuth token of a Mastodon app; none for every other credential (a Fedpod or
+   * Solid-OIDC token may do whatever its user may). Only routes whose policy takes scoped tokens
+   * (AccessPolicy.acceptsScopedTokens) let such an agent in.
+   */
+  scopes?: readonly string[];
+  /** The client id of the Mastodon app whose OAuth token this is (with no user for an app's own token). */
+  app?: string;
 }
 
 export const ANONYMOUS: Agent = Object.freeze({});

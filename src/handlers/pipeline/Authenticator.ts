@@ -1,5 +1,6 @@
 import type { CredentialsExtractor, HttpRequest } from '@solid/community-server';
 import type { TokenService } from '../../plugins/accounts/TokenService';
+import type { MastodonOAuthService } from '../../plugins/mastodon/MastodonOAuthService';
 import { ActorUrls } from '../../plugins/activitypub/ActorUrls';
 import type { RemoteActorCache } from '../../plugins/activitypub/fetch/RemoteActorCache';
 import type { HttpSignatureVerifier } from '../../plugins/activitypub/signatures/HttpSignatureVerifier';
@@ -21,6 +22,9 @@ interface CachedToken {
  * - no `Authorization` and no signature: anonymous, with no work at all;
  * - `Authorization: Bearer <Fedpod token>`: verified by the TokenService, the result kept until the
  *   token expires (an ES256 verification costs more than the rest of a small GET);
+ * - `Authorization: Bearer <OAuth token of a Mastodon app>` (opaque, no dots, unlike the JWTs of the
+ *   other kinds), in setups with the Mastodon client API: looked up on every request, so a revoked
+ *   token is refused at once; the agent carries the token's scopes (see AccessPolicy.acceptsScopedTokens);
  * - any other `Authorization` (Solid-OIDC `DPoP`, or `Bearer`, from this server's OpenID provider or
  *   another): CSS's credentials extractor the first time, which verifies the token and its DPoP proof,
  *   and that the WebID names the token's issuer; then the token is kept until it expires and each
@@ -46,6 +50,7 @@ export class Authenticator {
    * @param verifier - HTTP signature verifier, when the setup federates.
    * @param actors - Remote actors' keys, for signed GETs.
    * @param cachedTokens - How many verified tokens are kept.
+   * @param oauth - The OAuth tokens of Mastodon apps, when the setup has the Mastodon client API.
    */
   public constructor(
     baseUrl: string,
@@ -54,6 +59,7 @@ export class Authenticator {
     private readonly verifier?: HttpSignatureVerifier,
     private readonly actors?: RemoteActorCache,
     private readonly cachedTokens = 10_000,
+    private readonly oauth?: MastodonOAuthService,
   ) {
     this.origin = new URL(baseUrl).origin;
     this.actorUrls = new ActorUrls(baseUrl);
@@ -83,6 +89,9 @@ export class Authenticator {
     const match = /^(Bearer|DPoP)\s+(\S+)\s*$/iu.exec(authorization);
     if (match?.[1].toLowerCase() === 'bearer' && this.tokens?.isOwnToken(match[2])) {
       return this.fromFedpodToken(match[2]);
+    }
+    if (match?.[1].toLowerCase() === 'bearer' && this.oauth && !match[2].includes('.')) {
+      return this.fromOAuthToken(match[2]);
     }
     if (!this.solidCredentials) {
       throw unauthorized('Send the token as "Authorization: Bearer <token>".', 'invalid_token');
@@ -129,6 +138,19 @@ export class Authenticator {
     }
     this.tokenCache.set(token, { agent, expires: expiryOf(token) });
     return agent;
+  }
+
+  private async fromOAuthToken(token: string): Promise<Agent> {
+    const bearer = await this.oauth!.bearer(token);
+    if (!bearer) {
+      // Mastodon's words, which apps show.
+      throw new FedpodHttpError(401, 'The access token is invalid', 'The access token is unknown or was revoked.',
+        { 'www-authenticate': 'Bearer error="invalid_token"' });
+    }
+    return Object.freeze({
+      ...bearer.username && bearer.webId ? { username: bearer.username, webId: bearer.webId } : {},
+      scopes: Object.freeze([ ...bearer.scopes ]), app: bearer.clientId,
+    });
   }
 
   private async fromSignature(request: HttpRequest, target: string): Promise<Agent> {

@@ -4,7 +4,7 @@ import { PassThrough } from 'node:stream';
 import type { HttpHandler } from '@solid/community-server';
 import { getLoggerFor, guardStream, ServerConfigurator } from '@solid/community-server';
 import type { RequestMonitor, RouteLabel } from '../server/RequestMonitor';
-import { badRequest, FedpodHttpError, payloadTooLarge } from '../../util/HttpErrors';
+import { badRequest, FedpodHttpError, payloadTooLarge, unauthorized } from '../../util/HttpErrors';
 import type { AccessPolicy } from '../access/AccessPolicy';
 import type { ReadDecider, ReadDecisions } from '../access/ReadDecisions';
 import { discardBody, sendError } from '../http/HttpUtil';
@@ -150,6 +150,9 @@ export class RequestPipeline extends ServerConfigurator implements ReadDecider {
       // Only now: CSS's credentials extractor, asked while authenticating, must not take this
       // request's (still anonymous) operation for the pipeline's answer (PipelineAgentExtractor).
       operation.bind(request);
+      if (operation.agent.scopes !== undefined && route.access.acceptsScopedTokens !== true) {
+        throw unauthorized('This token of an app counts on the Mastodon client API only.', 'invalid_token');
+      }
       await route.access.authorize(operation);
       // After authorization: who may not write here learns nothing of what the route takes.
       checkMediaType(request, route.mediaTypes);

@@ -105,11 +105,13 @@ describe('AccountPagesHandler', (): void => {
     expect(refused.map(declined)).toEqual([ true, true, true, true, true ]);
   });
 
-  it('logs in from the form: a session cookie for /auth/ only, and the account page', async(): Promise<void> => {
+  it('logs in from the form: a Strict session cookie for /auth/, a Lax one for the OAuth pages, and the account page', async(): Promise<void> => {
     const page = await open('/auth/login', { form: { username: 'alice', password: 'right' }});
     expect(page.status).toBe(303);
     expect(page.headers.get('location')).toBe(`${BASE}auth/account`);
-    expect(page.headers.get('set-cookie')).toMatch(/^fedpod_session=[\w.-]+; Path=\/auth\/; HttpOnly; SameSite=Strict; Secure$/u);
+    const [ pages, oauth ] = page.headers.getSetCookie();
+    expect(pages).toMatch(/^fedpod_session=[\w.-]+; Path=\/auth\/; HttpOnly; SameSite=Strict; Secure$/u);
+    expect(oauth).toMatch(/^fedpod_oauth_session=[\w.-]+; Path=\/oauth\/; HttpOnly; SameSite=Lax; Secure$/u);
   });
 
   it('shows the form again with the reason and status of a refused login or signup, keeping what was typed', async(): Promise<void> => {
@@ -178,7 +180,8 @@ describe('AccountPagesHandler', (): void => {
     const page = await open('/auth/logout', { form: {}});
     expect(page.status).toBe(303);
     expect(page.headers.get('location')).toBe(`${BASE}auth/login`);
-    expect(page.headers.get('set-cookie')).toBe('fedpod_session=; Path=/auth/; HttpOnly; SameSite=Strict; Secure; Max-Age=0');
+    expect(page.headers.getSetCookie()).toEqual([ 'fedpod_session=; Path=/auth/; HttpOnly; SameSite=Strict; Secure; Max-Age=0',
+      'fedpod_oauth_session=; Path=/oauth/; HttpOnly; SameSite=Lax; Secure; Max-Age=0' ]);
   });
 
   it('on a plain-HTTP base, sets no Secure cookie, and without webhooks shows no webhooks and no form', async(): Promise<void> => {

@@ -7,6 +7,7 @@ import { SignJWT, generateKeyPair } from 'jose';
 import { Authenticator } from '../../../../src/handlers/pipeline/Authenticator';
 import { Operation } from '../../../../src/handlers/http/Operation';
 import { TokenService } from '../../../../src/plugins/accounts/TokenService';
+import { MastodonOAuthService } from '../../../../src/plugins/mastodon/MastodonOAuthService';
 
 const BASE = 'https://pod.example/';
 
@@ -46,6 +47,25 @@ describe('Authenticator', () => {
     }
     expect(verify).toHaveBeenCalledTimes(1);
     verify.mockRestore();
+  });
+
+  it('knows a Mastodon app\'s OAuth token with its user and scopes, and refuses it once revoked, at once', async() => {
+    const oauth = new MastodonOAuthService(dataDir);
+    const { app, clientSecret } = await oauth.register({ client_name: 'app', redirect_uris: 'https://app.example/cb', scopes: 'read' });
+    const code = await oauth.issueCode({ clientId: app.clientId, username: 'alice', webId: `${BASE}actors/alice`, scopes: [ 'read' ],
+      redirectUri: 'https://app.example/cb' });
+    const { access_token: accessToken } = await oauth.exchangeCode({ clientId: app.clientId, clientSecret }, code, undefined, undefined);
+    const solid = { handleSafe: jest.fn() } as unknown as CredentialsExtractor;
+    const authenticator = new Authenticator(BASE, tokens, solid, undefined, undefined, 100, oauth);
+    expect(await authenticator.authenticate(request({ authorization: `Bearer ${accessToken}` })))
+      .toEqual({ webId: `${BASE}actors/alice`, username: 'alice', scopes: [ 'read' ], app: app.clientId });
+    const appToken = (await oauth.clientToken({ clientId: app.clientId, clientSecret }, 'read')).access_token;
+    expect(await authenticator.authenticate(request({ authorization: `Bearer ${appToken}` }))).toEqual({ scopes: [ 'read' ], app: app.clientId });
+    await oauth.revoke({ clientId: app.clientId, clientSecret }, accessToken);
+    await expect(authenticator.authenticate(request({ authorization: `Bearer ${accessToken}` })))
+      .rejects.toMatchObject({ statusCode: 401, errorCode: 'The access token is invalid' });
+    // Opaque tokens are this server's OAuth tokens: never sent on to the Solid-OIDC check.
+    expect(solid.handleSafe).not.toHaveBeenCalled();
   });
 
   it('refuses a forged or expired Fedpod token with 401, every time', async() => {

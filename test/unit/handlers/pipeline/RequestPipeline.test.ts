@@ -1,4 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { HttpHandler } from '@solid/community-server';
 import type { AccessPolicy } from '../../../../src/handlers/access/AccessPolicy';
@@ -16,6 +19,8 @@ import { RouteGroup } from '../../../../src/handlers/pipeline/RouteGroup';
 import { readBody } from '../../../../src/handlers/http/HttpUtil';
 import type { Admission } from '../../../../src/handlers/pipeline/Admission';
 import { serviceUnavailable } from '../../../../src/util/HttpErrors';
+import { MastodonScopeAccess } from '../../../../src/handlers/mastodon/MastodonScopeAccess';
+import { MastodonOAuthService } from '../../../../src/plugins/mastodon/MastodonOAuthService';
 
 /** Answers 200 with the agent it saw and the body it read; records each call and the last operation. */
 class RecordingHandler extends HttpHandler {
@@ -291,5 +296,56 @@ describe('RequestPipeline\'s operation', () => {
     expect(await pipeline.mayRead('https://elsewhere.example/notes/1', ALICE)).toBe(false);
     expect(await pipeline.mayRead(`${base}%70rivate/alice`, ALICE)).toBe(false);
     expect(await pipeline.mayRead('not an IRI', ALICE)).toBe(false);
+  });
+});
+
+describe('RequestPipeline with the OAuth tokens of Mastodon apps', () => {
+  let server: Server;
+  let base: string;
+  let dataDir: string;
+  let accessToken: string;
+  const handler = new RecordingHandler();
+
+  beforeAll(async() => {
+    ({ server, base } = await listen());
+    dataDir = mkdtempSync(join(tmpdir(), 'fedpod-pipeline-oauth-'));
+    const oauth = new MastodonOAuthService(dataDir);
+    const { app, clientSecret } = await oauth.register({ client_name: 'app', redirect_uris: 'https://app.example/cb', scopes: 'read write' });
+    const code = await oauth.issueCode({ clientId: app.clientId, username: 'alice', webId: `${base}actors/alice`, scopes: [ 'write' ],
+      redirectUri: 'https://app.example/cb' });
+    accessToken = (await oauth.exchangeCode({ clientId: app.clientId, clientSecret }, code, undefined, undefined)).access_token;
+    const pipeline = new RequestPipeline({
+      baseUrl: base,
+      routes: [ new RouteGroup([
+        new Route({ name: 'api', paths: [ '/api/v1/statuses' ], access: new MastodonScopeAccess({ scope: 'write:statuses', policy: new PublicAccess() }), handler }),
+        new Route({ name: 'outbox', paths: [ '/actors/:user/outbox' ], access: new PathOwnerAccess(), handler }),
+      ]) ],
+      defaultAccess: new PublicAccess(),
+      defaultHandler: handler,
+      authenticator: new Authenticator(base, undefined, undefined, undefined, undefined, 100, oauth),
+      maxBodyBytes: 1000,
+    });
+    await pipeline.handle(server);
+  });
+
+  afterAll(async() => {
+    await close(server);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('lets an app\'s token in on a route whose policy checks scopes, with its user and scopes', async() => {
+    const response = await fetch(`${base}api/v1/statuses`, { headers: { authorization: `Bearer ${accessToken}` }});
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { agent: Agent }).agent).toMatchObject({ username: 'alice', scopes: [ 'write' ]});
+  });
+
+  it('refuses it (401) on every other route, even one its user may use, and on LDP paths', async() => {
+    const before = handler.calls.length;
+    for (const target of [ 'actors/alice/outbox', 'pods/alice/file' ]) {
+      const response = await fetch(`${base}${target}`, { method: 'POST', headers: { authorization: `Bearer ${accessToken}` }, body: '{}' });
+      expect(response.status).toBe(401);
+      expect(await response.json()).toMatchObject({ error: 'invalid_token' });
+    }
+    expect(handler.calls).toHaveLength(before);
   });
 });

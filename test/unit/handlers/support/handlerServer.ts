@@ -24,10 +24,10 @@ export interface HandlerServer {
  * Each request comes with its operation, as the pipeline builds it (target on `baseUrl`'s origin,
  * anonymous; a target that is not a valid path gets the pipeline's 400). `prepare` runs first on
  * each request, for what the pipeline's other steps would have done (authenticating its agent,
- * recording an access decision).
+ * recording an access decision). `paramsOf` gives the route's parameters of a path, as the route table would.
  */
 export async function serveHandler(handler: HttpHandler, prepare?: (request: HttpRequest, operation: Operation) => Promise<void> | void,
-  baseUrl = 'https://pod.example/'): Promise<HandlerServer> {
+  baseUrl = 'https://pod.example/', paramsOf?: (path: string) => Record<string, string>): Promise<HandlerServer> {
   const origin = new URL(baseUrl).origin;
   const server = createServer((raw, response): void => {
     const request = guardStream(raw);
@@ -37,7 +37,7 @@ export async function serveHandler(handler: HttpHandler, prepare?: (request: Htt
       return;
     }
     request.url = `${target.path}${target.search}`;
-    const operation = new Operation({ request, response, target }).bind(request);
+    const operation = new Operation({ request, response, target, params: paramsOf?.(target.path) }).bind(request);
     const input = { request, response, operation };
     void Promise.resolve(prepare?.(request, operation)).then(async(): Promise<void> => handler.canHandle(input)).then(
       async(): Promise<void> => handler.handle(input),
