@@ -1,11 +1,11 @@
 import type { Collections } from '../../storage/Collections';
 import { badRequest, FedpodHttpError, notFound } from '../../util/HttpErrors';
 import type { Json } from '../activitypub/ActivityJson';
-import { idOf, isObject, typeOf } from '../activitypub/ActivityJson';
+import { addressingOf, idOf, isObject, typeOf } from '../activitypub/ActivityJson';
 import type { ActivityRepository } from '../activitypub/ActivityRepository';
 import type { AudienceRules } from '../activitypub/AudienceRules';
 import type { OutboxService } from '../activitypub/outbound/OutboxService';
-import { ADDRESS_FIELDS, AS_NS, AS_PUBLIC } from '../activitypub/Vocabulary';
+import { AS_NS, AS_PUBLIC } from '../activitypub/Vocabulary';
 import type { MastodonAccount } from './AccountEntity';
 import type { MastodonAccounts } from './MastodonAccounts';
 import type { MastodonRecords, TimelineItem, TimelineQuery, TimelineSource } from './MastodonRecords';
@@ -414,14 +414,4 @@ function unprocessable(message: string): Error {
 
 function recordNotFound(): Error {
   return notFound('Record not found', 'record_not_found');
-}
-
-function addressingOf(stored: Json): Json {
-  const addressing: Json = {};
-  for (const field of ADDRESS_FIELDS) {
-    if (stored[field] !== undefined) {
-      addressing[field] = stored[field];
-    }
-  }
-  return addressing;
 }

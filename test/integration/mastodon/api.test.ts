@@ -45,7 +45,9 @@ describe('the Mastodon client API', () => {
       megalodon[username] = generator('mastodon', url, token);
     }
     expect((await postToOutbox(sessions.bob, { type: 'Follow', object: sessions.alice.webId })).status).toBe(201);
-    await eventually(async() => (await masto.alice.v1.accounts.verifyCredentials()).followersCount === 1);
+    // Alice's followers take bob when his Follow arrives; his following takes her when her Accept does.
+    await eventually(async() => (await masto.alice.v1.accounts.verifyCredentials()).followersCount === 1 &&
+      (await masto.bob.v1.accounts.verifyCredentials()).followingCount === 1);
   });
 
   afterAll(async() => {
@@ -131,6 +133,16 @@ describe('the Mastodon client API', () => {
     expect(ids(await masto.carol.v1.accounts.$select('alice').statuses.list())).toEqual([ publicPost.id ]);
     expect(ids(await masto.bob.v1.accounts.$select('alice').statuses.list())).toEqual([
       directReply.id, directPost.id, privatePost.id, publicPost.id ]);
+  });
+
+  it('shows a post made through the outbox, the same object', async() => {
+    const posted = await postToOutbox(sessions.carol, { type: 'Note', content: '<p>from the outbox</p>',
+      to: [ 'https://www.w3.org/ns/activitystreams#Public' ] });
+    expect(posted.status).toBe(201);
+    const noteIri = (posted.body.object as { id: string }).id;
+    const [ latest ] = await masto.carol.v1.timelines.home.list({ limit: 1 });
+    expect(latest).toMatchObject({ uri: noteIri, content: '<p>from the outbox</p>', visibility: 'public', account: { id: 'carol' } });
+    expect(latest.id).toBe(noteIri.split('/').at(-1));
   });
 
   it('pages timelines both ways', async() => {
