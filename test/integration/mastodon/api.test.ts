@@ -8,8 +8,9 @@ import generator, { type MegalodonInterface } from 'megalodon';
 import { startFedpod, type FedpodServer } from '../../support/fedpod';
 import { eventually } from '../../support/eventually';
 import { postToOutbox, signup, type Session } from '../../support/local-actors';
+import { TEST_STORES } from '../../support/stores';
 
-describe('the Mastodon client API', () => {
+describe.each(TEST_STORES)('the Mastodon client API on the $name', (store) => {
   let server: FedpodServer;
   let url: string;
   const sessions: Record<string, Session> = {};
@@ -36,7 +37,7 @@ describe('the Mastodon client API', () => {
   const ids = (statuses: { id: string }[]): string[] => statuses.map((status) => status.id);
 
   beforeAll(async() => {
-    server = await startFedpod({ config: 'activitypub' });
+    server = await startFedpod({ config: 'activitypub', ...store.extraArgs() });
     url = server.baseUrl.replace(/\/$/u, '');
     for (const username of [ 'alice', 'bob', 'carol' ]) {
       sessions[username] = await signup(server.baseUrl, username);
