@@ -199,5 +199,10 @@ describe.each(TEST_STORES)('the Mastodon client API on the $name', (store) => {
       authorization: `Bearer ${sessions.alice.token}` }, body: JSON.stringify({ status: ' ' }) });
     expect(response.status).toBe(422);
     expect(await response.json()).toEqual({ error: 'Validation failed: Text can\'t be blank' });
+    const form = new FormData();
+    form.set('status', 'with media, later');
+    const multipart = await fetch(`${url}/api/v1/statuses`, { method: 'POST', body: form,
+      headers: { authorization: `Bearer ${sessions.alice.token}` } });
+    expect(multipart.status).toBe(415);
   });
 });
