@@ -53,6 +53,15 @@ module.exports = {
       displayName: 'integration',
       testMatch: ['<rootDir>/test/**/*.test.ts'],
       testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/unit/'],
+      // The Mastodon client libraries' CommonJS builds require two ESM-only packages: compiled too.
+      transform: {
+        ...transform,
+        '^.+/node_modules/(change-case|events-to-async)/.+\\.js$': [
+          'ts-jest',
+          { tsconfig: { rootDir: '.', allowJs: true, declaration: false, module: 'commonjs' } },
+        ],
+      },
+      transformIgnorePatterns: ['/node_modules/(?!(change-case|events-to-async)/)'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },

@@ -1,9 +1,8 @@
 import type { ActivityRepository } from '../../plugins/activitypub/ActivityRepository';
 import type { Json } from '../../plugins/activitypub/ActivityJson';
-import { idOf, isObject, typeOf } from '../../plugins/activitypub/ActivityJson';
+import { addressingOf, idOf, isObject, typeOf } from '../../plugins/activitypub/ActivityJson';
 import { ActorUrls } from '../../plugins/activitypub/ActorUrls';
 import type { OutboxService } from '../../plugins/activitypub/outbound/OutboxService';
-import { ADDRESS_FIELDS } from '../../plugins/activitypub/ActivityVocabulary';
 import type { Collections } from '../../storage/Collections';
 import { badRequest, FedpodHttpError, forbidden, notFound } from '../../util/HttpErrors';
 import { readJsonBody, sendJson } from '../http/HttpUtil';
@@ -111,14 +110,4 @@ export class ObjectWriteHandler extends JsonHttpHandler {
     }
     return parsed;
   }
-}
-
-function addressingOf(stored: Json): Json {
-  const addressing: Json = {};
-  for (const field of ADDRESS_FIELDS) {
-    if (stored[field] !== undefined) {
-      addressing[field] = stored[field];
-    }
-  }
-  return addressing;
 }

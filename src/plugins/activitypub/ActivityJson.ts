@@ -1,5 +1,5 @@
 import { repairIri } from '../../util/Iris';
-import { PRIVATE_ADDRESS_FIELDS } from './ActivityVocabulary';
+import { ADDRESS_FIELDS, PRIVATE_ADDRESS_FIELDS } from './ActivityVocabulary';
 
 /** Small readers for ActivityStreams JSON, where a value may be a string, an object with an id, or an array. */
 export type Json = Record<string, unknown>;
@@ -67,4 +67,15 @@ export function withStorableIds(value: unknown): void {
     }
     Object.values(value).forEach(withStorableIds);
   }
+}
+
+/** The addressing fields (to, cc, bto, bcc, audience) of a document, for an activity about it (its Delete, Undo, Update). */
+export function addressingOf(stored: Json): Json {
+  const addressing: Json = {};
+  for (const field of ADDRESS_FIELDS) {
+    if (stored[field] !== undefined) {
+      addressing[field] = stored[field];
+    }
+  }
+  return addressing;
 }

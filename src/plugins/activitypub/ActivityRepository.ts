@@ -83,7 +83,9 @@ export class ActivityRepository {
   private async toJson(iri: string, data: readonly Quad[], objectData: readonly Quad[] = []): Promise<Json> {
     const quads = new Map<string, Quad>();
     for (const entry of [ ...data, ...objectData ]) {
-      quads.set(`${entry.subject.value} ${entry.predicate.value} ${entry.object.termType}:${entry.object.value}`, entry);
+      // A literal's language is part of it: Mastodon's `content` and `contentMap` hold the same text.
+      const language = entry.object.termType === 'Literal' ? entry.object.language : '';
+      quads.set(`${entry.subject.value} ${entry.predicate.value} ${entry.object.termType}:${language}:${entry.object.value}`, entry);
     }
     return await this.serializer.toJson([ ...quads.values() ], iri) as Json;
   }

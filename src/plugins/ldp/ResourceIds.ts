@@ -11,6 +11,10 @@ export function newResourceName(slug: string | undefined): string {
   return cleaned === '' ? uuidv7() : cleaned;
 }
 
-export function generatedName(): string {
-  return uuidv7();
+/**
+ * A UUIDv7 name; with `at`, its time is that instant's millisecond, so that names minted for one
+ * write (an activity and its object) carry the time the write is recorded with.
+ */
+export function generatedName(at?: Date): string {
+  return at ? uuidv7({ msecs: at.getTime() }) : uuidv7();
 }

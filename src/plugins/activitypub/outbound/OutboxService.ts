@@ -97,7 +97,7 @@ export class OutboxService {
       }
     }
     activity['@context'] = context;
-    activity.id = this.urls.url('activity', { id: generatedName() });
+    activity.id = this.urls.url('activity', { id: generatedName(now) });
     activity.actor = actor;
     activity.published = now.toISOString();
     if (activity.type === 'Create') {
@@ -109,7 +109,7 @@ export class OutboxService {
       if (object.attributedTo !== undefined && attributed !== actor) {
         throw forbidden('attributedTo must be the outbox\'s owner.', 'actor_mismatch');
       }
-      activity.object = { ...object, id: this.urls.url('object', { id: generatedName() }), attributedTo: actor,
+      activity.object = { ...object, id: this.urls.url('object', { id: generatedName(now) }), attributedTo: actor,
         published: now.toISOString() };
       for (const field of ADDRESS_FIELDS) {
         if (activity[field] !== undefined && (activity.object as Json)[field] === undefined) {

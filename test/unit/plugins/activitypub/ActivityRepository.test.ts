@@ -47,6 +47,15 @@ describe('ActivityRepository (on the embedded store)', (): void => {
     expect(await activities.exists(noteId)).toBe(true);
   });
 
+  it('keeps a text and its language-tagged copy (Mastodon\'s content and contentMap)', async(): Promise<void> => {
+    const id = remote('create');
+    const noteId = remote('note');
+    await activities.storeRemote(create(id, { id: noteId, type: 'Note', content: '<p>hi</p>', contentMap: { en: '<p>hi</p>' },
+      attributedTo: CAROL }), RECEIVED, true, false);
+    expect(await activities.read(noteId)).toMatchObject({ content: '<p>hi</p>', contentMap: { en: '<p>hi</p>' }});
+    expect(await activities.read(id)).toMatchObject({ object: { content: '<p>hi</p>', contentMap: { en: '<p>hi</p>' }}});
+  });
+
   it('keeps only the reference to an object the sender may not speak for', async(): Promise<void> => {
     const id = remote('announce');
     const noteId = remote('note');

@@ -125,6 +125,14 @@ describe('ResourceIds', (): void => {
       expect(generatedName()).toMatch(UUID_V7);
     });
 
+    it('carries the given instant as its time', (): void => {
+      const at = new Date('2026-05-01T10:20:30.456Z');
+      const name = generatedName(at);
+      expect(name).toMatch(UUID_V7);
+      expect(Number.parseInt(name.replaceAll('-', '').slice(0, 12), 16)).toBe(at.getTime());
+      expect(generatedName(at)).not.toBe(name);
+    });
+
     it('sorts later names after earlier ones, across milliseconds', async(): Promise<void> => {
       const names: string[] = [];
       for (let i = 0; i < 5; i++) {

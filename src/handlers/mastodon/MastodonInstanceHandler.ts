@@ -1,0 +1,51 @@
+import type { AccountStore } from '../../plugins/accounts/AccountStore';
+import type { InstanceFacts } from '../../plugins/mastodon/InstanceEntity';
+import { instanceV1, instanceV2 } from '../../plugins/mastodon/InstanceEntity';
+import { readSoftwareInfo } from '../discovery/NodeInfoHandler';
+import { sendJson } from '../http/HttpUtil';
+import type { OperationInput } from '../http/Operation';
+import { MastodonHandler } from './MastodonHandler';
+
+export interface MastodonInstanceOptions {
+  baseUrl: string;
+  accounts: AccountStore;
+  /** The server's name in apps. */
+  title?: string;
+  description?: string;
+  /** Longest status text (as MastodonStatuses takes). */
+  maxCharacters?: number;
+}
+
+/**
+ * GET /api/v1/instance, /api/v2/instance (by the route's name: `mastodon-instance-v1`, `-v2`) and
+ * /api/v1/custom_emojis (`mastodon-custom-emojis`: none): what apps read before anything else.
+ */
+export class MastodonInstanceHandler extends MastodonHandler {
+  private readonly options: MastodonInstanceOptions;
+  private readonly software = readSoftwareInfo();
+
+  public constructor(options: MastodonInstanceOptions) {
+    super();
+    this.options = options;
+  }
+
+  protected async serve({ response, operation }: OperationInput): Promise<void> {
+    if (operation.route.name === 'mastodon-custom-emojis') {
+      sendJson(response, 200, []);
+      return;
+    }
+    const facts: InstanceFacts = {
+      baseUrl: this.options.baseUrl,
+      title: this.options.title ?? 'Fedpod',
+      description: this.options.description ?? 'A Solid pod, an ActivityPub actor and a Mastodon account in one.',
+      softwareVersion: this.software.version,
+      sourceUrl: this.software.repository,
+      userCount: (await this.options.accounts.list()).length,
+      statusCount: 0,
+      maxCharacters: this.options.maxCharacters ?? 5000,
+      maxMediaAttachments: 4,
+    };
+    sendJson(response, 200, operation.route.name === 'mastodon-instance-v2' ? instanceV2(facts) : instanceV1(facts),
+      { 'cache-control': 'public, max-age=60' });
+  }
+}

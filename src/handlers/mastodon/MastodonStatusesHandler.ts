@@ -1,0 +1,70 @@
+import type { MastodonStatuses, NewStatus } from '../../plugins/mastodon/MastodonStatuses';
+import { parseJson, readBody, sendJson } from '../http/HttpUtil';
+import { badRequest } from '../../util/HttpErrors';
+import type { OperationInput } from '../http/Operation';
+import { MastodonHandler, readerOf } from './MastodonHandler';
+
+const ACTIONS = {
+  favourite: [ 'Like', true ],
+  unfavourite: [ 'Like', false ],
+  reblog: [ 'Announce', true ],
+  unreblog: [ 'Announce', false ],
+} as const;
+
+/**
+ * The statuses endpoints, by the route's name: `mastodon-statuses` (POST: a new status, from JSON
+ * or a form, with Idempotency-Key), `mastodon-status` (GET, DELETE of `:id`), `mastodon-status-context`
+ * (`:id/context`) and `mastodon-status-action` (`:id/favourite`, `unfavourite`, `reblog`, `unreblog`).
+ */
+export class MastodonStatusesHandler extends MastodonHandler {
+  public constructor(
+    private readonly statuses: MastodonStatuses,
+    private readonly maxBodyBytes = 1_048_576,
+  ) {
+    super();
+  }
+
+  protected async serve({ request, response, operation }: OperationInput): Promise<void> {
+    const id = operation.params.id ?? '';
+    const username = operation.agent.username;
+    switch (operation.route.name) {
+      case 'mastodon-statuses': {
+        const input = await this.readStatus(request);
+        const key = request.headers['idempotency-key'];
+        sendJson(response, 200, await this.statuses.post(username!, input, typeof key === 'string' ? key : undefined));
+        return;
+      }
+      case 'mastodon-status-context':
+        sendJson(response, 200, await this.statuses.context(id, await readerOf(operation)));
+        return;
+      case 'mastodon-status-action': {
+        const action = operation.target.path.split('/').at(-1) as keyof typeof ACTIONS;
+        const [ type, on ] = ACTIONS[action];
+        sendJson(response, 200, on ?
+          await this.statuses.react(username!, id, type) :
+          await this.statuses.unreact(username!, id, type));
+        return;
+      }
+      default:
+        sendJson(response, 200, request.method === 'DELETE' ?
+          await this.statuses.delete(username!, id) :
+          await this.statuses.get(id, await readerOf(operation)));
+    }
+  }
+
+  /** The new status's parameters, from JSON or a form (as apps send either). */
+  private async readStatus(request: OperationInput['request']): Promise<NewStatus> {
+    const text = (await readBody(request, this.maxBodyBytes)).toString('utf8');
+    if ((request.headers['content-type'] ?? '').includes('json')) {
+      const parsed = parseJson(text);
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+        throw badRequest('Send the status as a JSON object.');
+      }
+      return parsed as NewStatus;
+    }
+    const form = new URLSearchParams(text);
+    const value = (name: string): string | undefined => form.get(name) ?? undefined;
+    return { status: value('status'), spoiler_text: value('spoiler_text'), visibility: value('visibility'),
+      sensitive: value('sensitive') === 'true', in_reply_to_id: value('in_reply_to_id'), language: value('language') };
+  }
+}

@@ -1,0 +1,37 @@
+import type { MastodonAccounts } from '../../plugins/mastodon/MastodonAccounts';
+import type { MastodonStatuses } from '../../plugins/mastodon/MastodonStatuses';
+import type { TimelineSource } from '../../plugins/mastodon/MastodonRecords';
+import { AS_PUBLIC } from '../../plugins/activitypub/ActivityVocabulary';
+import { sendJson } from '../http/HttpUtil';
+import type { OperationInput } from '../http/Operation';
+import { MastodonHandler, readerOf } from './MastodonHandler';
+import { linkHeader, timelineQuery } from './Pagination';
+
+/**
+ * The timelines, by the route's name: `mastodon-home` (the user's inbox and outbox: their posts and
+ * reblogs, and what reached them) and `mastodon-public` (posts addressed to Public in this server's
+ * outboxes; with `local=false` or none also the public posts that reached its inboxes). Newest
+ * first, paged with max_id / since_id / min_id and a Link header.
+ */
+export class MastodonTimelinesHandler extends MastodonHandler {
+  public constructor(
+    private readonly accounts: MastodonAccounts,
+    private readonly statuses: MastodonStatuses,
+  ) {
+    super();
+  }
+
+  protected async serve({ response, operation }: OperationInput): Promise<void> {
+    const reader = await readerOf(operation);
+    let source: TimelineSource;
+    if (operation.route.name === 'mastodon-home') {
+      const { urls } = this.accounts;
+      source = { collections: [ urls.collection(reader.username!, 'inbox'), urls.collection(reader.username!, 'outbox') ] };
+    } else {
+      const local = [ 'true', '1' ].includes(operation.target.query.get('local') ?? '');
+      source = { everyActorCollection: local ? [ '/outbox' ] : [ '/outbox', '/inbox' ], addressedTo: [ AS_PUBLIC ], inToOnly: true };
+    }
+    const statuses = await this.statuses.timeline(source, timelineQuery(operation.target.query), reader);
+    sendJson(response, 200, statuses, linkHeader(operation.target, statuses.map((status): string => status.id)));
+  }
+}

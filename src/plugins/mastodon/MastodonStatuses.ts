@@ -1,0 +1,417 @@
+import type { Collections } from '../../storage/Collections';
+import { badRequest, FedpodHttpError, notFound } from '../../util/HttpErrors';
+import type { Json } from '../activitypub/ActivityJson';
+import { addressingOf, idOf, isObject, typeOf } from '../activitypub/ActivityJson';
+import type { ActivityRepository } from '../activitypub/ActivityRepository';
+import type { AudienceRules } from '../activitypub/AudienceRules';
+import type { OutboxService } from '../activitypub/outbound/OutboxService';
+import { AS_NS, AS_PUBLIC } from '../activitypub/ActivityVocabulary';
+import type { MastodonAccount } from './AccountEntity';
+import type { MastodonAccounts } from './MastodonAccounts';
+import type { MastodonRecords, TimelineItem, TimelineQuery, TimelineSource } from './MastodonRecords';
+import type { MastodonMention, MastodonStatus, Visibility } from './StatusEntity';
+import { toStatus, visibilityOf } from './StatusEntity';
+import { mentionsIn, plainTextToHtml } from './StatusText';
+
+const STATUS_TYPES = new Set([ 'Note', 'Question', 'Article', 'Page', 'Event', 'Video', 'Audio', 'Image' ]);
+const VISIBILITIES = new Set<Visibility>([ 'public', 'unlisted', 'private', 'direct' ]);
+/** How long an Idempotency-Key keeps answering with the status it made (Mastodon: one hour). */
+const IDEMPOTENCY_MS = 3_600_000;
+const CONTEXT_DEPTH = 40;
+
+export interface MastodonStatusesOptions {
+  baseUrl: string;
+  activities: ActivityRepository;
+  audience: AudienceRules;
+  collections: Collections;
+  outbox: OutboxService;
+  records: MastodonRecords;
+  accounts: MastodonAccounts;
+  /** Longest status text accepted (Instance: configuration.statuses.max_characters). */
+  maxCharacters?: number;
+}
+
+/** What POST /api/v1/statuses takes. */
+export interface NewStatus {
+  status?: string;
+  spoiler_text?: string;
+  visibility?: string;
+  sensitive?: boolean;
+  in_reply_to_id?: string;
+  language?: string;
+}
+
+/** Who reads: the IRI the audience rules know them by, and their username when they are local. */
+export interface Reader {
+  iri?: string;
+  username?: string;
+}
+
+/** One request's memo: accounts already built. */
+type Memo = Map<string, Promise<MastodonAccount>>;
+
+/**
+ * Statuses for the Mastodon API over the stored ActivityStreams objects and the actors' collections:
+ * a status is a stored Note (Question, Article...), a reblog a stored Announce; everything read is
+ * checked with the audience rules as an ActivityPub GET would be (what the reader may not read is
+ * absent, or 404). Writes go through the outbox as the actor's activities (Create, Delete, Like,
+ * Announce, Undo), so they are stored, served and delivered as any other.
+ */
+export class MastodonStatuses {
+  private readonly options: MastodonStatusesOptions;
+  private readonly base: string;
+  private readonly idempotent = new Map<string, { at: number; iri: Promise<string> }>();
+
+  public constructor(options: MastodonStatusesOptions) {
+    this.options = options;
+    this.base = options.accounts.urls.base;
+  }
+
+  /** The status with this id as the reader may see it; 404 when there is none or they may not read it. */
+  public async get(id: string, reader: Reader): Promise<MastodonStatus> {
+    const iri = await this.iriOf(id, reader);
+    const status = await this.statusOf(iri, reader, new Map());
+    if (!status) {
+      throw recordNotFound();
+    }
+    return status;
+  }
+
+  /** The IRI of a status the reader may read (an object, or an Announce for a reblog); 404 otherwise. */
+  public async iriOf(id: string, reader: Reader): Promise<string> {
+    for (const candidate of await this.options.records.candidatesFor(id)) {
+      if (await this.readable(candidate, reader)) {
+        return candidate;
+      }
+    }
+    throw recordNotFound();
+  }
+
+  /** Ancestors (oldest first) and descendants (depth first, in time order) the reader may read. */
+  public async context(id: string, reader: Reader): Promise<{ ancestors: MastodonStatus[]; descendants: MastodonStatus[] }> {
+    const iri = await this.iriOf(id, reader);
+    const memo: Memo = new Map();
+    const start = await this.readable(iri, reader);
+    const ancestors: MastodonStatus[] = [];
+    let parent = start ? idOf(start.inReplyTo) : undefined;
+    while (parent && ancestors.length < CONTEXT_DEPTH) {
+      const object = await this.readable(parent, reader);
+      const status = object ? await this.objectStatus(object, reader, memo) : undefined;
+      if (!status) {
+        break;
+      }
+      ancestors.unshift(status);
+      parent = idOf(object!.inReplyTo);
+    }
+    const descendants: MastodonStatus[] = [];
+    const visit = async(of: string, depth: number): Promise<void> => {
+      if (depth > CONTEXT_DEPTH) {
+        return;
+      }
+      const replies: { status: MastodonStatus; iri: string }[] = [];
+      for (const reply of await this.options.records.repliesTo(of)) {
+        const object = await this.readable(reply, reader);
+        const status = object ? await this.objectStatus(object, reader, memo) : undefined;
+        if (status) {
+          replies.push({ status, iri: reply });
+        }
+      }
+      replies.sort((first, second): number => first.status.created_at.localeCompare(second.status.created_at));
+      for (const reply of replies) {
+        descendants.push(reply.status);
+        await visit(reply.iri, depth + 1);
+      }
+    };
+    await visit(iri, 1);
+    return { ancestors, descendants };
+  }
+
+  /** A page of a timeline as statuses, newest first; items the reader may not read are left out. */
+  public async timeline(source: TimelineSource, query: TimelineQuery, reader: Reader): Promise<MastodonStatus[]> {
+    const items = await this.options.records.timeline(source, query);
+    const memo: Memo = new Map();
+    const statuses = await Promise.all(items.map(async(item): Promise<MastodonStatus | undefined> =>
+      this.itemStatus(item, reader, memo)));
+    const shown = statuses.filter((status): status is MastodonStatus => status !== undefined);
+    return query.ascending ? shown.reverse() : shown;
+  }
+
+  /** The recipients that admit the reader to an actor's posts (for a listing filtered in the store). */
+  public async audienceFor(ownerActor: string, reader: Reader): Promise<string[]> {
+    return this.options.audience.recipientsAdmitting(ownerActor, reader.iri);
+  }
+
+  /** Posts a status as `username` (a Create of a Note through the outbox) and answers it. */
+  public async post(username: string, input: NewStatus, idempotencyKey?: string): Promise<MastodonStatus> {
+    const reader = { iri: this.options.accounts.urls.actor(username), username };
+    if (idempotencyKey) {
+      const key = `${username} ${idempotencyKey}`;
+      this.forgetOldKeys();
+      let entry = this.idempotent.get(key);
+      if (!entry) {
+        entry = { at: Date.now(), iri: this.create(username, input) };
+        this.idempotent.set(key, entry);
+        entry.iri.catch((): void => {
+          this.idempotent.delete(key);
+        });
+      }
+      return (await this.statusOf(await entry.iri, reader, new Map()))!;
+    }
+    return (await this.statusOf(await this.create(username, input), reader, new Map()))!;
+  }
+
+  /** Deletes the user's own status (a Delete through the outbox) and answers it as it was, with its text. */
+  public async delete(username: string, id: string): Promise<MastodonStatus> {
+    const reader = { iri: this.options.accounts.urls.actor(username), username };
+    const iri = await this.iriOf(id, reader);
+    const object = await this.readable(iri, reader);
+    if (!object || idOf(object.attributedTo) !== reader.iri) {
+      // Mastodon answers another's status as not found.
+      throw recordNotFound();
+    }
+    const status = (await this.objectStatus(object, reader, new Map()))!;
+    await this.options.outbox.post(username, { type: 'Delete', object: iri, ...addressingOf(object) });
+    return { ...status, text: status.content };
+  }
+
+  /** Favourites (a Like) or reblogs (an Announce) a status the user may read; again does nothing. */
+  public async react(username: string, id: string, type: 'Like' | 'Announce'): Promise<MastodonStatus> {
+    const reader = { iri: this.options.accounts.urls.actor(username), username };
+    const iri = await this.objectIriOf(id, reader);
+    const object = (await this.readable(iri, reader))!;
+    if (type === 'Announce' && [ 'private', 'direct' ].includes(visibilityOf(object, undefined))) {
+      throw unprocessable('Only public and unlisted statuses can be reblogged.');
+    }
+    const existing = await this.ownActivities(username, type, iri);
+    let announce = existing[0];
+    if (existing.length === 0) {
+      const author = idOf(object.attributedTo);
+      const activity: Json = type === 'Like' ?
+        { type, object: iri, to: author ? [ author ] : [] } :
+        { type, object: iri, to: [ AS_PUBLIC ], cc: [ ...author ? [ author ] : [], `${reader.iri}/followers` ] };
+      announce = (await this.options.outbox.post(username, activity)).id;
+    }
+    const memo: Memo = new Map();
+    if (type === 'Announce') {
+      return (await this.statusOf(announce, reader, memo))!;
+    }
+    return (await this.objectStatus(object, reader, memo))!;
+  }
+
+  /** Takes back the user's Like or Announce of a status (an Undo through the outbox). */
+  public async unreact(username: string, id: string, type: 'Like' | 'Announce'): Promise<MastodonStatus> {
+    const reader = { iri: this.options.accounts.urls.actor(username), username };
+    const iri = await this.objectIriOf(id, reader);
+    const outbox = this.options.accounts.urls.collection(username, 'outbox');
+    for (const activity of await this.ownActivities(username, type, iri)) {
+      const stored = await this.options.activities.read(activity);
+      await this.options.outbox.post(username, { type: 'Undo', object: activity, ...stored ? addressingOf(stored) : {} });
+      // Out of the outbox once undone, as an LDP DELETE of the activity does: timelines no longer list it.
+      await this.options.collections.remove(outbox, activity);
+    }
+    return (await this.objectStatus((await this.readable(iri, reader))!, reader, new Map()))!;
+  }
+
+  /** The IRI of a status's object: a reblog's id stands for the status it reblogs. */
+  private async objectIriOf(id: string, reader: Reader): Promise<string> {
+    const iri = await this.iriOf(id, reader);
+    const document = (await this.readable(iri, reader))!;
+    if (typeOf(document) === 'Announce') {
+      const object = idOf(document.object);
+      if (!object || !await this.readable(object, reader)) {
+        throw recordNotFound();
+      }
+      return object;
+    }
+    return iri;
+  }
+
+  private async ownActivities(username: string, type: 'Like' | 'Announce', object: string): Promise<string[]> {
+    const urls = this.options.accounts.urls;
+    return this.options.records.activitiesOn(urls.collection(username, 'outbox'), urls.actor(username), `${AS_NS}${type}`, object);
+  }
+
+  private async create(username: string, input: NewStatus): Promise<string> {
+    const actor = this.options.accounts.urls.actor(username);
+    const text = typeof input.status === 'string' ? input.status : '';
+    if (text.trim() === '') {
+      throw unprocessable('Validation failed: Text can\'t be blank');
+    }
+    const max = this.options.maxCharacters ?? 5000;
+    if ([ ...text ].length > max) {
+      throw unprocessable(`Validation failed: Text character limit of ${max} exceeded`);
+    }
+    const visibility = (input.visibility ?? 'public') as Visibility;
+    if (!VISIBILITIES.has(visibility)) {
+      throw unprocessable(`Validation failed: Visibility is not one of ${[ ...VISIBILITIES ].join(', ')}`);
+    }
+    const reader = { iri: actor, username };
+    const inReplyTo = input.in_reply_to_id ? await this.objectIriOf(String(input.in_reply_to_id), reader) : undefined;
+    // Mentions of this server's users become Mention tags and addressees; others stay text for now.
+    const links = new Map<string, string>();
+    const mentioned: string[] = [];
+    const tags: Json[] = [];
+    for (const mention of mentionsIn(text)) {
+      if (mention.host !== undefined && mention.host !== new URL(this.base).host) {
+        continue;
+      }
+      const account = await this.options.accounts.lookup(mention.username);
+      if (account) {
+        links.set(mention.acct, account.uri);
+        mentioned.push(account.uri);
+        tags.push({ type: 'Mention', href: account.uri, name: `@${account.acct}` });
+      }
+    }
+    // A reply reaches the author it answers (Mastodon addresses them in cc), unless it is direct.
+    const parentAuthor = inReplyTo ? idOf((await this.readable(inReplyTo, reader))?.attributedTo) : undefined;
+    if (parentAuthor && parentAuthor !== actor && visibility !== 'direct' && !mentioned.includes(parentAuthor)) {
+      mentioned.push(parentAuthor);
+    }
+    const followers = `${actor}/followers`;
+    const addressing: Record<Visibility, { to: string[]; cc: string[] }> = {
+      public: { to: [ AS_PUBLIC ], cc: [ followers, ...mentioned ] },
+      unlisted: { to: [ followers ], cc: [ AS_PUBLIC, ...mentioned ] },
+      private: { to: [ followers ], cc: mentioned },
+      direct: { to: mentioned, cc: [] },
+    };
+    const note: Json = {
+      type: 'Note',
+      content: plainTextToHtml(text, links),
+      ...addressing[visibility],
+      ...input.spoiler_text ? { summary: String(input.spoiler_text) } : {},
+      sensitive: input.sensitive === true || Boolean(input.spoiler_text),
+      ...inReplyTo ? { inReplyTo } : {},
+      ...tags.length > 0 ? { tag: tags } : {},
+      ...input.language ? { contentMap: { [String(input.language)]: plainTextToHtml(text, links) }} : {},
+    };
+    const posted = await this.options.outbox.post(username, note);
+    const object = idOf(posted.activity.object);
+    if (!object) {
+      throw badRequest('The status was not stored.');
+    }
+    return object;
+  }
+
+  private forgetOldKeys(): void {
+    const oldest = Date.now() - IDEMPOTENCY_MS;
+    for (const [ key, entry ] of this.idempotent) {
+      if (entry.at < oldest) {
+        this.idempotent.delete(key);
+      }
+    }
+  }
+
+  /** The document at `iri` when the reader may read it (as an ActivityPub GET of it would answer). */
+  private async readable(iri: string, reader: Reader): Promise<Json | undefined> {
+    const { audience, activities } = this.options;
+    const found = await audience.read(iri);
+    if (!found) {
+      return undefined;
+    }
+    const allowed = iri.startsWith(this.base) ?
+      await audience.mayRead(found.addressing, reader.iri) :
+      await audience.mayReadReceived(iri, found.addressing, reader.iri);
+    return allowed ? activities.read(iri, found.stored) : undefined;
+  }
+
+  /** The status of an object, or the reblog an Announce is, when the reader may read it. */
+  private async statusOf(iri: string, reader: Reader, memo: Memo, at?: Date): Promise<MastodonStatus | undefined> {
+    const document = await this.readable(iri, reader);
+    if (!document) {
+      return undefined;
+    }
+    if (typeOf(document) === 'Announce') {
+      return this.announceStatus(document, reader, memo, at);
+    }
+    return this.objectStatus(document, reader, memo, at);
+  }
+
+  private async itemStatus(item: TimelineItem, reader: Reader, memo: Memo): Promise<MastodonStatus | undefined> {
+    const document = await this.readable(item.iri, reader);
+    if (!document) {
+      return undefined;
+    }
+    if (typeOf(document) === 'Announce') {
+      return this.announceStatus(document, reader, memo, item.time);
+    }
+    const object = document.object;
+    if (!isObject(object)) {
+      return undefined;
+    }
+    // The object is read again with its own audience: a Create may be addressed more widely than its object.
+    return this.statusOf(idOf(object) ?? '', reader, memo, item.time);
+  }
+
+  private async announceStatus(announce: Json, reader: Reader, memo: Memo, at?: Date): Promise<MastodonStatus | undefined> {
+    const objectIri = idOf(announce.object);
+    const object = objectIri ? await this.readable(objectIri, reader) : undefined;
+    const reblog = object ? await this.objectStatus(object, reader, memo) : undefined;
+    const actor = idOf(announce.actor);
+    if (!reblog || !actor) {
+      return undefined;
+    }
+    const iri = idOf(announce)!;
+    const published = typeof announce.published === 'string' ? new Date(announce.published) : undefined;
+    const account = await this.options.accounts.accountOf(actor, memo);
+    const status = toStatus({ ...announce, content: '' }, {
+      id: await this.options.records.idOf(iri, at ?? published),
+      account,
+      reblog,
+    });
+    return { ...status, uri: iri, url: iri, visibility: visibilityOf(announce, undefined), sensitive: false,
+      media_attachments: [], tags: [], poll: null, language: null, reblogged: reblog.reblogged,
+      favourited: reblog.favourited };
+  }
+
+  private async objectStatus(object: Json, reader: Reader, memo: Memo, at?: Date): Promise<MastodonStatus | undefined> {
+    const type = typeOf(object);
+    const iri = idOf(object);
+    const author = idOf(object.attributedTo);
+    if (!iri || !author || !type || !STATUS_TYPES.has(type)) {
+      return undefined;
+    }
+    const { records, accounts, collections } = this.options;
+    const published = typeof object.published === 'string' && !Number.isNaN(Date.parse(object.published)) ?
+      new Date(object.published) : undefined;
+    const parent = idOf(object.inReplyTo);
+    const [ id, account, inReplyToId, mentions, replies, favourited, reblogs ] = await Promise.all([
+      records.idOf(iri, at ?? published),
+      accounts.accountOf(author, memo),
+      parent ? records.idOf(parent) : undefined,
+      this.mentionsOf(object),
+      records.repliesTo(iri),
+      reader.username ? collections.contains(accounts.urls.collection(reader.username, 'liked'), iri) : false,
+      reader.username ? this.ownActivities(reader.username, 'Announce', iri) : [],
+    ]);
+    let inReplyToAccountId: string | undefined;
+    if (parent) {
+      const parentDocument = await this.options.activities.read(parent);
+      const parentAuthor = parentDocument ? idOf(parentDocument.attributedTo) : undefined;
+      inReplyToAccountId = parentAuthor ? await accounts.idOf(parentAuthor) : undefined;
+    }
+    return toStatus(object, { id, account, inReplyToId, inReplyToAccountId, mentions,
+      counts: { replies: replies.length, reblogs: 0, favourites: 0 }, favourited, reblogged: reblogs.length > 0 });
+  }
+
+  private async mentionsOf(object: Json): Promise<MastodonMention[]> {
+    const tags = Array.isArray(object.tag) ? object.tag : object.tag ? [ object.tag ] : [];
+    const mentions: MastodonMention[] = [];
+    for (const tag of tags) {
+      const href = isObject(tag) && typeOf(tag) === 'Mention' ? idOf(tag.href) : undefined;
+      if (href) {
+        const name = typeof tag.name === 'string' ? tag.name.replace(/^@/u, '') : href;
+        const acct = this.options.accounts.urls.usernameOf(href) ?? name;
+        mentions.push({ id: await this.options.accounts.idOf(href), username: acct.split('@')[0], url: href, acct });
+      }
+    }
+    return mentions;
+  }
+}
+
+function unprocessable(message: string): Error {
+  return new FedpodHttpError(422, 'unprocessable_entity', message);
+}
+
+function recordNotFound(): Error {
+  return notFound('Record not found', 'record_not_found');
+}
