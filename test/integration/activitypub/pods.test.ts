@@ -11,7 +11,8 @@ import {
   getPodUrlAll, getSolidDataset, getStringNoLocale, getThing, buildThing, createSolidDataset, createThing, saveSolidDatasetAt, setThing,
   universalAccess,
 } from '@inrupt/solid-client';
-import { Session } from '@inrupt/solid-client-authn-node';
+import type { Session } from '@inrupt/solid-client-authn-node';
+import { dpopSession } from '../../support/dpop-session';
 import { eventually } from '../../support/eventually';
 import { startFedpod, type FedpodServer } from '../../support/fedpod';
 import { freePort } from '../../support/ports';
@@ -19,7 +20,6 @@ import { makeTempDir } from '../../support/processes';
 import { itemIds } from '../../support/collections';
 
 interface Account { token: string; webId: string }
-interface Client { id: string; secret: string; issuer: string }
 
 const AS = 'https://www.w3.org/ns/activitystreams';
 const AP = 'application/activity+json';
@@ -36,15 +36,7 @@ async function signup(server: FedpodServer, username: string): Promise<Account> 
 
 /** An app's login with the account's client credentials (Solid-OIDC, DPoP), as a script logs in. */
 async function login(server: FedpodServer, account: Account, sessions: Session[]): Promise<Session> {
-  const made = await fetch(`${server.baseUrl}auth/clients`, { method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${account.token}` }, body: JSON.stringify({ name: 'app' }) });
-  expect(made.status).toBe(201);
-  const client = await made.json() as Client;
-  const session = new Session();
-  sessions.push(session);
-  await session.login({ clientId: client.id, clientSecret: client.secret, oidcIssuer: client.issuer, tokenType: 'DPoP' });
-  expect(session.info.webId).toBe(account.webId);
-  return session;
+  return dpopSession(server.baseUrl, account, sessions);
 }
 
 async function post(server: FedpodServer, account: Account, body: Record<string, unknown>): Promise<{ id: string; object?: { id: string } }> {

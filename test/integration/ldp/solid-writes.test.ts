@@ -9,12 +9,12 @@ import {
   createSolidDataset, createThing, getSolidDataset, getStringNoLocale, getThing, saveSolidDatasetAt, setStringNoLocale, setThing,
 } from '@inrupt/solid-client';
 import { WebsocketNotification } from '@inrupt/solid-client-notifications';
-import { Session } from '@inrupt/solid-client-authn-node';
+import type { Session } from '@inrupt/solid-client-authn-node';
+import { dpopSession as loggedIn } from '../../support/dpop-session';
 import { eventually } from '../../support/eventually';
 import { startFedpod, type FedpodServer } from '../../support/fedpod';
 import { signup, type Session as Account } from '../../support/local-actors';
 
-interface Client { id: string; secret: string; issuer: string }
 interface Heard { type?: string; object?: string }
 
 const TITLE = 'http://purl.org/dc/terms/title';
@@ -29,15 +29,9 @@ describe('A Solid app\'s writes on ldp-wac (DPoP session, solid-client)', () => 
   const storage = (): string => `${server.baseUrl}pods/alice/`;
 
   async function sessionOf(account: Account): Promise<Session> {
-    const made = await fetch(`${server.baseUrl}auth/clients`, { method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${account.token}` }, body: JSON.stringify({ name: 'app' }) });
-    expect(made.status).toBe(201);
-    const client = await made.json() as Client;
-    const session = new Session();
-    sessions.push(session);
-    await session.login({ clientId: client.id, clientSecret: client.secret, oidcIssuer: client.issuer, tokenType: 'DPoP' });
-    return session;
+    return loggedIn(server.baseUrl, account, sessions);
   }
+
 
   /** A new dataset with one thing `#it` titled `title`, saved by the owner (PUT, If-None-Match: *). */
   async function create(name: string, title: string): Promise<string> {

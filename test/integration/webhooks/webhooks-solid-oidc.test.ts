@@ -4,12 +4,12 @@
  * real client library) generates, lists and revokes webhooks exactly as with a Fedpod token; a
  * Solid-OIDC login of another server's WebID and an anonymous request cannot.
  */
-import { Session } from '@inrupt/solid-client-authn-node';
+import type { Session } from '@inrupt/solid-client-authn-node';
+import { dpopSession as loggedIn } from '../../support/dpop-session';
 import { startFedpod, type FedpodServer } from '../../support/fedpod';
 import { TestIssuer } from '../../support/test-issuer';
 
 interface Account { token: string; webId: string }
-interface Client { id: string; secret: string; issuer: string }
 interface Listing { items: { id: string; user: string; action: string }[] }
 
 const JSON_TYPE = { 'content-type': 'application/json' };
@@ -32,16 +32,9 @@ describe('webhooks with Solid-OIDC (DPoP) logins', () => {
 
   /** A script's login as `account`: client credentials made with the account's token, then a DPoP session. */
   async function dpopSession(account: Account): Promise<Session> {
-    const made = await fetch(`${server.baseUrl}auth/clients`, { method: 'POST',
-      headers: { ...JSON_TYPE, authorization: `Bearer ${account.token}` }, body: JSON.stringify({ name: 'webhook bot' }) });
-    expect(made.status).toBe(201);
-    const client = await made.json() as Client;
-    const session = new Session();
-    sessions.push(session);
-    await session.login({ clientId: client.id, clientSecret: client.secret, oidcIssuer: client.issuer, tokenType: 'DPoP' });
-    expect(session.info.webId).toBe(account.webId);
-    return session;
+    return loggedIn(server.baseUrl, account, sessions, 'webhook bot');
   }
+
 
   beforeAll(async() => {
     await issuer.start();
