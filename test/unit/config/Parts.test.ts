@@ -79,9 +79,33 @@ describe('the config parts', (): void => {
     expect(owners.get('urn:fedpod:default:RequestPipeline')).toEqual([ join('config', 'parts', 'http', 'server.json') ]);
   });
 
+  it.each(STARTS)('%s with %s: every Fedpod component it refers to is defined by a file it loads', (setup, backend): void => {
+    // A part may refer to a component only another choice of a folder defines (LocalUserAccess is
+    // defined with the OpenID provider, not without): Components.js then fails to build the setup.
+    const files = new Set([ ...filesOf(setup), ...BACKEND_PARTS.includes(backend) ? filesOf(backend) : [] ]);
+    const defined = new Set([ ...files ].flatMap((file): string[] => [ ...definedIds(file) ]));
+    const missing = new Set<string>();
+    const walk = (value: unknown, file: string): void => {
+      if (Array.isArray(value)) {
+        value.forEach((entry): void => walk(entry, file));
+      } else if (value && typeof value === 'object') {
+        const object = value as Json;
+        const id = object['@id'];
+        if (typeof id === 'string' && id.startsWith('urn:fedpod:') && !defined.has(id)) {
+          missing.add(`${id} (in ${file})`);
+        }
+        Object.values(object).forEach((entry): void => walk(entry, file));
+      }
+    };
+    for (const file of files) {
+      walk((JSON.parse(readFileSync(join(ROOT, file), 'utf8')) as Json)['@graph'], file);
+    }
+    expect([ ...missing ]).toEqual([]);
+  });
+
   it.each(SETUPS)('%s: imports one file of each folder that holds a choice', (setup): void => {
     const folders = [ 'accounts', 'activitypub', 'authorization', 'containers', 'identity', 'ldp-handlers', 'notifications',
-      'sparql-endpoint', 'user-storage', 'webhooks' ];
+      'sparql-endpoint', 'user-storage', 'webhooks', 'mastodon' ];
     const imported = ((JSON.parse(readFileSync(join(ROOT, setup), 'utf8')) as Json).import as string[])
       .filter((part): boolean => part.startsWith('fedpod:config/parts/'))
       .map((part): string => dirname(part.slice('fedpod:config/parts/'.length)));
