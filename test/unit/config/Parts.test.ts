@@ -57,6 +57,40 @@ function partFiles(dir = PARTS): string[] {
   });
 }
 
+/** Keys given twice in one object of a JSON text (JSON.parse keeps the last one silently). */
+function repeatedKeys(text: string): string[] {
+  const repeated: string[] = [];
+  const objects: Set<string>[] = [];
+  const containers: ('{' | '[')[] = [];
+  for (let at = 0; at < text.length; at++) {
+    const char = text[at];
+    if (char === '"') {
+      let end = at + 1;
+      while (text[end] !== '"') {
+        end += text[end] === '\\' ? 2 : 1;
+      }
+      const isKey = containers.at(-1) === '{' && /^\s*:/u.test(text.slice(end + 1, end + 20));
+      const key = text.slice(at + 1, end);
+      if (isKey && objects.at(-1)!.has(key)) {
+        repeated.push(key);
+      } else if (isKey) {
+        objects.at(-1)!.add(key);
+      }
+      at = end;
+    } else if (char === '{' || char === '[') {
+      containers.push(char);
+      if (char === '{') {
+        objects.push(new Set());
+      }
+    } else if (char === '}' || char === ']') {
+      if (containers.pop() === '{') {
+        objects.pop();
+      }
+    }
+  }
+  return repeated;
+}
+
 /** Every setup with each backend part it can be started with: its own, else each. */
 const STARTS = SETUPS.flatMap((setup): [string, string][] => {
   const own = [ ...filesOf(setup) ].some((file): boolean => BACKEND_PARTS.includes(file));
@@ -130,6 +164,15 @@ describe('the config parts', (): void => {
     for (const file of others) {
       expect([ file, [ ...definedIds(file) ].filter((id): boolean => local.has(id) || redis.has(id)) ]).toEqual([ file, []]);
     }
+  });
+
+  it('gives no key twice in one object of a config file (JSON keeps only the last)', (): void => {
+    const files = [ ...partFiles(), ...SETUPS.map((setup): string => join(ROOT, setup)) ];
+    const repeated = files.flatMap((file): string[] => repeatedKeys(readFileSync(file, 'utf8'))
+      .map((key): string => `${relative(ROOT, file)}: ${key}`));
+    expect(repeated).toEqual([]);
+    // The scan itself: it sees a repeated key, and not the same key in two objects.
+    expect(repeatedKeys('{ "a": 1, "b": { "a": "x\\"", "c": [ { "a": 2 } ] }, "a": 3 }')).toEqual([ 'a' ]);
   });
 
   it('describes every part file in the README of its folder', (): void => {
