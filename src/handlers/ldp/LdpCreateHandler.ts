@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import type { Conditions, ReadWriteLocker, RepresentationConverter } from '@solid/community-server';
-import { BasicConditionsParser, BasicETagHandler, BasicRepresentation, INTERNAL_QUADS, RepresentationMetadata } from '@solid/community-server';
+import type { ReadWriteLocker, RepresentationConverter } from '@solid/community-server';
+import { BasicRepresentation, INTERNAL_QUADS } from '@solid/community-server';
 import { NOT_HANDLED } from '../http/NotHandled';
 import type { Quad } from '@rdfjs/types';
 import { generatedName, newResourceName } from '../../plugins/ldp/ResourceIds';
@@ -9,7 +9,7 @@ import type { ResourceFiles } from '../../storage/ResourceFiles';
 import { fileMetadata } from '../../storage/ResourceFiles';
 import { defaultGraphOnly } from '../../storage/SparqlStoreAccessor';
 import { documentMetadata, type ResourceGraphs } from '../../storage/ResourceGraphs';
-import { badRequest, forbidden, methodNotAllowed, notFound, preconditionFailed } from '../../util/HttpErrors';
+import { badRequest, forbidden, methodNotAllowed, notFound } from '../../util/HttpErrors';
 import { fileContentType } from '../../util/ContentTypes';
 import { mediaTypeOf, readBody } from '../http/HttpUtil';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
@@ -17,6 +17,7 @@ import type { OperationInput } from '../http/Operation';
 import { prefersHtml } from '../http/BrowserAccept';
 import { NOTE_FORM_FIELD } from '../html/ContainerListing';
 import { ldpHeaders } from './LdpHeaders';
+import { checkConditions, conditionsOf } from './LdpDocumentWrites';
 import { LdpPaths } from './LdpPaths';
 import type { LdpWriteHandlerOptions } from './LdpWriteHandlerOptions';
 import { NESTED_SYNTAXES, nestingDepthOver } from './RdfNestingDepth';
@@ -49,7 +50,6 @@ const AUXILIARY_NAME = /\.(?:acl|meta|acr)$/u;
 const MAX_NESTING_DEPTH = 128;
 
 /** CSS's own parser of If-Match, If-None-Match and If-Unmodified-Since, so both paths judge them alike. */
-const CONDITIONS = new BasicConditionsParser(new BasicETagHandler());
 
 /**
  * POST into a container, of any body: mint the IRI (Slug honoured, the same way for every media
@@ -133,12 +133,13 @@ export class LdpCreateHandler extends JsonHttpHandler {
         await this.write(container, iri, body, type, now, fileType);
       }
     };
-    const conditions = await CONDITIONS.handleSafe(request);
+    const conditions = await conditionsOf(request);
     if (conditions) {
       // Checked and written under the container's lock, as CSS's POST: no write of CSS's (a PUT or
       // PATCH of the container's metadata, its DELETE) comes between the check and the write.
       await this.locker.withWriteLock({ path: container }, async(): Promise<void> => {
-        await this.checkConditions(container, conditions);
+        // As CSS's DataAccessorBasedStore.addResource: the container's metadata, its ETag's date compared.
+        checkConditions(conditions, container, await this.store.readMetadata(container), 'created');
         await create();
       });
     } else {
@@ -169,14 +170,6 @@ export class LdpCreateHandler extends JsonHttpHandler {
     }
     await this.files.saveDescribed(stored.data, async(saved): Promise<void> =>
       this.store.createInContainer(container, iri, [], [ ...metadata, ...fileMetadata(iri, saved, fileType) ], now));
-  }
-
-  /** As CSS's DataAccessorBasedStore.addResource: the container's metadata, its ETag's date compared. */
-  private async checkConditions(container: string, conditions: Conditions): Promise<void> {
-    const metadata = await this.store.readMetadata(container);
-    if (!conditions.matchesMetadata(metadata.length > 0 ? new RepresentationMetadata({ path: container }).addQuads(metadata) : undefined)) {
-      throw preconditionFailed(`The preconditions of this request do not hold for ${container}: nothing was created.`);
-    }
   }
 
   private async findContainer(iri: string): Promise<string> {

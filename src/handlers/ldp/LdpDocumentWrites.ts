@@ -38,11 +38,12 @@ export async function conditionsOf(request: HttpRequest): Promise<Conditions | u
  * Throws 412 unless the preconditions hold for the resource with `metadata` (empty: it does not
  * exist), compared as CSS's store compares them (the ETag's date).
  */
-export function checkConditions(conditions: Conditions | undefined, iri: string, metadata: readonly Quad[]): void {
+export function checkConditions(conditions: Conditions | undefined, iri: string, metadata: readonly Quad[],
+  outcome: 'changed' | 'created' = 'changed'): void {
   if (conditions && !conditions.matchesMetadata(metadata.length > 0 ?
     new RepresentationMetadata({ path: iri }).addQuads([ ...metadata ]) :
     undefined)) {
-    throw preconditionFailed(`The preconditions of this request do not hold for ${iri}: nothing was changed.`);
+    throw preconditionFailed(`The preconditions of this request do not hold for ${iri}: nothing was ${outcome}.`);
   }
 }
 
