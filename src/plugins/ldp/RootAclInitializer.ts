@@ -82,11 +82,15 @@ export class RootAclInitializer extends Initializer {
    * @param store - CSS's resource store.
    * @param owners - WebIDs given full control (space or comma separated; `fedpod start --owner-webid`);
    * empty = no owner (read-only server).
+   * @param ownerlessNote - What an ACL without owner means in this setup, logged as information; without it,
+   * no owner is a warning (a server nobody can write to). The setup with users' storages gives one: there,
+   * users write in their own storages whatever the root ACL says, so no owner is the expected case.
    */
   public constructor(
     baseUrl: string,
     private readonly store: ResourceStore,
     private readonly owners: string,
+    private readonly ownerlessNote?: string,
   ) {
     super();
     this.aclPath = `${baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`}.acl`;
@@ -102,6 +106,8 @@ export class RootAclInitializer extends Initializer {
       new BasicRepresentation(rootAclTurtle(owners), { path: this.aclPath }, 'text/turtle'));
     if (owners.length > 0) {
       this.logger.info(`Created root ACL ${this.aclPath}: public read, full control for ${owners.join(', ')}`);
+    } else if (this.ownerlessNote) {
+      this.logger.info(`Created root ACL ${this.aclPath}: ${this.ownerlessNote}`);
     } else {
       this.logger.warn(`Created root ACL ${this.aclPath}: public read, and no owner (--owner-webid is not set), ` +
         'so nobody can write until the ACL is edited in the store');

@@ -90,6 +90,24 @@ describe('RootAclInitializer', (): void => {
     expect(none.getObjects(`${BASE}.acl#public`, `${ACL}mode`, null).map((term): string => term.value)).toEqual([ `${ACL}Read` ]);
   });
 
+  it('warns of an ACL without owner unless the setup says what that means there', async(): Promise<void> => {
+    const logged = (initializer: RootAclInitializer): { warn: jest.Mock; info: jest.Mock } => {
+      const logger = { warn: jest.fn(), info: jest.fn() };
+      (initializer as unknown as { logger: typeof logger }).logger = logger;
+      return logger;
+    };
+    const plain = new RootAclInitializer(BASE, store, '');
+    const plainLog = logged(plain);
+    await plain.handle();
+    expect(plainLog.warn).toHaveBeenCalledWith(expect.stringContaining('nobody can write'));
+
+    const pods = new RootAclInitializer(BASE, store, '', 'users write in their own storages');
+    const podsLog = logged(pods);
+    await pods.handle();
+    expect(podsLog.warn).not.toHaveBeenCalled();
+    expect(podsLog.info).toHaveBeenCalledWith(expect.stringContaining('users write in their own storages'));
+  });
+
   it('never touches an existing root ACL', async(): Promise<void> => {
     existing.add(`${BASE}.acl`);
     await new RootAclInitializer(BASE, store, 'https://alice.example/#me').handle();
