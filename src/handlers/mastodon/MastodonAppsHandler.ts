@@ -1,6 +1,5 @@
 import type { MastodonOAuthService } from '../../plugins/mastodon/MastodonOAuthService';
 import { applicationEntity } from '../../plugins/mastodon/OAuthRecords';
-import { methodNotAllowed } from '../../util/HttpErrors';
 import { sendJson } from '../http/HttpUtil';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import type { OperationInput } from '../http/Operation';
@@ -18,10 +17,6 @@ export class MastodonAppsHandler extends JsonHttpHandler {
   }
 
   protected async serve({ request, response, operation }: OperationInput): Promise<void> {
-    if (request.method !== 'POST') {
-      request.resume();
-      throw methodNotAllowed('/api/v1/apps takes POST only.', 'POST');
-    }
     const params = await readOAuthParams(request, operation.target.query);
     const { app, clientSecret } = await this.oauth.register(params);
     sendJson(response, 200, applicationEntity(app, clientSecret), { 'cache-control': 'no-store' });

@@ -1,6 +1,5 @@
 import type { MastodonOAuthService } from '../../plugins/mastodon/MastodonOAuthService';
 import { oauthError } from '../../plugins/mastodon/OAuthErrors';
-import { methodNotAllowed } from '../../util/HttpErrors';
 import { sendJson } from '../http/HttpUtil';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import type { OperationInput } from '../http/Operation';
@@ -17,10 +16,6 @@ export class OAuthRevokeHandler extends JsonHttpHandler {
   }
 
   protected async serve({ request, response, operation }: OperationInput): Promise<void> {
-    if (request.method !== 'POST') {
-      request.resume();
-      throw methodNotAllowed('/oauth/revoke takes POST only.', 'POST');
-    }
     const params = await readOAuthParams(request, operation.target.query);
     const token = single(params, 'token');
     if (!token) {

@@ -1,7 +1,6 @@
 import type { MastodonOAuthService } from '../../plugins/mastodon/MastodonOAuthService';
 import type { OAuthTokenAnswer } from '../../plugins/mastodon/OAuthRecords';
 import { oauthError } from '../../plugins/mastodon/OAuthErrors';
-import { methodNotAllowed } from '../../util/HttpErrors';
 import { sendJson } from '../http/HttpUtil';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import type { OperationInput } from '../http/Operation';
@@ -19,10 +18,6 @@ export class OAuthTokenHandler extends JsonHttpHandler {
   }
 
   protected async serve({ request, response, operation }: OperationInput): Promise<void> {
-    if (request.method !== 'POST') {
-      request.resume();
-      throw methodNotAllowed('/oauth/token takes POST only.', 'POST');
-    }
     const params = await readOAuthParams(request, operation.target.query);
     const grantType = single(params, 'grant_type');
     let answer: OAuthTokenAnswer;

@@ -4,7 +4,7 @@ import { PassThrough } from 'node:stream';
 import type { HttpHandler } from '@solid/community-server';
 import { getLoggerFor, guardStream, ServerConfigurator } from '@solid/community-server';
 import type { RequestMonitor, RouteLabel } from '../server/RequestMonitor';
-import { badRequest, FedpodHttpError, payloadTooLarge, unauthorized } from '../../util/HttpErrors';
+import { badRequest, FedpodHttpError, methodNotAllowed, payloadTooLarge, unauthorized } from '../../util/HttpErrors';
 import type { AccessPolicy } from '../access/AccessPolicy';
 import type { ReadDecider, ReadDecisions } from '../access/ReadDecisions';
 import { discardBody, sendError } from '../http/HttpUtil';
@@ -92,7 +92,11 @@ export class RequestPipeline extends ServerConfigurator implements ReadDecider {
     if (url.origin !== this.origin || !target || target.path !== url.pathname) {
       return false;
     }
-    const match = this.table.find('GET', url.pathname);
+    const found = this.table.find('GET', url.pathname);
+    if (found && !('route' in found)) {
+      return false;
+    }
+    const match = found;
     const { route, params } = match ?? { route: this.fallback, params: {}};
     // A request of the resource, as the policy would see it: a GET by this agent, without a body.
     const request = guardStream(Object.assign(new PassThrough(), { method: 'GET', url: url.pathname, headers: {}}) as unknown as IncomingMessage);
@@ -132,7 +136,14 @@ export class RequestPipeline extends ServerConfigurator implements ReadDecider {
       const path = target.path;
       request.url = `${path}${target.search}`;
       const method = request.method ?? 'GET';
-      const match: RouteMatch | undefined = this.table.find(method, path);
+      const found = this.table.find(method, path);
+      if (found && !('route' in found)) {
+        if (scope) {
+          scope.route = found.template;
+        }
+        throw methodNotAllowed(`${method} is not allowed here.`, found.allowed.join(', '));
+      }
+      const match: RouteMatch | undefined = found;
       const { route, params } = match ?? { route: this.fallback, params: {}};
       if (match && scope) {
         scope.route = match.template;

@@ -22,6 +22,12 @@ export interface RouteOptions {
    * `POST`-only route and an all-methods route can share a path).
    */
   methods?: string[];
+  /**
+   * What the methods no route claims on this route's templates get: `refuse` (the default) answers them
+   * 405 with `Allow` before any other step; `ldp` leaves them to the LDP resources, for a template that is
+   * also an LDP resource (`/actors/` takes POST here, and is a container to read).
+   */
+  otherMethods?: 'refuse' | 'ldp';
   /** Largest body this route takes; none: the pipeline's limit. */
   maxBodyBytes?: number;
   /**
@@ -48,6 +54,7 @@ export class Route {
   public readonly access: AccessPolicy;
   public readonly handler?: HttpHandler;
   public readonly methods: string[];
+  public readonly otherMethods: 'refuse' | 'ldp';
   public readonly maxBodyBytes?: number;
   public readonly mediaTypes: string[];
   public readonly authenticate: boolean;
@@ -59,6 +66,7 @@ export class Route {
     this.access = options.access;
     this.handler = options.handler;
     this.methods = (options.methods ?? []).map((method): string => method.toUpperCase());
+    this.otherMethods = options.otherMethods ?? 'refuse';
     this.maxBodyBytes = options.maxBodyBytes;
     this.mediaTypes = (options.mediaTypes ?? []).map((type): string => type.toLowerCase());
     this.authenticate = options.authenticate ?? true;

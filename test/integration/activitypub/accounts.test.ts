@@ -262,6 +262,18 @@ describe('accounts and actors', () => {
       expect(await ask('ASK { GRAPH ?g { ?s ?p "long enough" } }')).toBe(false);
     });
 
+    it('a method no route of a served path takes: 405 with Allow, before credentials are read; /actors/ still an LDP container', async() => {
+      for (const [ method, path, allow ] of [ [ 'GET', 'oauth/token', 'POST' ], [ 'DELETE', 'inbox', 'POST' ], [ 'PUT', 'favicon.ico', 'GET, HEAD' ] ]) {
+        // A credential no route would accept: the refusal comes before authentication.
+        const response = await fetch(`${server.baseUrl}${path}`, { method, headers: { authorization: 'Bearer not-a-token' }});
+        await expectJsonError(response, 405, 'method_not_allowed');
+        expect(response.headers.get('allow')).toBe(allow);
+      }
+      const container = await fetch(`${server.baseUrl}actors/`, { headers: { accept: 'text/turtle' }});
+      expect(container.status).toBe(200);
+      expect(await container.text()).toContain('ldp:contains');
+    });
+
     it('direct writes to an actor document: 401 anonymous, 403 with a token', async() => {
       const response = await fetch(alice.webId, { method: 'PUT', headers: { 'content-type': 'text/turtle' },
         body: `<${alice.webId}> <${AS}name> "mallory" .` });

@@ -28,6 +28,5 @@ describe('OAuthRevokeHandler', (): void => {
   it('needs the token and the app\'s credentials', async(): Promise<void> => {
     expect((await post({ client_id: world.clientId, client_secret: world.clientSecret })).status).toBe(400);
     expect((await post({ client_id: world.clientId, client_secret: 'wrong', token: 'x' })).status).toBe(401);
-    expect((await fetch(`${world.server.base}/oauth/revoke`)).status).toBe(405);
   });
 });

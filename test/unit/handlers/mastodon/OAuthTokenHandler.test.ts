@@ -41,6 +41,5 @@ describe('OAuthTokenHandler', (): void => {
       const response = await post(body);
       expect([ body, response.status, (await response.json() as { error: string; error_description: string }).error ]).toEqual([ body, status, error ]);
     }
-    expect((await fetch(`${world.server.base}/oauth/token`)).status).toBe(405);
   });
 });

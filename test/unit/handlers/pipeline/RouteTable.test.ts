@@ -1,6 +1,10 @@
 import { PublicAccess } from '../../../../src/handlers/access/PublicAccess';
 import { Route } from '../../../../src/handlers/pipeline/Route';
+import type { MethodMismatch, RouteMatch } from '../../../../src/handlers/pipeline/RouteTable';
 import { RouteTable } from '../../../../src/handlers/pipeline/RouteTable';
+
+const routeOf = (found: RouteMatch | MethodMismatch | undefined): Route | undefined =>
+  found && 'route' in found ? found.route : undefined;
 
 describe('RouteTable', () => {
   const access = new PublicAccess();
@@ -14,22 +18,21 @@ describe('RouteTable', () => {
       const table = new RouteTable('https://pod.example/', routes);
       expect(table.find('POST', '/actors/alice/inbox')).toEqual({ route: inbox, template: '/actors/:user/inbox', params: { user: 'alice' }});
       expect(table.find('GET', '/actors/alice/inbox')).toEqual({ route: collection, template: '/actors/:user/:collection', params: { user: 'alice', collection: 'inbox' }});
-      expect(table.find('DELETE', '/objects/abc')?.route).toBe(object);
-      expect(table.find('DELETE', '/objects/abc/deeper')?.route).toBe(everything);
-      expect(table.find('POST', '/inbox')?.route).toBe(inbox);
+      expect(routeOf(table.find('DELETE', '/objects/abc'))).toBe(object);
+      expect(routeOf(table.find('DELETE', '/objects/abc/deeper'))).toBe(everything);
+      expect(routeOf(table.find('POST', '/inbox'))).toBe(inbox);
     }
   });
 
   it('answers undefined where no route serves the method and path', () => {
     const table = new RouteTable('https://pod.example/', [ inbox, object ]);
     expect(table.find('GET', '/objects/')).toBeUndefined();
-    expect(table.find('GET', '/inbox')).toBeUndefined();
     expect(table.find('POST', '/somewhere')).toBeUndefined();
   });
 
   it('serves templates under the base URL\'s path', () => {
     const table = new RouteTable('https://pod.example/fedpod/', [ object ]);
-    expect(table.find('GET', '/fedpod/objects/x')?.params).toEqual({ id: 'x' });
+    expect((table.find('GET', '/fedpod/objects/x') as RouteMatch).params).toEqual({ id: 'x' });
     expect(table.find('GET', '/objects/x')).toBeUndefined();
   });
 
@@ -47,10 +50,34 @@ describe('RouteTable', () => {
     const box = new Route({ name: 'box', paths: [ '/actors/:user/inbox' ], access });
     for (const routes of [ [ box, boxPosts ], [ boxPosts, box ] ]) {
       const table = new RouteTable('https://pod.example/', routes);
-      expect(table.find('POST', '/actors/alice/inbox')?.route).toBe(boxPosts);
+      expect(routeOf(table.find('POST', '/actors/alice/inbox'))).toBe(boxPosts);
       for (const method of [ 'GET', 'HEAD', 'PUT', 'PATCH', 'DELETE', 'OPTIONS' ]) {
-        expect(table.find(method, '/actors/alice/inbox')?.route).toBe(box);
+        expect(routeOf(table.find(method, '/actors/alice/inbox'))).toBe(box);
       }
     }
+  });
+
+  it('answers a method no route of a served template takes as a mismatch naming the methods taken', () => {
+    const table = new RouteTable('https://pod.example/', [ inbox, object ]);
+    expect(table.find('GET', '/inbox')).toEqual({ allowed: [ 'POST' ], template: '/inbox' });
+    expect(table.find('DELETE', '/actors/alice/inbox')).toEqual({ allowed: [ 'POST' ], template: '/actors/:user/inbox' });
+    // A plain OPTIONS is not refused: it keeps reaching what it reached before.
+    expect(table.find('OPTIONS', '/inbox')).toBeUndefined();
+  });
+
+  it('leaves the other methods to the LDP resources when a route says its template is one', () => {
+    const signupHint = new Route({ name: 'hint', paths: [ '/actors/' ], access, methods: [ 'POST' ], otherMethods: 'ldp' });
+    const table = new RouteTable('https://pod.example/', [ signupHint ]);
+    expect(routeOf(table.find('POST', '/actors/'))).toBe(signupHint);
+    expect(table.find('GET', '/actors/')).toBeUndefined();
+  });
+
+  it('lets a route that takes the method answer before any mismatch of a more specific template', () => {
+    const instance = new Route({ name: 'instance', paths: [ '/api/v1/instance' ], access, methods: [ 'GET', 'HEAD' ]});
+    const notFound = new Route({ name: 'not-found', paths: [ '/api/v1/*' ], access });
+    const table = new RouteTable('https://pod.example/', [ instance, notFound ]);
+    expect(routeOf(table.find('DELETE', '/api/v1/instance'))).toBe(notFound);
+    expect(new RouteTable('https://pod.example/', [ instance ]).find('DELETE', '/api/v1/instance'))
+      .toEqual({ allowed: [ 'GET', 'HEAD' ], template: '/api/v1/instance' });
   });
 });
