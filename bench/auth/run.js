@@ -164,7 +164,8 @@ function report(config, targets, outcomes, machineAtStart, proofsPerSecond) {
   const checks = evaluateChecks(GOALS.map((goal) => ({ ...goal, scenario: PAIR })), view);
   log(`\nTargets (Fedpod with WebACL vs stock CSS with WebACL, and vs its own anonymous GET):\n${formatChecks(checks)}`);
   log(`\nThe load generator signed ${formatNumber(proofsPerSecond)} DPoP proofs/s on one core before the run ` +
-    '(one per DPoP request, on the same cores as the servers).');
+    '(one per DPoP request; for the DPoP GET they are signed before its measured run, the others during theirs, ' +
+    'on the same cores as the servers).');
   warnIfBusy('\n');
   saveResults('auth', {
     settings: { ...config, cssVersion: cssVersion(), cssBackend: 'file' },

@@ -123,18 +123,23 @@ async function settle(scenario) {
 /**
  * Load one scenario: a warm-up run (discarded) then the measured run, each
  * preceded by settle().
- * scenario: { url | makeUrl(counter), method, headers, makeHeaders(counter, url), body | makeBody(counter) }
+ * scenario: { url | makeUrl(counter), method, headers, makeHeaders(counter, url), body | makeBody(counter),
+ *   beforeMeasure({ warmup, seconds }) (awaited after the warm-up), afterMeasure() (a note for the report) }
  * settings: { connections, duration, warmup } (seconds)
  */
 async function measure(scenario, settings) {
   let settleMs = 0;
+  let warmup;
   if (settings.warmup > 0) {
     settleMs += await settle(scenario);
-    await runAutocannon(autocannonOptions(scenario, { ...settings, duration: settings.warmup }));
+    warmup = summarize(await runAutocannon(autocannonOptions(scenario, { ...settings, duration: settings.warmup })));
   }
   settleMs += await settle(scenario);
+  // What the scenario prepares for the measured run (pre-signed DPoP proofs), sized by the warm-up's rate.
+  const prepared = scenario.beforeMeasure ? await scenario.beforeMeasure({ warmup, seconds: settings.duration }) : undefined;
   const result = await runAutocannon(autocannonOptions(scenario, settings));
-  return { ...summarize(result), settleMs };
+  const notes = scenario.afterMeasure ? scenario.afterMeasure() : undefined;
+  return { ...summarize(result), settleMs, ...prepared ? { prepared } : {}, ...notes ? { notes } : {} };
 }
 
 module.exports = { measure, settle, summarize, describeProblems, requestAt };

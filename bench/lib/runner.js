@@ -251,6 +251,9 @@ async function measureScenario(session, { label, spec, labelWidth = 20 }, config
   const waited = summary.settleMs > SETTLE_NOTICE_MS ? `  (waited ${summary.settleMs} ms to settle first)` : '';
   log(`  ${label.padEnd(labelWidth)} ${formatNumber(summary.reqPerSec).padStart(8)} req/s  ` +
     `p50 ${formatNumber(summary.latencyP50Ms, 0)} ms  p99 ${formatNumber(summary.latencyP99Ms, 0)} ms${flag}${waited}`);
+  if (summary.notes) {
+    log(`  ${''.padEnd(labelWidth)} ${summary.notes}`);
+  }
   if (session.storeStats) {
     summary.storeRoundTrips = await storeRoundTrips(session, spec);
     log(`  ${''.padEnd(labelWidth)} store: ${describeRoundTrips(summary.storeRoundTrips)}`);
