@@ -218,6 +218,7 @@ export * from './plugins/mastodon/OAuthScopes';
 export * from './handlers/mastodon/MastodonScopeAccess';
 export * from './handlers/mastodon/MastodonAppsHandler';
 export * from './handlers/mastodon/MastodonAppCredentialsHandler';
+export * from './handlers/mastodon/OAuthServerMetadataHandler';
 export * from './handlers/mastodon/OAuthAuthorizeHandler';
 export * from './handlers/mastodon/OAuthTokenHandler';
 export * from './handlers/mastodon/OAuthRevokeHandler';

@@ -1,6 +1,6 @@
 import type { MastodonOAuthService } from '../../plugins/mastodon/MastodonOAuthService';
 import { applicationEntity } from '../../plugins/mastodon/OAuthRecords';
-import { FedpodHttpError, methodNotAllowed } from '../../util/HttpErrors';
+import { FedpodHttpError } from '../../util/HttpErrors';
 import { sendJson } from '../http/HttpUtil';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import type { OperationInput } from '../http/Operation';
@@ -16,9 +16,6 @@ export class MastodonAppCredentialsHandler extends JsonHttpHandler {
 
   protected async serve({ request, response, operation }: OperationInput): Promise<void> {
     request.resume();
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
-      throw methodNotAllowed('/api/v1/apps/verify_credentials takes GET only.', 'GET, HEAD');
-    }
     const clientId = operation.agent.app;
     const app = clientId === undefined ? undefined : await this.oauth.app(clientId);
     if (!app) {

@@ -132,6 +132,24 @@ describe('OAuth pages in a browser', () => {
     await keepScreenshot(page, 'oauth-denied');
   });
 
+  it('publishes its OAuth endpoints (RFC 8414), the ones this flow uses', async() => {
+    const answer = await fetch(`${server.baseUrl}.well-known/oauth-authorization-server`);
+    expect(answer.status).toBe(200);
+    const metadata = await answer.json() as Record<string, unknown>;
+    expect(metadata).toEqual(expect.objectContaining({
+      issuer: server.baseUrl,
+      authorization_endpoint: `${server.baseUrl}oauth/authorize`,
+      token_endpoint: `${server.baseUrl}oauth/token`,
+      revocation_endpoint: `${server.baseUrl}oauth/revoke`,
+      app_registration_endpoint: `${server.baseUrl}api/v1/apps`,
+      code_challenge_methods_supported: [ 'S256' ],
+    }));
+    expect(metadata.scopes_supported).toEqual(expect.arrayContaining([ 'read', 'write', 'follow', 'push', 'profile', 'write:media' ]));
+    // The endpoint named is the page this test logs in on.
+    await page.goto(`${metadata.authorization_endpoint as string}?${authorizeUrl(pkce().challenge).split('?')[1]}`);
+    expect(await page.$('#password')).not.toBeNull();
+  });
+
   it('answers a request naming no registered app with a page, not a redirect', async() => {
     const answer = await page.goto(`${server.baseUrl}oauth/authorize?response_type=code&client_id=nobody&redirect_uri=${encodeURIComponent(OOB)}`);
     expect(answer?.status()).toBeGreaterThanOrEqual(400);
