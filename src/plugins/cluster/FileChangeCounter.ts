@@ -2,6 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { ChangeCounter } from './ChangeCounter';
 import { errnoOf } from '../../util/Errors';
+import { TurnSharedRead } from '../../util/TurnSharedRead';
 
 const NAME = /^[a-z0-9][a-z0-9-]{0,63}$/u;
 
@@ -9,10 +10,12 @@ const NAME = /^[a-z0-9][a-z0-9-]{0,63}$/u;
  * A ChangeCounter for processes sharing a data directory without Redis (the server and the
  * `fedpod webhooks` console): the value is the size of `<dataDir>/changes/<name>`, and a bump
  * appends one byte. Appends are atomic, so concurrent bumps from several processes all count;
- * a read is one stat. A missing file reads as 0.
+ * a read is one stat, shared by the reads asked for in the same turn (the WebACL decision reads on
+ * every request). A missing file reads as 0.
  */
 export class FileChangeCounter implements ChangeCounter {
   private readonly file: string;
+  private readonly shared = new TurnSharedRead<string>(async(): Promise<string> => this.stat());
 
   /**
    * @param dataDir - The data directory.
@@ -26,6 +29,10 @@ export class FileChangeCounter implements ChangeCounter {
   }
 
   public async read(): Promise<string> {
+    return this.shared.get();
+  }
+
+  private async stat(): Promise<string> {
     try {
       return String((await fs.stat(this.file)).size);
     } catch (error: unknown) {

@@ -4,6 +4,7 @@ import IORedis from 'ioredis';
 import type { ChangeCounter } from './ChangeCounter';
 import { redisReconnectDelay } from '../../util/RedisReconnect';
 import { serviceUnavailable } from '../../util/HttpErrors';
+import { TurnSharedRead } from '../../util/TurnSharedRead';
 
 /**
  * A ChangeCounter in one Redis key (INCR / GET), shared by every node on that Redis. The
@@ -12,8 +13,14 @@ import { serviceUnavailable } from '../../util/HttpErrors';
 export class RedisChangeCounter implements ChangeCounter, Finalizable {
   protected readonly logger = getLoggerFor(this);
   private client: IORedis | undefined;
-  /** The GET that reads asked for in this turn will share (not sent yet). */
-  private nextRead: Promise<string> | undefined;
+  /** Reads asked for in the same turn share one GET, sent after them all (see read()). */
+  private readonly shared = new TurnSharedRead<string>(async(): Promise<string> => {
+    try {
+      return await this.connection().get(this.key) ?? '0';
+    } catch (error: unknown) {
+      throw serviceUnavailable(`Redis is not reachable: ${(error as Error).message}`, 'redis_unavailable');
+    }
+  });
 
   /**
    * @param redisUrl - redis://[user:password@]host:port[/db]
@@ -30,16 +37,7 @@ export class RedisChangeCounter implements ChangeCounter, Finalizable {
    * counter on every POST: under load this makes it one Redis round trip per turn, not per request.
    */
   public async read(): Promise<string> {
-    if (!this.nextRead) {
-      const read = new Promise<string>((resolve, reject): void => {
-        setImmediate((): void => {
-          this.nextRead = undefined;
-          this.connection().get(this.key).then((value): void => resolve(value ?? '0'), (error: Error): void => reject(serviceUnavailable(`Redis is not reachable: ${error.message}`, 'redis_unavailable')));
-        });
-      });
-      this.nextRead = read;
-    }
-    return this.nextRead;
+    return this.shared.get();
   }
 
   public async bump(): Promise<void> {
