@@ -213,6 +213,7 @@ export * from './plugins/operator/OperatorFile';
 export * from './handlers/access/OperatorAccess';
 export * from './handlers/webhooks/OperatorWebhookHandler';
 export * from './handlers/html/AccountPagesHandler';
+export * from './handlers/html/InteractionPagesHandler';
 export * from './handlers/html/ContainerPageTemplateEngine';
 export * from './plugins/mastodon/MastodonOAuthService';
 export * from './plugins/mastodon/OAuthRecords';

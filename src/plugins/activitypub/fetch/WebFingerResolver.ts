@@ -34,9 +34,9 @@ export function parseHandle(value: string, localHost?: string): Handle | undefin
   return { username: username.toLowerCase(), host: host.toLowerCase() };
 }
 
-/** Whether a value is written as a handle (`acct:…`, `@user@host`), not as a URL. */
+/** Whether a value is meant as a handle (`acct:…`, `@…`, `user@host`), valid or not, rather than a URL. */
 export function looksLikeHandle(value: string): boolean {
-  return /^(?:acct:|@)[^\s/]+$/iu.test(value.trim()) || /^[^\s/:@]+@[^\s/@]+$/u.test(value.trim());
+  return /^(?:acct:|@)/iu.test(value.trim()) || /^[^\s/:@]+@[^\s/@]+$/u.test(value.trim());
 }
 
 /**
