@@ -44,10 +44,15 @@ export class MastodonHandlesHandler extends MastodonHandler {
         const ids = [ ...query.getAll('id[]'), ...query.getAll('id') ].slice(0, 40);
         const found = [];
         for (const id of ids) {
-          try {
-            found.push(await this.follows.relationship(username!, await this.follows.actorOf(id)));
-          } catch {
-            // Mastodon leaves unknown ids out.
+          // Mastodon leaves unknown ids out.
+          const actor = await this.follows.actorOf(id).catch((error: unknown): undefined => {
+            if (FedpodHttpError.isInstance(error) && error.statusCode === 404) {
+              return undefined;
+            }
+            throw error;
+          });
+          if (actor) {
+            found.push(await this.follows.relationship(username!, actor));
           }
         }
         sendJson(response, 200, found);
@@ -55,9 +60,8 @@ export class MastodonHandlesHandler extends MastodonHandler {
       }
       case 'mastodon-follow-action': {
         const result = action === 'follow' ? await this.follows.follow(username!, id) :
-          action === 'unfollow' ? await this.follows.unfollow(username!, id) :
-            action === 'block' ? await this.follows.block(username!, id) :
-              await this.follows.unblock(username!, id);
+          action === 'block' ? await this.follows.block(username!, id) :
+            await this.follows.undo(username!, id, action === 'unfollow' ? 'Follow' : 'Block');
         sendJson(response, 200, result);
         return;
       }

@@ -91,10 +91,10 @@ export class MastodonFollows {
     return this.relationship(username, actor);
   }
 
-  /** Takes back the user's Follows of the account (an Undo of each). */
-  public async unfollow(username: string, id: string): Promise<MastodonRelationship> {
+  /** Unfollows or unblocks: an Undo of each of the user's Follows or Blocks of the account. */
+  public async undo(username: string, id: string, type: 'Follow' | 'Block'): Promise<MastodonRelationship> {
     const actor = await this.actorOf(id);
-    await this.undoAll(username, 'Follow', actor);
+    await this.undoAll(username, type, actor);
     return this.relationship(username, actor);
   }
 
@@ -109,12 +109,6 @@ export class MastodonFollows {
       await this.undoAll(username, 'Follow', actor);
       await this.options.outbox.post(username, { type: 'Block', object: actor, to: [ actor ] });
     }
-    return this.relationship(username, actor);
-  }
-
-  public async unblock(username: string, id: string): Promise<MastodonRelationship> {
-    const actor = await this.actorOf(id);
-    await this.undoAll(username, 'Block', actor);
     return this.relationship(username, actor);
   }
 

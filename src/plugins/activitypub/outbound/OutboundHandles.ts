@@ -10,6 +10,8 @@ import { linkTagsInHtml, tagsInHtml } from './TextTags';
 
 /** Objects whose text is scanned for mentions and hashtags. */
 const COMPOSED_TYPES = new Set([ 'Note', 'Article', 'Question', 'Page' ]);
+/** Most mentions resolved in one post, so that a post cannot make the server send hundreds of lookups; the rest stay text. */
+const MAX_MENTIONS = 50;
 /** Activities whose object may be given as a handle. */
 const TO_ACTOR_TYPES = new Set([ 'Follow', 'Block' ]);
 
@@ -58,20 +60,22 @@ export class OutboundHandles {
       ...typeof object.content === 'string' ? [ object.content ] : [],
       ...isObject(object.contentMap) ? Object.values(object.contentMap).filter((value): value is string => typeof value === 'string') : [],
     ];
-    const mentions = new Map<string, string>();
+    const written = new Set<string>();
     const hashtags = new Map<string, string>();
     for (const text of texts) {
       const found = tagsInHtml(text);
       for (const { acct } of found.mentions) {
-        if (!mentions.has(acct)) {
-          mentions.set(acct, await this.resolveMention(acct));
-        }
+        written.add(acct);
       }
       for (const name of found.hashtags) {
         hashtags.set(name.toLowerCase(), hashtags.get(name.toLowerCase()) ?? name);
       }
     }
-    const links = new Map([ ...mentions ].filter((entry): entry is [ string, string ] => entry[1] !== ''));
+    // Resolved at once (each WebFinger lookup may wait for its server), a bounded number per post.
+    const accts = [ ...written ].slice(0, MAX_MENTIONS);
+    const actors = await Promise.all(accts.map(async(acct): Promise<string> => this.resolveMention(acct)));
+    const links = new Map(accts.map((acct, index): [ string, string ] => [ acct, actors[index] ])
+      .filter((entry): boolean => entry[1] !== ''));
     const hashtagHref = (name: string): string => `${this.urls.base}tags/${encodeURIComponent(name.toLowerCase())}`;
     const mentioned = new Set(tags.filter((tag): boolean => typeOf(tag) === 'Mention').map((tag): string | undefined => idOf(tag.href)));
     for (const [ acct, href ] of links) {
