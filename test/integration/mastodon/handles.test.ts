@@ -99,7 +99,7 @@ describe('handles, mentions and search between two Fedpod instances', () => {
     };
     await eventually(async() => (await reached(sessions.carol)) || undefined, 30_000);
     await eventually(async() => (await reached(sessions.carl)) || undefined, 30_000);
-    // Bob follows nobody on A and dave was not mentioned: a later delivery to carol has arrived, theirs never come.
+    // Bob follows nobody on A and dave was not mentioned: nothing was addressed to them.
     expect(await reached(sessions.bob)).toBe(false);
     expect(await reached(sessions.dave)).toBe(false);
   });
@@ -180,6 +180,29 @@ describe('handles, mentions and search between two Fedpod instances', () => {
     expect(done.status).toBe(200);
     expect(await done.text()).toContain('Follow sent');
     await eventually(async() => (await pageItemIds(`${sessions.carl.webId}/followers`)).includes(sessions.dave.webId) || undefined, 30_000);
+  });
+
+  it('a user who approves followers sees follow requests from B and authorizes or rejects them', async() => {
+    expect((await postToOutbox(sessions.carl, { type: 'Update', object: { id: sessions.carl.webId, manuallyApprovesFollowers: true }})).status)
+      .toBe(201);
+    const hostA = new URL(a.baseUrl).host;
+    for (const name of [ 'bob', 'carol' ]) {
+      expect((await postToOutbox(sessions[name], { type: 'Follow', object: `@carl@${hostA}` })).status).toBe(201);
+    }
+    const requests = await eventually(async() => {
+      const accounts = await masto.carl.v1.followRequests.list();
+      return accounts.length === 2 ? accounts : undefined;
+    }, 30_000);
+    const byUrl = new Map(requests.map((account) => [ account.url, account.id ]));
+    expect([ ...byUrl.keys() ].sort()).toEqual([ sessions.bob.webId, sessions.carol.webId ].sort());
+    expect((await masto.carl.v1.accounts.relationships.fetch({ id: [ byUrl.get(sessions.bob.webId)! ] }))[0]).toMatchObject({ requestedBy: true });
+    expect(await masto.carl.v1.followRequests.$select(byUrl.get(sessions.bob.webId)!).authorize()).toMatchObject({ followedBy: true });
+    expect(await masto.carl.v1.followRequests.$select(byUrl.get(sessions.carol.webId)!).reject()).toMatchObject({ followedBy: false, requestedBy: false });
+    expect(await masto.carl.v1.followRequests.list()).toEqual([]);
+    await expect(masto.carl.v1.followRequests.$select(byUrl.get(sessions.carol.webId)!).authorize()).rejects.toThrow(/Record not found/u);
+    // Bob's server learns of the Accept: carl joins his following.
+    await eventually(async() => (await pageItemIds(`${sessions.bob.webId}/following`)).includes(sessions.carl.webId) || undefined, 30_000);
+    expect(await pageItemIds(`${sessions.carl.webId}/followers`)).not.toContain(sessions.carol.webId);
   });
 
   it('hostile handles are refused through the outbound guard: 422 for a Follow, plain text in a post', async() => {
