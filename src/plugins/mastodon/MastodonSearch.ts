@@ -105,7 +105,10 @@ export class MastodonSearch {
         return local ? [ local ] : [];
       }
       if (!fetching) {
-        return [];
+        // Only what is known here: a handle resolved before whose actor is still kept.
+        const known = resolver.peek(q);
+        const actor = known ? actors.peekActor(known) : undefined;
+        return actor ? [ await accounts.accountOf(actor.id) ] : [];
       }
       try {
         const actor = await actors.getActor(await resolver.resolve(q));

@@ -120,6 +120,8 @@ describe('handles, mentions and search between two Fedpod instances', () => {
   it('search with resolve finds B\'s account by handle and a status by its URL', async() => {
     const byHandle = await masto.alice.v2.search.list({ q: `@dave@${hostB}`, resolve: true, type: 'accounts' });
     expect(byHandle.accounts.map((account) => account.url)).toEqual([ sessions.dave.webId ]);
+    // Once known here, anyone finds the account without a fetch.
+    expect((await stranger.v2.search.list({ q: `dave@${hostB}` })).accounts.map((account) => account.url)).toEqual([ sessions.dave.webId ]);
     const posted = await postToOutbox(sessions.carol, { type: 'Note', content: 'Findable on B', to: [ AS_PUBLIC ]});
     const noteId = (posted.body.object as { id: string }).id;
     const byUrl = await masto.alice.v2.search.list({ q: noteId, resolve: true });

@@ -92,6 +92,12 @@ export class WebFingerResolver {
     return username === undefined ? undefined : `${username}@${this.localHost}`;
   }
 
+  /** The actor of a handle resolved before and still kept, if any; never asks anyone. */
+  public peek(value: string): string | undefined {
+    const handle = parseHandle(value, this.localHost);
+    return handle ? this.cache.get(`${handle.username}@${handle.host}`)?.actor : undefined;
+  }
+
   /** The actor IRI of a handle (`user` alone is local). Throws FedpodHttpError 400 / 422 (see the class). */
   public async resolve(value: string): Promise<string> {
     const handle = parseHandle(value, this.localHost);

@@ -50,9 +50,11 @@ describe('WebFingerResolver', (): void => {
     ]}, 200, 'application/jrd+json');
     const webfinger = resolver();
     const handle = `@bob@127.0.0.1:${server.port}`;
+    expect(webfinger.peek(handle)).toBeUndefined();
     const [ first, second ] = await Promise.all([ webfinger.resolve(handle), webfinger.resolve(`acct:BOB@127.0.0.1:${server.port}`) ]);
     expect([ first, second ]).toEqual([ actor, actor ]);
     await expect(webfinger.resolve(handle)).resolves.toBe(actor);
+    expect(webfinger.peek(`bob@127.0.0.1:${server.port}`)).toBe(actor);
     const asked = server.requestsTo(WEBFINGER);
     expect(asked).toHaveLength(1);
     expect(asked[0].url).toBe(`${WEBFINGER}?resource=${encodeURIComponent(`acct:bob@127.0.0.1:${server.port}`)}`);
