@@ -15,10 +15,14 @@ const USERNAME = /^[a-z0-9_][a-z0-9._-]{0,63}$/u;
 /** A host as it may appear after the '@' of an acct: URI: no path, query, fragment, userinfo or spaces. */
 const ACCT_HOST = /^[^\s/?#@\\]+$/u;
 
+/** The link relation of OStatus's remote follow: other servers' follow buttons fill its `template` with the account. */
+export const SUBSCRIBE_REL = 'http://ostatus.org/schema/1.0/subscribe';
+
 export interface WebFingerLink {
   rel: string;
   type?: string;
-  href: string;
+  href?: string;
+  template?: string;
 }
 
 /** A JSON Resource Descriptor (RFC 7033 §4.4). */
@@ -36,7 +40,8 @@ export interface Jrd {
  *   URL's host, port included when it has one, compared case-insensitively) or the actor URL
  *   `{base}actors/<username>` itself.
  * - The answer is `application/jrd+json` whatever the Accept header says: `subject` (the acct: URI),
- *   `aliases` [actor URL] and links `self` (application/activity+json) and profile-page (text/html).
+ *   `aliases` [actor URL] and links `self` (application/activity+json), profile-page (text/html) and
+ *   the OStatus `subscribe` template (`{base}authorize_interaction?uri={uri}`, for remote follow buttons).
  *   `rel` parameters, if any, keep only the links with those relations (RFC 7033 §4.3).
  * - Missing, repeated or malformed `resource` → 400; unknown user or another host → 404.
  * - Every answer carries `Access-Control-Allow-Origin` (RFC 7033 §5).
@@ -102,6 +107,7 @@ export class WebFingerHandler extends JsonHttpHandler {
       links: [
         { rel: 'self', type: 'application/activity+json', href: actor },
         { rel: PROFILE_PAGE_REL, type: 'text/html', href: actor },
+        { rel: SUBSCRIBE_REL, template: `${this.urls.base}authorize_interaction?uri={uri}` },
       ],
     };
   }

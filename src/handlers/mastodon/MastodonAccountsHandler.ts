@@ -8,8 +8,8 @@ import { linkHeader, timelineQuery } from './Pagination';
 
 /**
  * The accounts endpoints, by the route's name: `mastodon-verify-credentials` (the token's own
- * account, with its `source`), `mastodon-account-lookup` (`?acct=user` or `user@host` of this
- * server), `mastodon-account` (`:id`) and `mastodon-account-statuses` (`:id/statuses`: a local
+ * account, with its `source`), `mastodon-account-lookup` (`?acct=user` or `user@host`, another
+ * server's by WebFinger), `mastodon-account` (`:id`) and `mastodon-account-statuses` (`:id/statuses`: a local
  * user's outbox as the reader may see it, paged like timelines; none yet for remote accounts).
  */
 export class MastodonAccountsHandler extends MastodonHandler {

@@ -4,6 +4,7 @@ import type { Json } from '../activitypub/ActivityJson';
 import type { ActorProfiles } from '../activitypub/ActorProfiles';
 import { ActorUrls } from '../activitypub/ActorUrls';
 import type { RemoteActorCache } from '../activitypub/fetch/RemoteActorCache';
+import type { WebFingerResolver } from '../activitypub/fetch/WebFingerResolver';
 import type { MastodonAccount } from './AccountEntity';
 import { toAccount } from './AccountEntity';
 import type { MastodonRecords } from './MastodonRecords';
@@ -16,6 +17,8 @@ export interface MastodonAccountsOptions {
   /** Remote actors: those cached are shown as they are; others are fetched (through the outbound guard). */
   actors: RemoteActorCache;
   records: MastodonRecords;
+  /** Handles of other servers, for lookups (none: only this server's accounts are looked up). */
+  resolver?: WebFingerResolver;
 }
 
 /**
@@ -53,11 +56,17 @@ export class MastodonAccounts {
     return iri && !iri.startsWith(this.urls.base) ? this.accountOf(iri) : undefined;
   }
 
-  /** `user` or `user@host` of this server (remote accounts are not looked up yet). */
+  /** `user` or `user@host`: this server's from its accounts, others' by WebFinger and their actor documents. */
   public async lookup(acct: string): Promise<MastodonAccount | undefined> {
     const [ username, host ] = acct.replace(/^@/u, '').toLowerCase().split('@');
     if (host !== undefined && host !== this.host.toLowerCase()) {
-      return undefined;
+      const { resolver, actors } = this.options;
+      try {
+        return resolver ? await this.accountOf((await actors.getActor(await resolver.resolve(acct))).id) : undefined;
+      } catch {
+        // Unknown or unreachable: no such record.
+        return undefined;
+      }
     }
     return await this.options.accounts.findByUsername(username) ? this.accountOf(this.urls.actor(username)) : undefined;
   }

@@ -177,10 +177,11 @@ export class MastodonRecords {
   }
 
   /** The actor's activities of `type` (a full IRI) on `object` still in its outbox (a Like, an Announce). */
-  public async activitiesOn(outbox: string, actor: string, type: string, object: string): Promise<string[]> {
+  public async activitiesOn(outbox: string, actor: string | undefined, type: string, object: string): Promise<string[]> {
     const graph = sparqlIri(outbox);
+    // No actor: anyone's (the Follows of an account in its inbox).
     const rows = await this.client.select(`SELECT DISTINCT ?a WHERE { GRAPH ${graph} { ${graph} ${sparqlIri(ITEMS)} ?a }
-  GRAPH ?a { ?a ${sparqlIri(RDF_TYPE)} ${sparqlIri(type)} ; ${sparqlIri(`${AS_NS}actor`)} ${sparqlIri(actor)} ;
+  GRAPH ?a { ?a ${sparqlIri(RDF_TYPE)} ${sparqlIri(type)} ; ${sparqlIri(`${AS_NS}actor`)} ${actor === undefined ? '?actor' : sparqlIri(actor)} ;
     ${sparqlIri(`${AS_NS}object`)} ${sparqlIri(object)} } }`);
     return rows.map((row): string => row.a.value);
   }

@@ -11,7 +11,7 @@ import type { MastodonAccounts } from './MastodonAccounts';
 import type { MastodonRecords, TimelineItem, TimelineQuery, TimelineSource } from './MastodonRecords';
 import type { MastodonMention, MastodonStatus, Visibility } from './StatusEntity';
 import { toStatus, visibilityOf } from './StatusEntity';
-import { mentionsIn, plainTextToHtml } from './StatusText';
+import { plainTextToHtml } from './StatusText';
 
 const STATUS_TYPES = new Set([ 'Note', 'Question', 'Article', 'Page', 'Event', 'Video', 'Audio', 'Image' ]);
 const VISIBILITIES = new Set<Visibility>([ 'public', 'unlisted', 'private', 'direct' ]);
@@ -247,26 +247,10 @@ export class MastodonStatuses {
     }
     const reader = { iri: actor, username };
     const inReplyTo = input.in_reply_to_id ? await this.objectIriOf(String(input.in_reply_to_id), reader) : undefined;
-    // Mentions of this server's users become Mention tags and addressees; others stay text for now.
-    const links = new Map<string, string>();
-    const mentioned: string[] = [];
-    const tags: Json[] = [];
-    for (const mention of mentionsIn(text)) {
-      if (mention.host !== undefined && mention.host !== new URL(this.base).host) {
-        continue;
-      }
-      const account = await this.options.accounts.lookup(mention.username);
-      if (account) {
-        links.set(mention.acct, account.uri);
-        mentioned.push(account.uri);
-        tags.push({ type: 'Mention', href: account.uri, name: `@${account.acct}` });
-      }
-    }
     // A reply reaches the author it answers (Mastodon addresses them in cc), unless it is direct.
+    // Mentions and hashtags in the text become tags, links and addressees in the outbox (OutboundHandles).
     const parentAuthor = inReplyTo ? idOf((await this.readable(inReplyTo, reader))?.attributedTo) : undefined;
-    if (parentAuthor && parentAuthor !== actor && visibility !== 'direct' && !mentioned.includes(parentAuthor)) {
-      mentioned.push(parentAuthor);
-    }
+    const mentioned = parentAuthor && parentAuthor !== actor && visibility !== 'direct' ? [ parentAuthor ] : [];
     const followers = `${actor}/followers`;
     const addressing: Record<Visibility, { to: string[]; cc: string[] }> = {
       public: { to: [ AS_PUBLIC ], cc: [ followers, ...mentioned ] },
@@ -276,13 +260,12 @@ export class MastodonStatuses {
     };
     const note: Json = {
       type: 'Note',
-      content: plainTextToHtml(text, links),
+      content: plainTextToHtml(text),
       ...addressing[visibility],
       ...input.spoiler_text ? { summary: String(input.spoiler_text) } : {},
       sensitive: input.sensitive === true || Boolean(input.spoiler_text),
       ...inReplyTo ? { inReplyTo } : {},
-      ...tags.length > 0 ? { tag: tags } : {},
-      ...input.language ? { contentMap: { [String(input.language)]: plainTextToHtml(text, links) }} : {},
+      ...input.language ? { contentMap: { [String(input.language)]: plainTextToHtml(text) }} : {},
     };
     const posted = await this.options.outbox.post(username, note);
     const object = idOf(posted.activity.object);

@@ -96,6 +96,18 @@ export class RemoteActorCache {
     return this.cached(this.keys, 'key', keyId, options.refresh === true, async () => this.fetchKey(keyId, options));
   }
 
+  /**
+   * Any document at `url` (an object a search names), fetched now (signed as the actor fetches are)
+   * and not kept; its `id` must be the URL that answered. Throws as getActor does.
+   */
+  public async fetchDocument(url: string): Promise<Record<string, unknown> & { id: string }> {
+    const { json, finalUrl } = await this.fetchObject(withoutFragment(url));
+    if (typeof json.id !== 'string' || !sameUrl(json.id, finalUrl)) {
+      throw new RemoteDocumentError(`The document at ${finalUrl} has the id ${String(json.id)}`, url);
+    }
+    return { ...json, id: new URL(json.id).href };
+  }
+
   /** The actor document in memory, if fetched within the TTL; never fetches. */
   public peekActor(iri: string): RemoteActor | undefined {
     // Keys are the URLs looked up: an IRI found as it is needs no parse (a fan-out asks this per follower).

@@ -10,6 +10,7 @@ import { idOf, idsOf, isObject, typeOf } from '../ActivityJson';
 import { ActorUrls } from '../ActorUrls';
 import type { DeliveryScheduler } from '../DeliveryScheduler';
 import type { OutboundActivityEffect } from './OutboundActivityEffect';
+import type { OutboundHandles } from './OutboundHandles';
 import { ACTIVITY_TYPES, ADDRESS_FIELDS, PUBLIC_FORMS, WRAPPED_IN_CREATE } from '../ActivityVocabulary';
 
 export interface PostedActivity {
@@ -20,7 +21,7 @@ export interface PostedActivity {
 /**
  * What happens when an actor posts to its outbox (ActivityPub §6): the activity is checked, a bare
  * object is wrapped in a Create, ids are minted in /activities/ and /objects/, `published` is set,
- * the side effects of its type run (an OutboundActivityEffect listed in config: `effects` in
+ * handles, mentions and hashtags are resolved and addressed (`OutboundHandles`), the side effects of its type run (an OutboundActivityEffect listed in config: `effects` in
  * config/parts/activitypub/components/federation.json), the activity and any new object are stored, it joins the outbox,
  * and it is handed to the delivery queue for its addressees, local and remote (bto/bcc are removed
  * from what is delivered).
@@ -37,6 +38,8 @@ export class OutboxService {
     private readonly collections: Collections,
     private readonly delivery: DeliveryScheduler,
     effects: OutboundActivityEffect[],
+    /** Handles in Follows, mentions and hashtags in new posts (none: taken as posted). */
+    private readonly handles?: OutboundHandles,
   ) {
     this.urls = new ActorUrls(baseUrl);
     for (const effect of effects) {
@@ -57,6 +60,8 @@ export class OutboxService {
     if (!await this.store.exists(actor)) {
       throw notFound(`There is no actor ${actor}.`, 'unknown_actor');
     }
+    // Before the effects and the addressing are read: a handle becomes an actor, a mention an addressee.
+    await this.handles?.prepare(activity, actor);
     await this.applySideEffects(username, activity, now);
     await this.storeActivity(activity, now);
     await this.collections.add(this.urls.collection(username, 'outbox'), activity.id as string, now);

@@ -10,6 +10,7 @@ const ALICE_JRD = {
   links: [
     { rel: 'self', type: 'application/activity+json', href: 'http://localhost:3000/actors/alice' },
     { rel: PROFILE_PAGE, type: 'text/html', href: 'http://localhost:3000/actors/alice' },
+    { rel: 'http://ostatus.org/schema/1.0/subscribe', template: 'http://localhost:3000/authorize_interaction?uri={uri}' },
   ],
 };
 
