@@ -1,3 +1,5 @@
+import { Parser } from 'htmlparser2';
+
 /** A mention written in a post's text: `@user` (this server) or `@user@host`. */
 export interface WrittenMention {
   /** As written, without the `@`: `user` or `user@host` (lower case). */
@@ -26,7 +28,6 @@ const HASHTAG = /(^|[^\p{L}\p{N}_&/#])#([\p{L}\p{N}_]*\p{L}[\p{L}\p{N}_]*)/gu;
 const URL_PATTERN = /\bhttps?:\/\/[^\s<>"']+/giu;
 /** Elements whose text is not scanned: links already made, code, and what is not text. */
 const OPAQUE = new Set([ 'a', 'code', 'pre', 'script', 'style', 'kbd', 'samp' ]);
-const VOID = new Set([ 'br', 'hr', 'img', 'input', 'meta', 'link', 'wbr', 'area', 'base', 'col', 'embed', 'source', 'track' ]);
 
 interface Segment {
   start: number;
@@ -120,68 +121,33 @@ function scan(text: string): Found[] {
 }
 
 /**
- * The runs of text of an HTML fragment that are outside tags, comments and the OPAQUE elements. A
- * small scanner, not a full HTML parser: enough for a post's fragment (quoted attributes may hold `>`).
+ * The runs of text of an HTML fragment that are outside tags, comments and the OPAQUE elements, as
+ * positions in the fragment (entities left as written: htmlparser2 with decodeEntities off reports where
+ * each text starts and ends).
  */
 function textSegments(html: string): Segment[] {
   const segments: Segment[] = [];
   const opaque: string[] = [];
-  let textStart = 0;
-  let index = 0;
-  const closeText = (end: number): void => {
-    if (opaque.length === 0 && end > textStart) {
-      segments.push({ start: textStart, end });
-    }
-  };
-  while (index < html.length) {
-    if (html[index] !== '<' || !/[a-z/!]/iu.test(html[index + 1] ?? '')) {
-      index += 1;
-      continue;
-    }
-    closeText(index);
-    let end: number;
-    if (html.startsWith('<!--', index)) {
-      end = html.indexOf('-->', index + 4);
-      end = end < 0 ? html.length : end + 3;
-    } else {
-      end = tagEnd(html, index);
-      const tag = /^<(\/?)([a-z][a-z0-9-]*)/iu.exec(html.slice(index, index + 40));
-      if (tag) {
-        const name = tag[2].toLowerCase();
-        const selfClosing = html[end - 2] === '/' || VOID.has(name);
-        if (tag[1] === '/') {
-          if (opaque.at(-1) === name) {
-            opaque.pop();
-          }
-        } else if (!selfClosing && (opaque.length > 0 || OPAQUE.has(name))) {
-          // Inside an opaque element, any element nests in it until it closes.
-          opaque.push(name);
-        }
+  const parser = new Parser({
+    onopentag(name): void {
+      if (opaque.length > 0 || OPAQUE.has(name)) {
+        opaque.push(name);
       }
-    }
-    index = end;
-    textStart = end;
-  }
-  closeText(html.length);
+    },
+    // Also called for void elements and for elements the fragment leaves open.
+    onclosetag(name): void {
+      if (opaque.at(-1) === name) {
+        opaque.pop();
+      }
+    },
+    ontext(): void {
+      if (opaque.length === 0) {
+        segments.push({ start: parser.startIndex, end: parser.endIndex + 1 });
+      }
+    },
+  }, { decodeEntities: false, lowerCaseTags: true });
+  parser.end(html);
   return segments;
-}
-
-/** Where a tag that starts at `start` ends (after its `>`), with quoted attribute values skipped. */
-function tagEnd(html: string, start: number): number {
-  let quote: string | undefined;
-  for (let index = start + 1; index < html.length; index += 1) {
-    const char = html[index];
-    if (quote !== undefined) {
-      if (char === quote) {
-        quote = undefined;
-      }
-    } else if (char === '"' || char === '\'') {
-      quote = char;
-    } else if (char === '>') {
-      return index + 1;
-    }
-  }
-  return html.length;
 }
 
 function escapeAttribute(value: string): string {
