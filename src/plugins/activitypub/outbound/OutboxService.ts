@@ -10,6 +10,7 @@ import { idOf, idsOf, isObject, typeOf } from '../ActivityJson';
 import { ActorUrls } from '../ActorUrls';
 import type { DeliveryScheduler } from '../DeliveryScheduler';
 import type { OutboundActivityEffect } from './OutboundActivityEffect';
+import { addressParentAuthor } from './ThreadAudience';
 import { ACTIVITY_TYPES, ADDRESS_FIELDS, PUBLIC_FORMS, WRAPPED_IN_CREATE } from '../ActivityVocabulary';
 
 export interface PostedActivity {
@@ -56,6 +57,9 @@ export class OutboxService {
     // A valid token may outlive its account: an outbox without an actor document takes nothing.
     if (!await this.store.exists(actor)) {
       throw notFound(`There is no actor ${actor}.`, 'unknown_actor');
+    }
+    if (activity.type === 'Create') {
+      await addressParentAuthor(this.store, activity, actor);
     }
     await this.applySideEffects(username, activity, now);
     await this.storeActivity(activity, now);
