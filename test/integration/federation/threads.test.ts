@@ -19,12 +19,16 @@ describe('audiences of edits, deletions and replies', () => {
   let second: FedpodServer;
   let alice: Session;
   let bob: Session;
+  let carol: Session;
+  let dave: Session;
 
   beforeAll(async() => {
     [ first, second ] = await Promise.all([ startFedpod({ config: 'activitypub', allowPrivateNetwork: true }),
       startFedpod({ config: 'activitypub', allowPrivateNetwork: true }) ]);
     alice = await signup(first.baseUrl, 'alice');
     bob = await signup(second.baseUrl, 'bob');
+    carol = await signup(first.baseUrl, 'carol');
+    dave = await signup(first.baseUrl, 'dave');
     expect((await postToOutbox(bob, { type: 'Follow', object: alice.webId })).status).toBe(201);
     expect((await postToOutbox(alice, { type: 'Follow', object: bob.webId })).status).toBe(201);
     await eventually(async() => (await pageItemIds(`${alice.webId}/followers`)).includes(bob.webId) &&
@@ -68,8 +72,6 @@ describe('audiences of edits, deletions and replies', () => {
   });
 
   it('an unaddressed Update and Delete of a direct message reach its addressee only', async() => {
-    const carol = await signup(first.baseUrl, 'carol');
-    const dave = await signup(first.baseUrl, 'dave');
     expect((await postToOutbox(carol, { type: 'Follow', object: alice.webId })).status).toBe(201);
     await eventually(async() => (await pageItemIds(`${alice.webId}/followers`)).includes(carol.webId), 30_000);
     const posted = await postToOutbox(alice, { type: 'Note', content: 'for dave only', to: [ dave.webId ]});
@@ -94,5 +96,114 @@ describe('audiences of edits, deletions and replies', () => {
     }
     expect((await readJson(edit.body.id as string, carol)).status).toBe(404);
     expect((await readJson(edit.body.id as string, dave)).status).toBe(200);
+  });
+});
+
+describe('replies, reactions, polls, hashtags and usage', () => {
+  let first: FedpodServer;
+  let second: FedpodServer;
+  let alice: Session;
+  let bob: Session;
+  let carol: Session;
+  let dave: Session;
+  /** The posts (Creates, votes left out) bob made on the second server, which its NodeInfo counts. */
+  let bobsPosts = 0;
+
+  beforeAll(async() => {
+    [ first, second ] = await Promise.all([ startFedpod({ config: 'activitypub', allowPrivateNetwork: true }),
+      startFedpod({ config: 'activitypub', allowPrivateNetwork: true }) ]);
+    alice = await signup(first.baseUrl, 'alice');
+    carol = await signup(first.baseUrl, 'carol');
+    dave = await signup(first.baseUrl, 'dave');
+    bob = await signup(second.baseUrl, 'bob');
+    expect((await postToOutbox(bob, { type: 'Follow', object: alice.webId })).status).toBe(201);
+    await eventually(async() => (await pageItemIds(`${alice.webId}/followers`)).includes(bob.webId), 30_000);
+  });
+
+  afterAll(async() => {
+    await Promise.allSettled([ first?.stop(), second?.stop() ]);
+  });
+
+  const objectOf = (answer: { body: Record<string, unknown> }): string => (answer.body.object as { id: string }).id;
+
+  it('serves a post\'s replies to each reader as they may read them, and its likes and shares totals', async() => {
+    const followers = `${alice.webId}/followers`;
+    const asked = await postToOutbox(alice, { type: 'Note', content: 'what do you think?', to: [ PUBLIC ], cc: [ followers ]});
+    const post = objectOf(asked);
+    // Bob's server has the post (he follows alice), so his reply is addressed to her.
+    await eventually(async() => (await readJson(`${second.baseUrl}remote?id=${encodeURIComponent(post)}`, bob)).status === 200, 30_000);
+    const open = objectOf(await postToOutbox(dave, { type: 'Note', content: 'yes', inReplyTo: post, to: [ PUBLIC ]}));
+    const secret = objectOf(await postToOutbox(carol, { type: 'Note', content: 'privately: no', inReplyTo: post, to: [ alice.webId ]}));
+    await eventually(async() => (await readJson(`${post}/replies`, alice)).body.totalItems === 2, 30_000);
+    // A remote reply, received because it answers alice's post (its author is added to cc).
+    const remote = await postToOutbox(bob, { type: 'Note', content: 'from afar', inReplyTo: post, to: [ PUBLIC ]});
+    expect(remote.body.cc).toEqual([ alice.webId ]);
+    bobsPosts += 1;
+    const remoteReply = objectOf(remote);
+    await eventually(async() => (await readJson(`${post}/replies`)).body.totalItems === 2, 30_000);
+
+    const page = async(reader?: Session): Promise<string[]> => (await readJson(`${post}/replies?page=true`, reader)).body.orderedItems as string[];
+    expect(await page()).toEqual([ open, remoteReply ]);
+    expect(await page(dave)).toEqual([ open, remoteReply ]);
+    expect(await page(carol)).toEqual([ open, secret, remoteReply ]);
+    expect(await page(alice)).toEqual([ open, secret, remoteReply ]);
+    expect((await readJson(`${post}/replies`, alice)).body).toMatchObject({ type: 'OrderedCollection', totalItems: 3 });
+
+    expect((await postToOutbox(dave, { type: 'Like', object: post, to: [ alice.webId ]})).status).toBe(201);
+    expect((await postToOutbox(bob, { type: 'Announce', object: post, to: [ PUBLIC ], cc: [ alice.webId ]})).status).toBe(201);
+    await eventually(async() => {
+      const { body } = await readJson(post);
+      return (body.likes as { totalItems: number }).totalItems === 1 && (body.shares as { totalItems: number }).totalItems === 1;
+    }, 30_000);
+    expect((await readJson(post)).body.replies).toBe(`${post}/replies`);
+    expect((await readJson(`${post}/likes`)).body).toEqual({ '@context': 'https://www.w3.org/ns/activitystreams',
+      id: `${post}/likes`, type: 'OrderedCollection', totalItems: 1 });
+
+    // A direct message's collections are as private as the message.
+    const direct = objectOf(await postToOutbox(alice, { type: 'Note', content: 'for dave', to: [ dave.webId ]}));
+    for (const name of [ 'replies', 'likes', 'shares' ]) {
+      expect((await readJson(`${direct}/${name}`, carol)).status).toBe(404);
+      expect((await readJson(`${direct}/${name}`)).status).toBe(404);
+      expect((await readJson(`${direct}/${name}`, dave)).status).toBe(200);
+    }
+    expect((await readJson(`${direct}/nothing`, dave)).status).toBeGreaterThanOrEqual(400);
+    expect((await readJson(`${post}/replies?page=true&after=bogus`)).status).toBe(400);
+  });
+
+  it('sends the poll\'s counts to the remote voter\'s server after the vote', async() => {
+    const poll = objectOf(await postToOutbox(alice, { type: 'Question', content: 'Tea or coffee?', to: [ PUBLIC ],
+      cc: [ `${alice.webId}/followers` ], oneOf: [ { type: 'Note', name: 'tea' }, { type: 'Note', name: 'coffee' } ],
+      endTime: '2099-01-01T00:00:00Z' }));
+    const copy = `${second.baseUrl}remote?id=${encodeURIComponent(poll)}`;
+    await eventually(async() => (await readJson(copy, bob)).status === 200, 30_000);
+    expect((await postToOutbox(bob, { type: 'Note', name: 'coffee', inReplyTo: poll, to: [ alice.webId ]})).status).toBe(201);
+    const counted = await eventually(async() => {
+      const { body } = await readJson(copy, bob);
+      return body.votersCount === 1 ? body : undefined;
+    }, 30_000);
+    expect(counted.oneOf).toEqual(expect.arrayContaining([ expect.objectContaining({ name: 'coffee', replies: expect.objectContaining({ totalItems: 1 }) }) ]));
+    // The vote is no reply.
+    expect((await readJson(`${poll}/replies`, alice)).body.totalItems).toBe(0);
+  });
+
+  it('lists a hashtag\'s local public posts, as a collection and a page', async() => {
+    const tag = [{ type: 'Hashtag', name: '#Threads', href: `${first.baseUrl}tags/threads` }];
+    const shown = objectOf(await postToOutbox(alice, { type: 'Note', content: 'about #Threads', tag, to: [ PUBLIC ]}));
+    const hidden = objectOf(await postToOutbox(alice, { type: 'Note', content: 'quietly #Threads', tag, to: [ `${alice.webId}/followers` ]}));
+    const { body } = await readJson(`${first.baseUrl}tags/threads?page=true`);
+    expect(body.orderedItems).toEqual([ shown ]);
+    expect(body.orderedItems).not.toContain(hidden);
+    expect((await readJson(`${first.baseUrl}tags/THREADS?page=true`)).body.orderedItems).toEqual([ shown ]);
+    const page = await fetch(`${first.baseUrl}tags/threads`, { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('about #Threads');
+    expect(html).not.toContain('quietly');
+  });
+
+  it('says in NodeInfo how many local posts there are and who was active', async() => {
+    const response = await fetch(`${second.baseUrl}nodeinfo/2.1`);
+    const usage = (await response.json() as { usage: unknown }).usage;
+    expect(usage).toEqual({ users: { total: 1, activeMonth: 1, activeHalfyear: 1 }, localPosts: bobsPosts });
   });
 });
