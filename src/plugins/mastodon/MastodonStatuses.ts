@@ -235,6 +235,12 @@ export class MastodonStatuses {
     return statuses.filter((status): status is MastodonStatus => status !== undefined);
   }
 
+  /** The statuses of an actor's featured collection the reader may read, newest pin first. */
+  public async pinned(featured: string, reader: Reader): Promise<MastodonStatus[]> {
+    const statuses = await this.statusesOf((await this.options.collections.all(featured)).reverse(), reader);
+    return statuses.map((status): MastodonStatus => ({ ...status, pinned: true }));
+  }
+
   /** The stored object of a status the reader may read, with its IRI (a reblog's stands for what it reblogs); 404 otherwise. */
   public async readableObject(id: string, reader: Reader): Promise<{ iri: string; object: Json }> {
     const iri = await this.objectIriOf(id, reader);

@@ -14,6 +14,19 @@ async function inInbox(session: Session, id: string): Promise<boolean> {
   return (await pageItemIds(`${session.webId}/inbox`, session)).includes(id);
 }
 
+/** Two servers: alice, carol and dave on the first, bob on the second, following alice. */
+interface World { first: FedpodServer; second: FedpodServer; alice: Session; bob: Session; carol: Session; dave: Session }
+
+async function startWorld(): Promise<World> {
+  const [ first, second ] = await Promise.all([ startFedpod({ config: 'activitypub', allowPrivateNetwork: true }),
+    startFedpod({ config: 'activitypub', allowPrivateNetwork: true }) ]);
+  const world = { first, second, alice: await signup(first.baseUrl, 'alice'), bob: await signup(second.baseUrl, 'bob'),
+    carol: await signup(first.baseUrl, 'carol'), dave: await signup(first.baseUrl, 'dave') };
+  expect((await postToOutbox(world.bob, { type: 'Follow', object: world.alice.webId })).status).toBe(201);
+  await eventually(async() => (await pageItemIds(`${world.alice.webId}/followers`)).includes(world.bob.webId), 30_000);
+  return world;
+}
+
 describe('audiences of edits, deletions and replies', () => {
   let first: FedpodServer;
   let second: FedpodServer;
@@ -23,16 +36,9 @@ describe('audiences of edits, deletions and replies', () => {
   let dave: Session;
 
   beforeAll(async() => {
-    [ first, second ] = await Promise.all([ startFedpod({ config: 'activitypub', allowPrivateNetwork: true }),
-      startFedpod({ config: 'activitypub', allowPrivateNetwork: true }) ]);
-    alice = await signup(first.baseUrl, 'alice');
-    bob = await signup(second.baseUrl, 'bob');
-    carol = await signup(first.baseUrl, 'carol');
-    dave = await signup(first.baseUrl, 'dave');
-    expect((await postToOutbox(bob, { type: 'Follow', object: alice.webId })).status).toBe(201);
+    ({ first, second, alice, bob, carol, dave } = await startWorld());
     expect((await postToOutbox(alice, { type: 'Follow', object: bob.webId })).status).toBe(201);
-    await eventually(async() => (await pageItemIds(`${alice.webId}/followers`)).includes(bob.webId) &&
-      (await pageItemIds(`${bob.webId}/followers`)).includes(alice.webId), 30_000);
+    await eventually(async() => (await pageItemIds(`${bob.webId}/followers`)).includes(alice.webId), 30_000);
   });
 
   afterAll(async() => {
@@ -110,14 +116,7 @@ describe('replies, reactions, polls, hashtags and usage', () => {
   let bobsPosts = 0;
 
   beforeAll(async() => {
-    [ first, second ] = await Promise.all([ startFedpod({ config: 'activitypub', allowPrivateNetwork: true }),
-      startFedpod({ config: 'activitypub', allowPrivateNetwork: true }) ]);
-    alice = await signup(first.baseUrl, 'alice');
-    carol = await signup(first.baseUrl, 'carol');
-    dave = await signup(first.baseUrl, 'dave');
-    bob = await signup(second.baseUrl, 'bob');
-    expect((await postToOutbox(bob, { type: 'Follow', object: alice.webId })).status).toBe(201);
-    await eventually(async() => (await pageItemIds(`${alice.webId}/followers`)).includes(bob.webId), 30_000);
+    ({ first, second, alice, bob, carol, dave } = await startWorld());
   });
 
   afterAll(async() => {

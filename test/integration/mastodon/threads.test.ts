@@ -135,7 +135,9 @@ describe('threads through the Mastodon client API', () => {
   it('pins and unpins the user\'s own public status', async() => {
     expect(await masto.alice.v1.statuses.$select(publicPost.id).pin()).toMatchObject({ pinned: true });
     expect(await pageItemIds(`${sessions.alice.webId}/featured`)).toHaveLength(1);
+    expect(ids(await masto.carol.v1.accounts.$select('alice').statuses.list({ pinned: true }))).toEqual([ publicPost.id ]);
     expect(await masto.alice.v1.statuses.$select(publicPost.id).unpin()).toMatchObject({ pinned: false });
+    expect(await masto.carol.v1.accounts.$select('alice').statuses.list({ pinned: true })).toEqual([]);
     expect((await api(`/api/v1/statuses/${publicPost.id}/pin`, tokens.bob, { method: 'POST' })).status).toBe(422);
   });
 
