@@ -442,6 +442,10 @@ export class MastodonStatuses {
     if (!iri || !author || !type || !STATUS_TYPES.has(type)) {
       return undefined;
     }
+    // A vote in a poll (a Note naming an option, without content, in reply to the poll) is no status, as on Mastodon.
+    if (type === 'Note' && typeof object.name === 'string' && object.content === undefined && object.inReplyTo !== undefined) {
+      return undefined;
+    }
     const { records, accounts, collections } = this.options;
     const published = typeof object.published === 'string' && !Number.isNaN(Date.parse(object.published)) ?
       new Date(object.published) : undefined;

@@ -157,6 +157,8 @@ describe('threads through the Mastodon client API', () => {
     const seen = await eventually(async() => (await masto.dan.v1.timelines.home.list()).find((status) => status.uri === poll.uri), 30_000);
     const voted = await masto.dan.v1.polls.$select(seen.poll!.id).votes.create({ choices: [ 1 ] });
     expect(voted).toMatchObject({ voted: true, ownVotes: [ 1 ] });
+    // The vote is no status of dan's.
+    expect((await masto.dan.v1.accounts.$select('dan').statuses.list()).filter((status) => status.content === '')).toEqual([]);
     // Dan chose tea.
     await eventually(async() => (await masto.carol.v1.polls.$select(poll.poll!.id).fetch()).votesCount === 1, 30_000);
     expect((await masto.carol.v1.polls.$select(poll.poll!.id).fetch()).options.map((option) => option.votesCount)).toEqual([ 0, 1 ]);
