@@ -19,13 +19,21 @@ const path = require('node:path');
 const { ComponentsManager } = require('componentsjs');
 const { ConstructionStrategyCommonJsString } = require('componentsjs/lib/construction/strategy/ConstructionStrategyCommonJsString');
 
+// Components.js writes a string value between single quotes as it is, so a config string holding a quote
+// or a backslash made a module that does not parse: strings are written as JSON string literals instead.
+class QuotingStrategy extends ConstructionStrategyCommonJsString {
+  createPrimitive(options) {
+    return typeof options.value === 'string' ? JSON.stringify(options.value) : super.createPrimitive(options);
+  }
+}
+
 // The same names and places `fedpod start` looks for (built by build:ts, which runs first).
 const { BACKENDS, NAMED_SETUPS, compiledModuleOf, configFileOf, importedBackend, setupFilesOf } = require('../dist/cli/Setups');
 
 const ROOT = path.join(__dirname, '..');
 
 async function compile(configFiles) {
-  const strategy = new ConstructionStrategyCommonJsString({ asFunction: true, req: require });
+  const strategy = new QuotingStrategy({ asFunction: true, req: require });
   const manager = await ComponentsManager.build({
     mainModulePath: ROOT,
     constructionStrategy: strategy,

@@ -16,7 +16,8 @@ export class AudienceAccess implements AccessPolicy {
   public constructor(private readonly rules: AudienceRules) {}
 
   public async authorize(operation: Operation): Promise<void> {
-    const { method, target: { iri: target }, agent } = operation;
+    const { method, agent } = operation;
+    const target = this.targetOf(operation);
     if (method === 'OPTIONS') {
       return;
     }
@@ -38,6 +39,11 @@ export class AudienceAccess implements AccessPolicy {
       throw forbidden('Only the author changes or deletes an object.', 'not_owner');
     }
     operation.decide({ prefetched: { iri: target, stored }});
+  }
+
+  /** The object or activity whose audience decides. */
+  protected targetOf(operation: Operation): string {
+    return operation.target.iri;
   }
 
   /** Whether a read is allowed once the request's deferred credentials (a signed GET) are checked. */

@@ -1,5 +1,5 @@
 import type { ActivityRepository } from '../../plugins/activitypub/ActivityRepository';
-import { typeOf, withoutBlindCopies } from '../../plugins/activitypub/ActivityJson';
+import { typeOf, withoutBlindCopies, type Json } from '../../plugins/activitypub/ActivityJson';
 import { FedpodHttpError, notFound } from '../../util/HttpErrors';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { NOT_HANDLED } from '../http/NotHandled';
@@ -26,6 +26,11 @@ export abstract class ActivityDocumentHandler extends JsonHttpHandler {
     }
   }
 
+  /** The document as served: subclasses may add what is not stored with it. */
+  protected async completed(document: Json, _iri: string): Promise<Json> {
+    return document;
+  }
+
   protected async serve({ request, response, operation }: OperationInput): Promise<void> {
     const iri = this.target(operation)!;
     const document = await this.activities.read(iri, operation.prefetched(iri));
@@ -35,7 +40,7 @@ export abstract class ActivityDocumentHandler extends JsonHttpHandler {
     if (typeOf(document) === 'Tombstone') {
       throw new FedpodHttpError(410, 'gone', `${iri} was deleted.`);
     }
-    const text = JSON.stringify(withoutBlindCopies(document));
+    const text = JSON.stringify(await this.completed(withoutBlindCopies(document), iri));
     response.writeHead(200, {
       'content-type': activityContentType(request)!,
       'content-length': Buffer.byteLength(text),

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { OperationInput } from '../http/Operation';
 import type { AccountStore } from '../../plugins/accounts/AccountStore';
+import type { ObjectThreads } from '../../plugins/activitypub/ObjectThreads';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { NOT_HANDLED } from '../http/NotHandled';
 import { allowAnyOrigin, basePathOf, parseBaseUrl, requireGetOrHead, sendDocument } from './DiscoveryHttp';
@@ -11,6 +12,12 @@ export const NODEINFO_21_REL = 'http://nodeinfo.diaspora.software/ns/schema/2.1'
 
 /** The media type of a NodeInfo 2.1 document. */
 export const NODEINFO_21_TYPE = `application/json; profile="${NODEINFO_21_REL}#"`;
+
+/** NodeInfo's usage. */
+interface Usage {
+  users: { total: number; activeMonth?: number; activeHalfyear?: number };
+  localPosts: number;
+}
 
 /** What NodeInfo says about the software, read once from Fedpod's package.json. */
 export interface SoftwareInfo {
@@ -68,7 +75,8 @@ export function readSoftwareInfo(from = __dirname): SoftwareInfo {
 /**
  * NodeInfo (https://nodeinfo.diaspora.software/): `{base}.well-known/nodeinfo` links to the NodeInfo 2.1
  * document at `{base}nodeinfo/2.1`, which fediverse crawlers and servers read for the software, its
- * protocols (activitypub), whether registrations are open and the number of users.
+ * protocols (activitypub), whether registrations are open, the number of users, those active in the
+ * last month and half-year, and the local posts.
  *
  * The user count comes from `AccountStore.list()` and is cached for `userCountTtlMs` (60 s by default),
  * so that crawlers cannot make every request list the accounts. GET and HEAD only (else 405).
@@ -79,18 +87,21 @@ export class NodeInfoHandler extends JsonHttpHandler {
   private readonly wellKnownBody: string;
   private readonly software = readSoftwareInfo();
   private userCount?: { value: Promise<number>; expires: number };
+  private usage?: { value: Promise<Usage>; expires: number };
 
   /**
    * @param baseUrl - Public base URL; the endpoints are `{baseUrl}.well-known/nodeinfo` and `{baseUrl}nodeinfo/2.1`.
    * @param accountStore - Where the accounts are counted.
    * @param openRegistrations - What the document says about signups.
-   * @param userCountTtlMs - How long a user count is reused, in milliseconds.
+   * @param userCountTtlMs - How long a user count (and the usage counts) is reused, in milliseconds.
+   * @param threads - Where local posts and active users are counted; without it NodeInfo says 0 posts.
    */
   public constructor(
     baseUrl: string,
     private readonly accountStore: AccountStore,
     private readonly openRegistrations = true,
     private readonly userCountTtlMs = 60_000,
+    private readonly threads?: ObjectThreads,
   ) {
     super();
     const base = parseBaseUrl(baseUrl);
@@ -123,12 +134,40 @@ export class NodeInfoHandler extends JsonHttpHandler {
       protocols: [ 'activitypub' ],
       services: { inbound: [], outbound: []},
       openRegistrations: this.openRegistrations,
-      usage: { users: { total: await this.countUsers() }, localPosts: 0 },
+      usage: await this.countUsage(),
       metadata: {},
     };
     sendDocument(request, response, NODEINFO_21_TYPE, JSON.stringify(document), {
       'cache-control': `public, max-age=${Math.floor(this.userCountTtlMs / 1000)}`,
     });
+  }
+
+  /**
+   * Users, those active (who posted anything) in the last 30 and 180 days, and local posts, as
+   * Mastodon reports them; counted at most once per TTL, as the users are.
+   */
+  private async countUsage(): Promise<Usage> {
+    const total = await this.countUsers();
+    if (!this.threads) {
+      return { users: { total }, localPosts: 0 };
+    }
+    const now = Date.now();
+    if (!this.usage || this.usage.expires <= now) {
+      const threads = this.threads;
+      const day = 24 * 60 * 60 * 1000;
+      const value = Promise.all([ threads.activeUsers(new Date(now - (30 * day))), threads.activeUsers(new Date(now - (180 * day))),
+        threads.localPosts() ]).then(([ activeMonth, activeHalfyear, localPosts ]): Usage =>
+        ({ users: { total, activeMonth, activeHalfyear }, localPosts }));
+      const entry = { value, expires: now + this.userCountTtlMs };
+      this.usage = entry;
+      value.catch((): void => {
+        if (this.usage === entry) {
+          this.usage = undefined;
+        }
+      });
+    }
+    const usage = await this.usage.value;
+    return { ...usage, users: { ...usage.users, total }};
   }
 
   /** The number of accounts, listed at most once per TTL (concurrent requests share one listing; failures are not kept). */

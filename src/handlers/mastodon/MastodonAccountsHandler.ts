@@ -43,6 +43,13 @@ export class MastodonAccountsHandler extends MastodonHandler {
         const reader = await readerOf(operation);
         const query = timelineQuery(operation.target.query);
         const outbox = username ? this.accounts.urls.collection(username, 'outbox') : undefined;
+        if (username && operation.target.query.get('pinned') === 'true') {
+          // Pinned statuses: the few in the featured collection (public ones only), newest pin first, on one page.
+          const pinned = operation.target.query.has('max_id') ? [] :
+            await this.statuses.pinned(this.accounts.urls.collection(username, 'featured'), reader);
+          sendJson(response, 200, pinned);
+          return;
+        }
         const statuses = outbox ?
           await this.statuses.timeline({ collections: [ outbox ],
             addressedTo: reader.iri === account.uri ? undefined : await this.statuses.audienceFor(account.uri, reader) },

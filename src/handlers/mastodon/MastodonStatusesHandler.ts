@@ -29,7 +29,7 @@ export class MastodonStatusesHandler extends MastodonHandler {
     const username = operation.agent.username;
     switch (operation.route.name) {
       case 'mastodon-statuses': {
-        const input = await this.readStatus(request);
+        const input = await readNewStatus(request, this.maxBodyBytes);
         const key = request.headers['idempotency-key'];
         sendJson(response, 200, await this.statuses.post(username!, input, typeof key === 'string' ? key : undefined));
         return;
@@ -51,20 +51,22 @@ export class MastodonStatusesHandler extends MastodonHandler {
           await this.statuses.get(id, await readerOf(operation)));
     }
   }
+}
 
-  /** The new status's parameters, from JSON or a form (as apps send either). */
-  private async readStatus(request: OperationInput['request']): Promise<NewStatus> {
-    const text = (await readBody(request, this.maxBodyBytes)).toString('utf8');
-    if ((request.headers['content-type'] ?? '').includes('json')) {
-      const parsed = parseJson(text);
-      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-        throw badRequest('Send the status as a JSON object.');
-      }
-      return parsed as NewStatus;
+/** A status's parameters (POST, or PUT of an edit), from JSON or a form (as apps send either; a poll as `poll[options][]`...). */
+export async function readNewStatus(request: OperationInput['request'], maxBodyBytes: number): Promise<NewStatus> {
+  const text = (await readBody(request, maxBodyBytes)).toString('utf8');
+  if ((request.headers['content-type'] ?? '').includes('json')) {
+    const parsed = parseJson(text);
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      throw badRequest('Send the status as a JSON object.');
     }
-    const form = new URLSearchParams(text);
-    const value = (name: string): string | undefined => form.get(name) ?? undefined;
-    return { status: value('status'), spoiler_text: value('spoiler_text'), visibility: value('visibility'),
-      sensitive: value('sensitive') === 'true', in_reply_to_id: value('in_reply_to_id'), language: value('language') };
+    return parsed as NewStatus;
   }
+  const form = new URLSearchParams(text);
+  const value = (name: string): string | undefined => form.get(name) ?? undefined;
+  const options = form.getAll('poll[options][]');
+  return { status: value('status'), spoiler_text: value('spoiler_text'), visibility: value('visibility'),
+    sensitive: value('sensitive') === 'true', in_reply_to_id: value('in_reply_to_id'), language: value('language'),
+    ...options.length > 0 ? { poll: { options, expires_in: value('poll[expires_in]'), multiple: value('poll[multiple]') === 'true' }} : {}};
 }

@@ -39,6 +39,22 @@ export interface NewStatus {
   sensitive?: boolean;
   in_reply_to_id?: string;
   language?: string;
+  /** A poll: the status becomes a Question. */
+  poll?: { options?: unknown; expires_in?: unknown; multiple?: unknown };
+}
+
+/** Mastodon's limits on polls (its defaults). */
+const POLL_OPTIONS = { min: 2, max: 4, characters: 50 };
+const POLL_SECONDS = { min: 300, max: 2_629_746 };
+
+/** The collection of a user's bookmarks: not an HTTP IRI, so that no route can serve it (bookmarks are private). */
+export function bookmarksOf(actor: string): string {
+  return `urn:fedpod:bookmarks:${actor}`;
+}
+
+/** A total a remote object carries (`likes` or `shares` with `totalItems`, as Mastodon serves them), else 0. */
+function embeddedTotal(value: unknown): number {
+  return isObject(value) && typeof value.totalItems === 'number' ? value.totalItems : 0;
 }
 
 /** Who reads: the IRI the audience rules know them by, and their username when they are local. */
@@ -212,8 +228,53 @@ export class MastodonStatuses {
     return (await this.objectStatus((await this.readable(iri, reader))!, reader, new Map()))!;
   }
 
+  /** The statuses of these objects or Announces the reader may read, in their order (the others left out). */
+  public async statusesOf(iris: readonly string[], reader: Reader): Promise<MastodonStatus[]> {
+    const memo: Memo = new Map();
+    const statuses = await Promise.all(iris.map(async(iri): Promise<MastodonStatus | undefined> => this.statusOf(iri, reader, memo)));
+    return statuses.filter((status): status is MastodonStatus => status !== undefined);
+  }
+
+  /** The statuses of an actor's featured collection the reader may read, newest pin first. */
+  public async pinned(featured: string, reader: Reader): Promise<MastodonStatus[]> {
+    const statuses = await this.statusesOf((await this.options.collections.all(featured)).reverse(), reader);
+    return statuses.map((status): MastodonStatus => ({ ...status, pinned: true }));
+  }
+
+  /** The stored object of a status the reader may read, with its IRI (a reblog's stands for what it reblogs); 404 otherwise. */
+  public async readableObject(id: string, reader: Reader): Promise<{ iri: string; object: Json }> {
+    const iri = await this.objectIriOf(id, reader);
+    return { iri, object: (await this.readable(iri, reader))! };
+  }
+
+  /**
+   * Edits the user's own status: an Update through the outbox with the new text (and content
+   * warning, sensitivity, language), everything else kept, delivered to whoever got the status.
+   */
+  public async edit(username: string, id: string, input: NewStatus): Promise<MastodonStatus> {
+    const reader = { iri: this.options.accounts.urls.actor(username), username };
+    const { iri, object } = await this.readableObject(id, reader);
+    if (idOf(object.attributedTo) !== reader.iri) {
+      throw recordNotFound();
+    }
+    const text = this.checkedText(input);
+    // Mentions and hashtags are linked again by the outbox, as in a new post.
+    const content = plainTextToHtml(text);
+    const edited: Json = { ...object, content, summary: input.spoiler_text ? String(input.spoiler_text) : undefined,
+      sensitive: input.sensitive === true || Boolean(input.spoiler_text),
+      contentMap: input.language ? { [String(input.language)]: content } : undefined };
+    delete edited['@context'];
+    for (const key of [ 'summary', 'contentMap', 'updated' ]) {
+      if (edited[key] === undefined) {
+        delete edited[key];
+      }
+    }
+    await this.options.outbox.post(username, { type: 'Update', object: edited });
+    return (await this.statusOf(iri, reader, new Map()))!;
+  }
+
   /** The IRI of a status's object: a reblog's id stands for the status it reblogs. */
-  private async objectIriOf(id: string, reader: Reader): Promise<string> {
+  public async objectIriOf(id: string, reader: Reader): Promise<string> {
     const iri = await this.iriOf(id, reader);
     const document = (await this.readable(iri, reader))!;
     if (typeOf(document) === 'Announce') {
@@ -233,14 +294,7 @@ export class MastodonStatuses {
 
   private async create(username: string, input: NewStatus): Promise<string> {
     const actor = this.options.accounts.urls.actor(username);
-    const text = typeof input.status === 'string' ? input.status : '';
-    if (text.trim() === '') {
-      throw unprocessable('Validation failed: Text can\'t be blank');
-    }
-    const max = this.options.maxCharacters ?? 5000;
-    if ([ ...text ].length > max) {
-      throw unprocessable(`Validation failed: Text character limit of ${max} exceeded`);
-    }
+    const text = this.checkedText(input);
     const visibility = (input.visibility ?? 'public') as Visibility;
     if (!VISIBILITIES.has(visibility)) {
       throw unprocessable(`Validation failed: Visibility is not one of ${[ ...VISIBILITIES ].join(', ')}`);
@@ -267,12 +321,28 @@ export class MastodonStatuses {
       ...inReplyTo ? { inReplyTo } : {},
       ...input.language ? { contentMap: { [String(input.language)]: plainTextToHtml(text) }} : {},
     };
+    if (input.poll !== undefined) {
+      Object.assign(note, pollQuestion(input.poll));
+    }
     const posted = await this.options.outbox.post(username, note);
     const object = idOf(posted.activity.object);
     if (!object) {
       throw badRequest('The status was not stored.');
     }
     return object;
+  }
+
+  /** A status's text: not blank, not over the limit (422 otherwise). */
+  private checkedText(input: NewStatus): string {
+    const text = typeof input.status === 'string' ? input.status : '';
+    if (text.trim() === '') {
+      throw unprocessable('Validation failed: Text can\'t be blank');
+    }
+    const max = this.options.maxCharacters ?? 5000;
+    if ([ ...text ].length > max) {
+      throw unprocessable(`Validation failed: Text character limit of ${max} exceeded`);
+    }
+    return text;
   }
 
   private forgetOldKeys(): void {
@@ -353,11 +423,17 @@ export class MastodonStatuses {
     if (!iri || !author || !type || !STATUS_TYPES.has(type)) {
       return undefined;
     }
+    // A vote in a poll (a Note naming an option, without content, in reply to the poll) is no status, as on Mastodon.
+    if (type === 'Note' && typeof object.name === 'string' && object.content === undefined && object.inReplyTo !== undefined) {
+      return undefined;
+    }
     const { records, accounts, collections } = this.options;
     const published = typeof object.published === 'string' && !Number.isNaN(Date.parse(object.published)) ?
       new Date(object.published) : undefined;
     const parent = idOf(object.inReplyTo);
-    const [ id, account, inReplyToId, mentions, replies, favourited, reblogs ] = await Promise.all([
+    const local = iri.startsWith(this.base);
+    const mine = reader.username ? accounts.urls.actor(reader.username) : undefined;
+    const [ id, account, inReplyToId, mentions, replies, favourited, reblogs, counts, bookmarked, pinned ] = await Promise.all([
       records.idOf(iri, at ?? published),
       accounts.accountOf(author, memo),
       parent ? records.idOf(parent) : undefined,
@@ -365,6 +441,11 @@ export class MastodonStatuses {
       records.repliesTo(iri),
       reader.username ? collections.contains(accounts.urls.collection(reader.username, 'liked'), iri) : false,
       reader.username ? this.ownActivities(reader.username, 'Announce', iri) : [],
+      // Reactions to a local status are kept in its likes and shares; another server's status says its own totals.
+      local ? Promise.all([ collections.count(`${iri}/shares`), collections.count(`${iri}/likes`) ]) :
+        [ embeddedTotal(object.shares), embeddedTotal(object.likes) ],
+      mine ? collections.contains(bookmarksOf(mine), iri) : false,
+      mine === author ? collections.contains(`${author}/featured`, iri) : false,
     ]);
     let inReplyToAccountId: string | undefined;
     if (parent) {
@@ -373,7 +454,8 @@ export class MastodonStatuses {
       inReplyToAccountId = parentAuthor ? await accounts.idOf(parentAuthor) : undefined;
     }
     return toStatus(object, { id, account, inReplyToId, inReplyToAccountId, mentions,
-      counts: { replies: replies.length, reblogs: 0, favourites: 0 }, favourited, reblogged: reblogs.length > 0 });
+      counts: { replies: replies.length, reblogs: counts[0], favourites: counts[1] }, favourited, reblogged: reblogs.length > 0,
+      bookmarked, pinned });
   }
 
   private async mentionsOf(object: Json): Promise<MastodonMention[]> {
@@ -389,6 +471,23 @@ export class MastodonStatuses {
     }
     return mentions;
   }
+}
+
+/** A Question's type, options and end from Mastodon's `poll` parameters; 422 when they are out of Mastodon's limits. */
+function pollQuestion(poll: NonNullable<NewStatus['poll']>): Json {
+  const options = Array.isArray(poll.options) ? poll.options.map(String) : [];
+  if (options.length < POLL_OPTIONS.min || options.length > POLL_OPTIONS.max ||
+    options.some((option): boolean => option.trim() === '' || [ ...option ].length > POLL_OPTIONS.characters) ||
+    new Set(options).size !== options.length) {
+    throw unprocessable(`Validation failed: A poll has ${POLL_OPTIONS.min} to ${POLL_OPTIONS.max} different options of at most ${POLL_OPTIONS.characters} characters`);
+  }
+  const seconds = Number(poll.expires_in);
+  if (!Number.isInteger(seconds) || seconds < POLL_SECONDS.min || seconds > POLL_SECONDS.max) {
+    throw unprocessable(`Validation failed: A poll lasts ${POLL_SECONDS.min} to ${POLL_SECONDS.max} seconds`);
+  }
+  const choices = options.map((name): Json => ({ type: 'Note', name, replies: { type: 'Collection', totalItems: 0 }}));
+  return { type: 'Question', [poll.multiple === true || poll.multiple === 'true' ? 'anyOf' : 'oneOf']: choices,
+    endTime: new Date(Date.now() + (seconds * 1000)).toISOString(), votersCount: 0 };
 }
 
 function unprocessable(message: string): Error {

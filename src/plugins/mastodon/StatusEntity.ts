@@ -83,6 +83,8 @@ export interface StatusContext {
   counts?: { replies: number; reblogs: number; favourites: number };
   favourited?: boolean;
   reblogged?: boolean;
+  bookmarked?: boolean;
+  pinned?: boolean;
 }
 
 /**
@@ -162,7 +164,8 @@ export function pollOf(object: Json, statusId: string, now = new Date()): Mastod
   const options = list(multiple ? object.anyOf : object.oneOf).filter(isObject).map((option) => {
     const replies = isObject(option.replies) ? option.replies.totalItems : undefined;
     return { title: text(option.name), votes_count: typeof replies === 'number' ? replies : 0 };
-  });
+    // Stored options are a set (RDF keeps no order): sorted, so that a vote's option indexes mean the same on every read.
+  }).sort((first, second): number => first.title.localeCompare(second.title));
   const end = text(object.endTime) || text(object.closed);
   const voters = object.votersCount;
   return {
@@ -228,8 +231,8 @@ export function toStatus(object: Json, context: StatusContext, now = new Date())
     favourited: context.favourited ?? false,
     reblogged: context.reblogged ?? false,
     muted: false,
-    bookmarked: false,
-    pinned: false,
+    bookmarked: context.bookmarked ?? false,
+    pinned: context.pinned ?? false,
     filtered: [],
   };
 }

@@ -1,7 +1,10 @@
 import type { ReadWriteLocker } from '@solid/community-server';
 import type { Collections } from '../../../storage/Collections';
 import { documentMetadata, type ResourceGraphs } from '../../../storage/ResourceGraphs';
+import { ACTIVITYSTREAMS_CONTEXT_URL } from '../../ldp/Contexts';
 import type { JsonLdParser } from '../../ldp/JsonLdParser';
+import { generatedName } from '../../ldp/ResourceIds';
+import type { DeliveryScheduler } from '../DeliveryScheduler';
 import { PermanentJobError } from '../../queue/PermanentJobError';
 import type { Json } from '../ActivityJson';
 import { idOf, isObject, typeOf } from '../ActivityJson';
@@ -24,7 +27,8 @@ function optionsOf(value: unknown): Json[] {
  * recounted from them and stored, as Mastodon serves them. A single-choice poll (`oneOf`) takes one
  * option per voter, a multiple-choice one (`anyOf`) one vote per option; a vote for an option the
  * poll does not have, a second choice, or a vote after `endTime` or `closed` is refused (a dead
- * letter with the reason). Votes of one poll are counted one at a time (under the locker).
+ * letter with the reason). Votes of one poll are counted one at a time (under the locker). After
+ * each vote, an Update of the poll with its counts goes to the servers of its remote voters.
  */
 export class QuestionVoteReceivedEffect extends InboundActivityEffect {
   public readonly types = [ 'Create' ];
@@ -37,6 +41,7 @@ export class QuestionVoteReceivedEffect extends InboundActivityEffect {
     private readonly parser: JsonLdParser,
     private readonly collections: Collections,
     private readonly locker?: ReadWriteLocker,
+    private readonly delivery?: DeliveryScheduler,
   ) {
     super();
     this.urls = new ActorUrls(baseUrl);
@@ -92,5 +97,34 @@ export class QuestionVoteReceivedEffect extends InboundActivityEffect {
     question.votersCount = await this.collections.count(voters);
     const data = await this.parser.toQuads(question, questionId, { fediverse: true });
     await this.store.write(questionId, this.urls.url('objects'), documentMetadata(questionId, now), data);
+    await this.sendCounts(question, voters, now);
+  }
+
+  /**
+   * An Update of the poll with its new counts, to the servers of its remote voters (as Mastodon
+   * sends it), so that they show the results. The voters are blind copies: no voter's server learns
+   * who else voted. Local voters read the poll here.
+   */
+  private async sendCounts(question: Json, voters: string, now: Date): Promise<void> {
+    const author = idOf(question.attributedTo);
+    const username = author === undefined ? undefined : this.urls.usernameOf(author);
+    if (!this.delivery || username === undefined) {
+      return;
+    }
+    const remote = (await this.collections.all(voters)).filter((voter): boolean => !voter.startsWith(this.urls.base));
+    if (remote.length === 0) {
+      return;
+    }
+    const id = this.urls.url('activity', { id: generatedName(now) });
+    const update: Json = { '@context': ACTIVITYSTREAMS_CONTEXT_URL, id, type: 'Update', actor: author,
+      published: now.toISOString(), object: question.id, bcc: remote };
+    for (const field of [ 'to', 'cc' ]) {
+      if (question[field] !== undefined) {
+        update[field] = question[field];
+      }
+    }
+    const data = await this.parser.toQuads(update, id, { fediverse: true });
+    await this.store.write(id, this.urls.url('activities'), documentMetadata(id, now), data);
+    await this.delivery.schedule(update, username, remote);
   }
 }

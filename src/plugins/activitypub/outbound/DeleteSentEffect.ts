@@ -9,11 +9,13 @@ import { AS_NS } from '../ActivityVocabulary';
 import type { OutgoingActivity } from './OutboundActivityEffect';
 import { OutboundActivityEffect } from './OutboundActivityEffect';
 import { ownedObject } from './OwnedObject';
+import { address, isUnaddressed, originalAudience } from './ThreadAudience';
 
 /**
  * Delete of one of the actor's own objects leaves a Tombstone in its place (410 on GET), takes it
  * out of the outbox (its Create is no longer listed, as Mastodon's outbox does) and out of the
- * featured collection.
+ * featured collection. A Delete that names no addressee goes to everyone who received the object
+ * (originalAudience).
  */
 export class DeleteSentEffect extends OutboundActivityEffect {
   public readonly types = [ 'Delete' ];
@@ -37,6 +39,9 @@ export class DeleteSentEffect extends OutboundActivityEffect {
     const tombstone = { '@context': ACTIVITYSTREAMS_CONTEXT_URL, id: objectId, type: 'Tombstone',
       ...formerType ? { formerType: formerType.replace(AS_NS, '') } : {}, deleted: now.toISOString() };
     activity.object = objectId;
+    if (isUnaddressed(activity)) {
+      address(activity, await originalAudience(this.store, objectId, stored.data));
+    }
     const data = await this.parser.toQuads(tombstone, objectId, { fediverse: true });
     await this.store.write(objectId, this.urls.url('objects'), documentMetadata(objectId, now), data);
     const outbox = this.urls.collection(username, 'outbox');

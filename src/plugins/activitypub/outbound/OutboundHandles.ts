@@ -21,11 +21,12 @@ const TO_ACTOR_TYPES = new Set([ 'Follow', 'Block' ]);
  * - a Follow (or Block) whose `object` is a handle (`acct:bob@host`, `@bob@host`) gets the actor's
  *   IRI instead, in `object` and wherever it is addressed; a handle that cannot be resolved refuses the
  *   post (the resolver's 400 / 422), so nothing is stored;
- * - a new Note (Article, Question, Page): `@user`, `@user@host` and `#tag` in its `content` (and
+ * - a new or edited Note (Article, Question, Page): `@user`, `@user@host` and `#tag` in its `content` (and
  *   `contentMap`) become `Mention` and `Hashtag` entries of `tag`, linked in the HTML as Mastodon links
  *   them; a mention that cannot be resolved stays text. Every Mention of `tag` (the client's too) is
  *   addressed: in `cc` when the post is public, unlisted or for followers, in `to` when it is direct,
- *   on the Create and its object alike, so it is delivered and its addressee may read it.
+ *   on the Create and its object alike, so it is delivered and its addressee may read it (an edit keeps
+ *   the audience the post had).
  */
 export class OutboundHandles {
   protected readonly logger = getLoggerFor(this);
@@ -49,11 +50,15 @@ export class OutboundHandles {
       }
       return;
     }
-    if (type === 'Create' && isObject(activity.object) && COMPOSED_TYPES.has(typeOf(activity.object) ?? '')) {
+    if ((type === 'Create' || type === 'Update') && isObject(activity.object) && COMPOSED_TYPES.has(typeOf(activity.object) ?? '')) {
       await this.compose(activity, activity.object, actor);
     }
   }
 
+  /**
+   * Tags and links the post's text; a Create's mentioned actors are also addressed. An edit (Update) keeps
+   * the audience the post had (ThreadAudience): addressing it here would narrow it to the mentioned.
+   */
   private async compose(create: Json, object: Json, actor: string): Promise<void> {
     const tags: Json[] = Array.isArray(object.tag) ? [ ...object.tag as Json[] ] : isObject(object.tag) ? [ object.tag ] : [];
     const texts = [
@@ -105,7 +110,9 @@ export class OutboundHandles {
     if (tags.length > 0) {
       object.tag = tags;
     }
-    this.address(create, object, actor, [ ...mentioned ].filter((href): href is string => href !== undefined && href !== actor));
+    if (typeOf(create) === 'Create') {
+      this.address(create, object, actor, [ ...mentioned ].filter((href): href is string => href !== undefined && href !== actor));
+    }
   }
 
   /** The actor of a written mention, or '' when it cannot be resolved (the mention stays text). */

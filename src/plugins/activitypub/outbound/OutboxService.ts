@@ -11,6 +11,7 @@ import { ActorUrls } from '../ActorUrls';
 import type { DeliveryScheduler } from '../DeliveryScheduler';
 import type { OutboundActivityEffect } from './OutboundActivityEffect';
 import type { OutboundHandles } from './OutboundHandles';
+import { addressParentAuthor } from './ThreadAudience';
 import { ACTIVITY_TYPES, ADDRESS_FIELDS, PUBLIC_FORMS, WRAPPED_IN_CREATE } from '../ActivityVocabulary';
 
 export interface PostedActivity {
@@ -62,6 +63,9 @@ export class OutboxService {
     }
     // Before the effects and the addressing are read: a handle becomes an actor, a mention an addressee.
     await this.handles?.prepare(activity, actor);
+    if (activity.type === 'Create') {
+      await addressParentAuthor(this.store, activity, actor);
+    }
     await this.applySideEffects(username, activity, now);
     await this.storeActivity(activity, now);
     await this.collections.add(this.urls.collection(username, 'outbox'), activity.id as string, now);

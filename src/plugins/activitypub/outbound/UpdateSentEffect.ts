@@ -8,7 +8,9 @@ import type { ActorProfiles } from '../ActorProfiles';
 import { AS_NS, AS_PUBLIC } from '../ActivityVocabulary';
 import type { OutgoingActivity } from './OutboundActivityEffect';
 import { OutboundActivityEffect } from './OutboundActivityEffect';
+import type { ObjectVersions } from '../ObjectVersions';
 import { ownedObject } from './OwnedObject';
+import { address, isUnaddressed, originalAudience, storedAudience } from './ThreadAudience';
 
 const TOOT_NS = 'http://joinmastodon.org/ns#';
 
@@ -31,7 +33,9 @@ export const EDITABLE_PROFILE: Readonly<Record<string, string>> = {
 
 /**
  * Update of the actor's own objects: the object is replaced by the one the Update carries (author
- * and id kept, `updated` set). Update of the actor itself changes its profile: the keys of
+ * and id kept, `updated` set; its addressing kept when the new one has none), and an Update that
+ * names no addressee goes to everyone who received the object (originalAudience); the version it
+ * replaces is kept (ObjectVersions: an edit's history). Update of the actor itself changes its profile: the keys of
  * EDITABLE_PROFILE are set (null or [] clears one), every other key must be absent or unchanged
  * (a client may send back the whole document it read; keys, collections and the username stay
  * the server's), and the Update carries the new document to the actor's followers, as Mastodon's does.
@@ -45,6 +49,7 @@ export class UpdateSentEffect extends OutboundActivityEffect {
     private readonly store: ResourceGraphs,
     private readonly parser: JsonLdParser,
     private readonly profiles: ActorProfiles,
+    private readonly versions?: ObjectVersions,
   ) {
     super();
     this.urls = new ActorUrls(baseUrl);
@@ -64,11 +69,19 @@ export class UpdateSentEffect extends OutboundActivityEffect {
 
   private async updateObject({ activity, actor, now }: OutgoingActivity, object: Json): Promise<void> {
     const objectId = idOf(object)!;
-    await ownedObject(this.store, objectId, actor, 'update');
-    const replacement = { '@context': activity['@context'], ...object, id: objectId, attributedTo: actor,
+    const stored = await ownedObject(this.store, objectId, actor, 'update');
+    const replacement: Json = { '@context': activity['@context'], ...object, id: objectId, attributedTo: actor,
       updated: now.toISOString() };
+    // An edit keeps who may read the post unless it says otherwise, and reaches who received it.
+    if (isUnaddressed(replacement)) {
+      address(replacement, storedAudience(objectId, stored.data));
+    }
+    if (isUnaddressed(activity)) {
+      address(activity, await originalAudience(this.store, objectId, stored.data));
+    }
     activity.object = replacement;
     const data = await this.parser.toQuads(replacement, objectId, { fediverse: true });
+    await this.versions?.keep(objectId, stored.data, now);
     await this.store.write(objectId, this.urls.url('objects'), documentMetadata(objectId, now), data);
   }
 

@@ -55,6 +55,23 @@ describe('QuestionVoteReceivedEffect', (): void => {
     expect(effect.appliesTo({ type: 'Create', object: { type: 'Note', content: 'hi' } })).toBe(false);
   });
 
+  it('sends an Update of the poll with its counts to the remote voters only, as blind copies', async(): Promise<void> => {
+    const scheduled: { activity: Json; sender: string; recipients: string[] }[] = [];
+    effect = new QuestionVoteReceivedEffect(BASE, activities, world.graphs.store(), world.parser, world.collections.store(), undefined,
+      { schedule: async(activity, sender, recipients): Promise<void> => {
+        scheduled.push({ activity, sender, recipients });
+      } });
+    await addPoll('oneOf', { to: [ 'https://www.w3.org/ns/activitystreams#Public' ]});
+    await cast(`${BASE}actors/bob`, 'tea');
+    expect(scheduled).toEqual([]);
+    await cast(CAROL, 'coffee');
+    await cast(DAN, 'tea');
+    expect(scheduled).toHaveLength(2);
+    expect(scheduled[1]).toMatchObject({ sender: 'alice', recipients: [ CAROL, DAN ], activity: { type: 'Update', actor: ALICE,
+      object: POLL, bcc: [ CAROL, DAN ], to: 'https://www.w3.org/ns/activitystreams#Public' }});
+    expect(world.graphs.resources.has(scheduled[1].activity.id as string)).toBe(true);
+  });
+
   it('counts votes per option and voters, once per voter however often delivered', async(): Promise<void> => {
     await addPoll('oneOf');
     await cast(CAROL, 'tea');

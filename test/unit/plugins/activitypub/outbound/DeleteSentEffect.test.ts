@@ -31,6 +31,18 @@ describe('DeleteSentEffect', (): void => {
     expect(world.collections.of(`${alice}/featured`)).toEqual([]);
   });
 
+  it('sends an unaddressed Delete to whoever received the post; an addressed one as addressed', async(): Promise<void> => {
+    const followers = `${alice}/followers`;
+    const note = await world.addNote('n3', alice, [ followers ]);
+    const activity: Json = { type: 'Delete', object: note };
+    await effect.apply({ activity, username: 'alice', actor: alice, now: new Date() });
+    expect(activity.to).toEqual([ followers ]);
+    const other = await world.addNote('n4', alice, [ followers ]);
+    const addressed: Json = { type: 'Delete', object: other, cc: [ PUBLIC ]};
+    await effect.apply({ activity: addressed, username: 'alice', actor: alice, now: new Date() });
+    expect(addressed.to).toBeUndefined();
+  });
+
   it('refuses another actor\'s object with 403, leaving it', async(): Promise<void> => {
     const note = await world.addNote('n2', `${BASE}actors/bob`, [ PUBLIC ]);
     await expect(effect.apply({ activity: { type: 'Delete', object: note }, username: 'alice', actor: alice, now: new Date() }))

@@ -113,6 +113,18 @@ describe('OutboxService', () => {
       expect(await graphs.collections.contains(`${ALICE}/outbox`, id)).toBe(true);
     });
 
+    it('delivers a reply to the author of the post it answers, addressed in cc of the Create and the Note', async() => {
+      const parent = 'https://remote.example/notes/1';
+      await graphs.put(parent, [ [ `${AS}#attributedTo`, DAN, 'iri' ] ]);
+      const { activity } = await service.post('alice', { type: 'Note', content: 're', inReplyTo: parent, to: [ `${ALICE}/followers` ]});
+      expect(activity.cc).toEqual([ DAN ]);
+      expect((activity.object as Json).cc).toEqual([ DAN ]);
+      expect([ ...scheduled[0].recipients ].sort()).toEqual([ `${BASE}actors/bob`, CAROL, DAN ].sort());
+      // Named already: not twice.
+      const again = await service.post('alice', { type: 'Note', content: 're', inReplyTo: parent, to: [ DAN ]});
+      expect(again.activity.cc).toBeUndefined();
+    });
+
     it('addresses a Follow without addressees to the followed actor', async() => {
       const { activity } = await service.post('alice', { type: 'Follow', object: CAROL });
       expect(activity.to).toEqual([ CAROL ]);

@@ -30,6 +30,23 @@ describe('UpdateSentEffect', (): void => {
     expect(stored).not.toContain(bob);
   });
 
+  it('sends an unaddressed edit to whoever received the post, the mentioned and the replied-to, keeping its audience', async(): Promise<void> => {
+    const parent = await world.addNote('p1', 'https://remote.example/users/dan', [ PUBLIC ]);
+    const note = `${BASE}objects/n3`;
+    world.graphs.put(note, await world.parser.toQuads({ '@context': AS, id: note, type: 'Note', content: 'hi', attributedTo: alice,
+      inReplyTo: parent, to: [ bob ], bcc: [ 'https://remote.example/users/eve' ],
+      tag: [{ type: 'Mention', href: 'https://remote.example/users/carol' }]}, note));
+    const activity = await update(alice, { id: note, type: 'Note', content: 'edited' });
+    expect(activity).toMatchObject({ to: [ bob ], bcc: [ 'https://remote.example/users/eve' ],
+      cc: [ 'https://remote.example/users/carol', 'https://remote.example/users/dan' ]});
+    // The stored object keeps its own addressing, not the mentions the Update adds.
+    expect(activity.object).toMatchObject({ to: [ bob ], bcc: [ 'https://remote.example/users/eve' ]});
+    expect((activity.object as Json).cc).toBeUndefined();
+    const addressed = await update(alice, { id: note, type: 'Note', content: 'again' }, { to: [ PUBLIC ]});
+    expect(addressed.to).toEqual([ PUBLIC ]);
+    expect(addressed.cc).toBeUndefined();
+  });
+
   it('refuses another actor\'s object with 403 and an unknown one with 404', async(): Promise<void> => {
     const note = await world.addNote('n2', bob, [ PUBLIC ]);
     await expect(update(alice, { id: note, type: 'Note', content: 'mine now' })).rejects.toMatchObject({ statusCode: 403 });
