@@ -1,8 +1,9 @@
 import type { MastodonStatuses, NewStatus } from '../../plugins/mastodon/MastodonStatuses';
-import { parseJson, readBody, sendJson } from '../http/HttpUtil';
+import { mediaTypeOf, parseJson, readBody, sendJson } from '../http/HttpUtil';
 import { badRequest } from '../../util/HttpErrors';
 import type { OperationInput } from '../http/Operation';
 import { MastodonHandler, readerOf } from './MastodonHandler';
+import { readOAuthParams, single } from './OAuthParams';
 
 const ACTIONS = {
   favourite: [ 'Like', true ],
@@ -54,6 +55,15 @@ export class MastodonStatusesHandler extends MastodonHandler {
 
   /** The new status's parameters, from JSON or a form (as apps send either). */
   private async readStatus(request: OperationInput['request']): Promise<NewStatus> {
+    if (mediaTypeOf(request.headers['content-type']) === 'multipart/form-data') {
+      // Apps that upload with multipart post the status so too (text fields only).
+      const params = await readOAuthParams(request, new URLSearchParams());
+      const one = (name: string): string | undefined => single(params, name);
+      const ids = params.media_ids;
+      return { status: one('status'), spoiler_text: one('spoiler_text'), visibility: one('visibility'),
+        sensitive: one('sensitive') === 'true', in_reply_to_id: one('in_reply_to_id'), language: one('language'),
+        media_ids: ids === undefined ? undefined : Array.isArray(ids) ? ids : [ ids ]};
+    }
     const text = (await readBody(request, this.maxBodyBytes)).toString('utf8');
     if ((request.headers['content-type'] ?? '').includes('json')) {
       const parsed = parseJson(text);
@@ -65,6 +75,7 @@ export class MastodonStatusesHandler extends MastodonHandler {
     const form = new URLSearchParams(text);
     const value = (name: string): string | undefined => form.get(name) ?? undefined;
     return { status: value('status'), spoiler_text: value('spoiler_text'), visibility: value('visibility'),
-      sensitive: value('sensitive') === 'true', in_reply_to_id: value('in_reply_to_id'), language: value('language') };
+      sensitive: value('sensitive') === 'true', in_reply_to_id: value('in_reply_to_id'), language: value('language'),
+      media_ids: [ ...form.getAll('media_ids[]'), ...form.getAll('media_ids') ]};
   }
 }

@@ -6,6 +6,8 @@ import type { ActivityRepository } from '../activitypub/ActivityRepository';
 import type { AudienceRules } from '../activitypub/AudienceRules';
 import type { OutboxService } from '../activitypub/outbound/OutboxService';
 import { AS_NS, AS_PUBLIC } from '../activitypub/ActivityVocabulary';
+import type { MediaStore } from '../media/MediaStore';
+import { attachmentOf } from '../media/MediaStore';
 import type { MastodonAccount } from './AccountEntity';
 import type { MastodonAccounts } from './MastodonAccounts';
 import type { MastodonRecords, TimelineItem, TimelineQuery, TimelineSource } from './MastodonRecords';
@@ -29,6 +31,8 @@ export interface MastodonStatusesOptions {
   accounts: MastodonAccounts;
   /** Longest status text accepted (Instance: configuration.statuses.max_characters). */
   maxCharacters?: number;
+  /** The users' uploads, attached by `media_ids`; without it a status with media is refused. */
+  media?: MediaStore;
 }
 
 /** What POST /api/v1/statuses takes. */
@@ -39,7 +43,12 @@ export interface NewStatus {
   sensitive?: boolean;
   in_reply_to_id?: string;
   language?: string;
+  /** Uploads of the user's (MediaStore ids), attached in this order; at most 4. */
+  media_ids?: string[];
 }
+
+/** Most attachments a status takes (Mastodon's). */
+const MAX_MEDIA = 4;
 
 /** Who reads: the IRI the audience rules know them by, and their username when they are local. */
 export interface Reader {
@@ -234,7 +243,13 @@ export class MastodonStatuses {
   private async create(username: string, input: NewStatus): Promise<string> {
     const actor = this.options.accounts.urls.actor(username);
     const text = typeof input.status === 'string' ? input.status : '';
-    if (text.trim() === '') {
+    const mediaIds = Array.isArray(input.media_ids) ? input.media_ids.map(String) : [];
+    if (mediaIds.length > MAX_MEDIA || (mediaIds.length > 0 && !this.options.media)) {
+      throw unprocessable(`Validation failed: Media attachments are at most ${this.options.media ? MAX_MEDIA : 0}`);
+    }
+    // A status of media alone needs no text (Mastodon's rule).
+    const uploads = mediaIds.length > 0 ? await this.options.media!.forPost(username, mediaIds) : [];
+    if (text.trim() === '' && uploads.length === 0) {
       throw unprocessable('Validation failed: Text can\'t be blank');
     }
     const max = this.options.maxCharacters ?? 5000;
@@ -282,6 +297,7 @@ export class MastodonStatuses {
       sensitive: input.sensitive === true || Boolean(input.spoiler_text),
       ...inReplyTo ? { inReplyTo } : {},
       ...tags.length > 0 ? { tag: tags } : {},
+      ...uploads.length > 0 ? { attachment: uploads.map(attachmentOf) } : {},
       ...input.language ? { contentMap: { [String(input.language)]: plainTextToHtml(text, links) }} : {},
     };
     const posted = await this.options.outbox.post(username, note);
@@ -289,6 +305,8 @@ export class MastodonStatuses {
     if (!object) {
       throw badRequest('The status was not stored.');
     }
+    // From now on the post's audience reads the uploads (MediaAccess).
+    await this.options.media?.attach(uploads, object);
     return object;
   }
 
@@ -389,7 +407,7 @@ export class MastodonStatuses {
       const parentAuthor = parentDocument ? idOf(parentDocument.attributedTo) : undefined;
       inReplyToAccountId = parentAuthor ? await accounts.idOf(parentAuthor) : undefined;
     }
-    return toStatus(object, { id, account, inReplyToId, inReplyToAccountId, mentions,
+    return toStatus(object, { id, account, inReplyToId, inReplyToAccountId, mentions, local: iri.startsWith(this.base),
       counts: { replies: replies.length, reblogs: 0, favourites: 0 }, favourited, reblogged: reblogs.length > 0 });
   }
 

@@ -1,0 +1,52 @@
+import type { AudienceRules } from '../../plugins/activitypub/AudienceRules';
+import type { MediaStore } from '../../plugins/media/MediaStore';
+import { notFound } from '../../util/HttpErrors';
+import { agentIri } from '../http/Agent';
+import type { Operation } from '../http/Operation';
+import type { AccessPolicy } from '../access/AccessPolicy';
+
+/**
+ * Reads of uploaded media (`{base}pods/<user>/media/<id>`, its file and thumbnail): the uploader
+ * always; once attached to a post, whoever may read that post by the audience rules, exactly as
+ * an ActivityPub GET of the post decides (a signed GET of a remote follower included); nobody
+ * else, and nobody once the post is deleted. The folder's listing and anything else in it: the
+ * storage's owner only (then the storage's WebACL, as for any LDP read). Refusals are 404, as for the post itself, so an
+ * upload's existence is not revealed. Writes do not come here (the route takes reads only): the
+ * storage's WebACL decides them.
+ */
+export class MediaAccess implements AccessPolicy {
+  public constructor(
+    private readonly media: MediaStore,
+    private readonly audience: AudienceRules,
+  ) {}
+
+  public async authorize(operation: Operation): Promise<void> {
+    if (operation.method === 'OPTIONS') {
+      return;
+    }
+    const record = await this.media.recordOf(operation.target.iri);
+    const refused = notFound(`Nothing at ${operation.target.iri}`);
+    if (!record) {
+      // The folder itself, or what its owner put there by LDP: theirs alone (their storage's WebACL decides next).
+      if (operation.agent.username !== undefined && operation.agent.username === operation.params.user) {
+        return;
+      }
+      throw refused;
+    }
+    if (agentIri(operation.agent) === record.owner) {
+      return;
+    }
+    const post = record.attachedTo === undefined ? undefined : await this.audience.read(record.attachedTo);
+    if (!post || post.addressing.isTombstone) {
+      throw refused;
+    }
+    if (await this.audience.mayRead(post.addressing, agentIri(operation.agent))) {
+      return;
+    }
+    const resolved = await operation.resolveAgent();
+    if (resolved !== operation.agent && await this.audience.mayRead(post.addressing, agentIri(resolved))) {
+      return;
+    }
+    throw refused;
+  }
+}
