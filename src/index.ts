@@ -237,3 +237,5 @@ export * from './handlers/media/MediaAccess';
 export * from './handlers/media/MediaFileHandler';
 export * from './handlers/media/UploadMediaHandler';
 export * from './handlers/mastodon/MastodonMediaHandler';
+export * from './plugins/mastodon/MastodonProfiles';
+export * from './handlers/mastodon/MastodonCredentialsHandler';

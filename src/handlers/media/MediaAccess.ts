@@ -7,7 +7,7 @@ import type { AccessPolicy } from '../access/AccessPolicy';
 
 /**
  * Reads of uploaded media (`{base}pods/<user>/media/<id>`, its file and thumbnail): the uploader
- * always; once attached to a post, whoever may read that post by the audience rules, exactly as
+ * always; an avatar or header (attached to the actor itself) everyone; once attached to a post, whoever may read that post by the audience rules, exactly as
  * an ActivityPub GET of the post decides (a signed GET of a remote follower included); nobody
  * else, and nobody once the post is deleted. The folder's listing and anything else in it: the
  * storage's owner only (then the storage's WebACL, as for any LDP read). Refusals are 404, as for the post itself, so an
@@ -34,6 +34,10 @@ export class MediaAccess implements AccessPolicy {
       throw refused;
     }
     if (agentIri(operation.agent) === record.owner) {
+      return;
+    }
+    if (record.attachedTo === record.owner) {
+      // A profile picture (avatar, header): as public as the actor's document.
       return;
     }
     const post = record.attachedTo === undefined ? undefined : await this.audience.read(record.attachedTo);

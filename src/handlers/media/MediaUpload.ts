@@ -16,18 +16,18 @@ const FIELD_BYTES = 64 * 1024;
  * fields' allowance it is refused (413), so no body is read without bound. Answers the text
  * fields and the received file; on any refusal nothing stays written.
  */
-export async function readUpload(request: IncomingMessage, media: MediaStore, username: string):
-Promise<{ fields: Map<string, string>; received: ReceivedMedia }> {
+export async function readUpload(request: IncomingMessage, media: MediaStore, username: string,
+  fileNames: readonly string[] = [ 'file' ]): Promise<{ fields: Map<string, string>; files: Map<string, ReceivedMedia> }> {
   const fields = new Map<string, string>();
-  let receiving: Promise<ReceivedMedia> | undefined;
+  const receiving = new Map<string, Promise<ReceivedMedia>>();
   let parser: busboy.Busboy;
   try {
-    parser = busboy({ headers: request.headers, limits: { files: 1, fields: 32, parts: 40, fieldSize: FIELD_BYTES }});
+    parser = busboy({ headers: request.headers, limits: { files: fileNames.length, fields: 32, parts: 40, fieldSize: FIELD_BYTES }});
   } catch {
     request.resume();
     throw badRequest('Send the file as multipart/form-data.');
   }
-  const cap = media.maxBytes + 32 * FIELD_BYTES;
+  const cap = fileNames.length * media.maxBytes + 32 * FIELD_BYTES;
   let total = 0;
   const counter = (chunk: Buffer): void => {
     total += chunk.length;
@@ -37,13 +37,14 @@ Promise<{ fields: Map<string, string>; received: ReceivedMedia }> {
   };
   const finished = new Promise<void>((resolve, reject): void => {
     parser.on('file', (name, stream, info): void => {
-      if (name !== 'file' || receiving) {
+      if (!fileNames.includes(name) || receiving.has(name)) {
         // A thumbnail of the client's own, or a second file: not used, read and dropped.
         stream.resume();
         return;
       }
-      receiving = media.receive(username, stream, info.mimeType);
-      receiving.catch((error: unknown): void => {
+      const received = media.receive(username, stream, info.mimeType);
+      receiving.set(name, received);
+      received.catch((error: unknown): void => {
         stream.resume();
         reject(error);
       });
@@ -63,15 +64,18 @@ Promise<{ fields: Map<string, string>; received: ReceivedMedia }> {
   request.pipe(parser);
   try {
     await finished;
-    if (!receiving) {
-      throw unprocessableMedia('Validation failed: File can\'t be blank');
+    const files = new Map<string, ReceivedMedia>();
+    for (const [ name, received ] of receiving) {
+      files.set(name, await received);
     }
-    return { fields, received: await receiving };
+    return { fields, files };
   } catch (error: unknown) {
     request.unpipe(parser);
     request.off('data', counter);
     // Whatever was written for a file of a refused body goes.
-    void receiving?.then(async(received): Promise<void> => media.discard(received), (): void => undefined);
+    for (const received of receiving.values()) {
+      void received.then(async(done): Promise<void> => media.discard(done), (): void => undefined);
+    }
     throw error;
   }
 }
@@ -104,7 +108,11 @@ function focusOf(text: string): Focus {
 /** Stores an upload: read it (readUpload), check its fields, describe it; nothing stays on a refusal. */
 export async function storeUpload(request: IncomingMessage, media: MediaStore, username: string,
   fieldsOf: (values: Map<string, string>) => MediaFields = mediaFields): Promise<MediaRecord> {
-  const { fields, received } = await readUpload(request, media, username);
+  const { fields, files } = await readUpload(request, media, username);
+  const received = files.get('file');
+  if (!received) {
+    throw unprocessableMedia('Validation failed: File can\'t be blank');
+  }
   let checked: MediaFields;
   try {
     checked = fieldsOf(fields);

@@ -264,6 +264,25 @@ describe('media uploads', () => {
     expect(refused.status).toBe(403);
   });
 
+  it('changes the profile with update_credentials: name, note, fields, avatar and header, sent as an Update', async() => {
+    const account = await masto.alice.v1.accounts.updateCredentials({ displayName: 'Alice A.', note: 'Hi there',
+      locked: false, fieldsAttributes: [{ name: 'Site', value: 'https://example.org/' }],
+      avatar: await photoBlob(), header: await photoBlob() });
+    expect(account).toMatchObject({ displayName: 'Alice A.', fields: [{ name: 'Site', value: 'https://example.org/' }] });
+    expect(account.note).toContain('Hi there');
+    expect(account.avatar).toMatch(new RegExp(`^${server.baseUrl}pods/alice/media/.+\\.jpg$`, 'u'));
+    expect(account.header).toMatch(/\/pods\/alice\/media\//u);
+    // The profile picture is as public as the profile; the actor document says the same.
+    expect(await readStatus(account.avatar)).toBe(200);
+    const actor = await (await fetch(sessions.alice.webId, { headers: { accept: 'application/activity+json' } })).json() as Record<string, unknown>;
+    expect(actor).toMatchObject({ name: 'Alice A.', icon: { url: account.avatar }, image: { url: account.header } });
+    // megalodon sends JSON.
+    expect((await megalodon.alice.updateCredentials({ display_name: 'Alice' })).data).toMatchObject({ display_name: 'Alice', avatar: account.avatar });
+    await expect(masto.alice.v1.accounts.updateCredentials({ displayName: 'x'.repeat(31) })).rejects.toThrow(/too long/u);
+    // Bob reads the new profile.
+    await eventually(async() => (await masto.bob.v1.accounts.$select('alice').fetch()).displayName === 'Alice');
+  });
+
   it('keeps an answered upload through kill -9 and a restart', async() => {
     const media = await masto.alice.v2.media.create({ file: await photoBlob() });
     const before = Buffer.from(await (await fetch(media.url!, { headers: { authorization: `Bearer ${tokens.alice}` } })).arrayBuffer());
