@@ -185,8 +185,9 @@ function numberOf(value: unknown): number | undefined {
 /** Mastodon's `meta`: `original` and `small` sizes where known, `focus` from `focalPoint`. */
 export function attachmentMeta(attachment: Json, icon?: Json): Record<string, unknown> {
   const size = (of: Json | undefined): Record<string, unknown> | undefined => {
-    const width = numberOf(of?.width);
-    const height = numberOf(of?.height);
+    // `as:width` when the stored integer was not typed as the context's term (jsonld.js compaction).
+    const width = numberOf(of?.width ?? of?.['as:width']);
+    const height = numberOf(of?.height ?? of?.['as:height']);
     return width !== undefined && height !== undefined && width > 0 && height > 0 ?
       { width, height, size: `${width}x${height}`, aspect: width / height } :
       undefined;
