@@ -1,9 +1,12 @@
 import type { AudienceRules } from '../../plugins/activitypub/AudienceRules';
-import type { MediaStore } from '../../plugins/media/MediaStore';
+import type { MediaRecord, MediaStore, StoredMediaFile } from '../../plugins/media/MediaStore';
 import { notFound } from '../../util/HttpErrors';
 import { agentIri } from '../http/Agent';
 import type { Operation } from '../http/Operation';
 import type { AccessPolicy } from '../access/AccessPolicy';
+
+/** What MediaAccess read of the request's target, for the handler that serves it. */
+export const MEDIA_READ = new WeakMap<Operation, { record: MediaRecord; file?: StoredMediaFile }>();
 
 /**
  * Reads of uploaded media (`{base}pods/<user>/media/<id>`, its file and thumbnail): the uploader
@@ -24,15 +27,18 @@ export class MediaAccess implements AccessPolicy {
     if (operation.method === 'OPTIONS') {
       return;
     }
-    const record = await this.media.recordOf(operation.target.iri);
+    const found = await this.media.recordOf(operation.target.iri);
     const refused = notFound(`Nothing at ${operation.target.iri}`);
-    if (!record) {
+    if (!found) {
       // The folder itself, or what its owner put there by LDP: theirs alone (their storage's WebACL decides next).
       if (operation.agent.username !== undefined && operation.agent.username === operation.params.user) {
         return;
       }
       throw refused;
     }
+    // The handler serves what was read here (MediaFileHandler).
+    MEDIA_READ.set(operation, found);
+    const { record } = found;
     if (agentIri(operation.agent) === record.owner) {
       return;
     }

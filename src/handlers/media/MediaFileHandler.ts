@@ -1,6 +1,6 @@
 import { pipeline } from 'node:stream/promises';
 import type { HttpHandlerInput } from '@solid/community-server';
-import type { MediaRecord, MediaStore } from '../../plugins/media/MediaStore';
+import type { MediaStore } from '../../plugins/media/MediaStore';
 import { attachmentOf } from '../../plugins/media/MediaStore';
 import { ACTIVITYSTREAMS_CONTEXT_URL, FEDIVERSE_TERMS } from '../../plugins/ldp/Contexts';
 import { notFound } from '../../util/HttpErrors';
@@ -8,6 +8,7 @@ import { sendJson } from '../http/HttpUtil';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { NOT_HANDLED } from '../http/NotHandled';
 import type { OperationInput } from '../http/Operation';
+import { MEDIA_READ } from './MediaAccess';
 
 /**
  * GET and HEAD of uploaded media, once MediaAccess allowed them: the file or thumbnail's bytes as
@@ -15,9 +16,6 @@ import type { OperationInput } from '../http/Operation';
  * or the upload's description as an ActivityStreams object.
  */
 export class MediaFileHandler extends JsonHttpHandler {
-  /** The record canHandle read, for serve. */
-  private readonly records = new WeakMap<object, MediaRecord>();
-
   public constructor(private readonly media: MediaStore) {
     super();
   }
@@ -27,21 +25,22 @@ export class MediaFileHandler extends JsonHttpHandler {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       throw NOT_HANDLED;
     }
-    const record = await this.media.recordOf(operation.target.iri);
-    if (!record) {
+    const found = MEDIA_READ.get(operation) ?? await this.media.recordOf(operation.target.iri);
+    if (!found) {
       // The folder, or a file its owner wrote there by LDP: the LDP handlers serve them.
       throw NOT_HANDLED;
     }
-    this.records.set(request, record);
+    MEDIA_READ.set(operation, found);
   }
 
   protected async serve(input: HttpHandlerInput): Promise<void> {
     const { request, response, operation } = input as OperationInput;
     const iri = operation.target.iri;
-    const record = this.records.get(request) ?? await this.media.recordOf(iri);
-    if (!record) {
+    const found = MEDIA_READ.get(operation) ?? await this.media.recordOf(iri);
+    if (!found) {
       throw notFound(`Nothing at ${iri}`);
     }
+    const { record, file } = found;
     // Who may read depends on the post and its audience: never cached by others, revalidated by the reader.
     const headers = { 'cache-control': 'private, no-cache', 'x-content-type-options': 'nosniff',
       'content-security-policy': 'default-src \'none\'; sandbox', vary: 'Authorization' };
@@ -50,7 +49,6 @@ export class MediaFileHandler extends JsonHttpHandler {
         published: record.published, ...attachmentOf(record) }, headers, 'application/activity+json');
       return;
     }
-    const file = await this.media.fileOf(iri);
     if (!file) {
       throw notFound(`Nothing at ${iri}`);
     }

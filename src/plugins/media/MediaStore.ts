@@ -103,6 +103,13 @@ export interface MediaRecord {
   attachedTo?: string;
 }
 
+/** Where an upload's file is among the stored files, its type and size. */
+export interface StoredMediaFile {
+  name: string;
+  type: string;
+  size: number;
+}
+
 /** What a client says of an upload besides its bytes. */
 export interface MediaFields {
   description?: string;
@@ -188,21 +195,23 @@ export class MediaStore {
     }
     const input = await collect(head, rest, limit);
     const image = await processImage(input, type, { maxPixels: this.maxPixels, thumbnailSize: this.thumbnailSize });
-    const saved = await this.options.files.save(Readable.from([ image.original ]));
-    let small: SavedFile;
-    try {
-      small = await this.options.files.save(Readable.from([ image.small ]));
-    } catch (error: unknown) {
-      await this.options.files.remove(saved.name);
-      throw error;
+    // Both files at once: each waits for its own fsync.
+    const [ saved, small ] = await Promise.allSettled([
+      this.options.files.save(Readable.from([ image.original ])),
+      this.options.files.save(Readable.from([ image.small ])),
+    ]);
+    if (saved.status === 'rejected' || small.status === 'rejected') {
+      await Promise.all([ saved, small ].map(async(result): Promise<void> =>
+        result.status === 'fulfilled' ? this.options.files.remove(result.value.name) : undefined));
+      throw saved.status === 'rejected' ? saved.reason : (small as PromiseRejectedResult).reason;
     }
     return {
       username,
       id,
       type,
-      saved,
-      size: saved.size,
-      small: { saved: small, type: image.smallType, width: image.smallWidth, height: image.smallHeight },
+      saved: saved.value,
+      size: saved.value.size,
+      small: { saved: small.value, type: image.smallType, width: image.smallWidth, height: image.smallHeight },
       width: image.width,
       height: image.height,
       blurhash: image.blurhash,
@@ -268,15 +277,22 @@ export class MediaStore {
     return this.read(`${this.containerOf(username)}${id}`);
   }
 
-  /** The upload a description's IRI names, or one of its files (`<id>.<ext>`, `<id>-small.jpg`) does. */
-  public async recordOf(iri: string): Promise<MediaRecord | undefined> {
+  /**
+   * The upload a description's IRI names, or one of its files (`<id>.<ext>`, `<id>-small.jpg`)
+   * does, with that file's stored bytes (name, type, size) when `iri` is a file: both read at once.
+   */
+  public async recordOf(iri: string): Promise<{ record: MediaRecord; file?: StoredMediaFile } | undefined> {
     const match = /^(.*\/media\/)([0-9a-f-]{36})(?:-small)?(?:\.[a-z0-9]+)?$/u.exec(iri);
     if (!match || !ID.test(match[2])) {
       return undefined;
     }
-    const record = await this.read(`${match[1]}${match[2]}`);
+    const description = `${match[1]}${match[2]}`;
+    const [ record, file ] = await Promise.all([ this.read(description), iri === description ? undefined : this.fileOf(iri) ]);
     // Only the record's own files: not another file of that name someone wrote there by LDP.
-    return record && [ record.iri, record.url, record.previewUrl ].includes(iri) ? record : undefined;
+    if (!record || ![ record.iri, record.url, record.previewUrl ].includes(iri) || (iri !== description && !file)) {
+      return undefined;
+    }
+    return { record, file };
   }
 
   /** Changes an upload's description or focal point; 404 for none of the user's. */
@@ -320,7 +336,7 @@ export class MediaStore {
   }
 
   /** The stored file of an upload's file resource (itself or its thumbnail): name, type and size. */
-  public async fileOf(iri: string): Promise<{ name: string; type: string; size: number } | undefined> {
+  private async fileOf(iri: string): Promise<StoredMediaFile | undefined> {
     const metadata = await this.options.graphs.readMetadata(iri);
     const name = fileNameOf(metadata);
     if (!name) {
