@@ -19,6 +19,7 @@ const BENCHES = [
   { name: 'ldp', script: 'ldp/run.js', env: QUICK },
   { name: 'actors', script: 'actors/run.js', env: QUICK },
   { name: 'auth', script: 'auth/run.js', env: QUICK },
+  { name: 'media', script: 'media/run.js', env: { ...QUICK, BENCH_MEDIA_UPLOADS: '8' } },
   {
     name: 'federation',
     script: 'federation/run.js',

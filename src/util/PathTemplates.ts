@@ -8,6 +8,7 @@ export const MINTED_PATHS = {
   actors: { template: '/actors/', route: 'ldp' },
   actor: { template: '/actors/:user', route: 'actor' },
   collection: { template: '/actors/:user/:collection', route: 'collection' },
+  uploadMedia: { template: '/actors/:user/uploadMedia', route: 'upload-media' },
   sharedInbox: { template: '/inbox', route: 'inbox' },
   objects: { template: '/objects/', route: 'object-container' },
   object: { template: '/objects/:id', route: 'object' },

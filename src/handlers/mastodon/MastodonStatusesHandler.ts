@@ -1,8 +1,9 @@
 import type { MastodonStatuses, NewStatus } from '../../plugins/mastodon/MastodonStatuses';
-import { parseJson, readBody, sendJson } from '../http/HttpUtil';
+import { mediaTypeOf, parseJson, readBody, sendJson } from '../http/HttpUtil';
 import { badRequest } from '../../util/HttpErrors';
 import type { OperationInput } from '../http/Operation';
 import { MastodonHandler, readerOf } from './MastodonHandler';
+import { readOAuthParams, single } from './OAuthParams';
 
 const ACTIONS = {
   favourite: [ 'Like', true ],
@@ -53,8 +54,22 @@ export class MastodonStatusesHandler extends MastodonHandler {
   }
 }
 
-/** A status's parameters (POST, or PUT of an edit), from JSON or a form (as apps send either; a poll as `poll[options][]`...). */
+/**
+ * A status's parameters (POST, or PUT of an edit), from JSON, a form or multipart (as apps send any of them;
+ * a poll as `poll[options][]`, media as `media_ids[]`).
+ */
 export async function readNewStatus(request: OperationInput['request'], maxBodyBytes: number): Promise<NewStatus> {
+  if (mediaTypeOf(request.headers['content-type']) === 'multipart/form-data') {
+    // Apps that upload with multipart post the status so too (text fields only).
+    const params = await readOAuthParams(request, new URLSearchParams());
+    const one = (name: string): string | undefined => single(params, name);
+    // readOAuthParams keeps `name[]` fields under `name`.
+    const many = (name: string): string[] => {
+      const value = params[name.endsWith('[]') ? name.slice(0, -2) : name];
+      return value === undefined ? [] : Array.isArray(value) ? value : [ value ];
+    };
+    return fromForm(one, many);
+  }
   const text = (await readBody(request, maxBodyBytes)).toString('utf8');
   if ((request.headers['content-type'] ?? '').includes('json')) {
     const parsed = parseJson(text);
@@ -64,9 +79,15 @@ export async function readNewStatus(request: OperationInput['request'], maxBodyB
     return parsed as NewStatus;
   }
   const form = new URLSearchParams(text);
-  const value = (name: string): string | undefined => form.get(name) ?? undefined;
-  const options = form.getAll('poll[options][]');
+  return fromForm((name): string | undefined => form.get(name) ?? undefined, (name): string[] => form.getAll(name));
+}
+
+/** A status's parameters from the fields of a form (urlencoded or multipart). */
+function fromForm(value: (name: string) => string | undefined, values: (name: string) => string[]): NewStatus {
+  const options = values('poll[options][]');
+  const mediaIds = [ ...new Set([ ...values('media_ids[]'), ...values('media_ids') ]) ];
   return { status: value('status'), spoiler_text: value('spoiler_text'), visibility: value('visibility'),
     sensitive: value('sensitive') === 'true', in_reply_to_id: value('in_reply_to_id'), language: value('language'),
+    ...mediaIds.length > 0 ? { media_ids: mediaIds } : {},
     ...options.length > 0 ? { poll: { options, expires_in: value('poll[expires_in]'), multiple: value('poll[multiple]') === 'true' }} : {}};
 }

@@ -43,7 +43,7 @@ export function actorDocument(urls: ActorUrls, username: string, publicKeyPem: s
     liked: urls.collection(username, 'liked'),
     // Pinned posts (Mastodon's profile shows them first).
     featured: urls.collection(username, 'featured'),
-    endpoints: { sharedInbox: urls.sharedInbox() },
+    endpoints: { sharedInbox: urls.sharedInbox(), uploadMedia: urls.url('uploadMedia', { user: username }) },
     manuallyApprovesFollowers: false,
     published,
     publicKey: { id: `${id}#main-key`, owner: id, publicKeyPem },

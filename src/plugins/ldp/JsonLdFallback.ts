@@ -18,7 +18,65 @@ export async function compactWithJsonLd(quads: readonly Quad[], context: unknown
   if (!graph) {
     return compacted as JsonObject;
   }
-  const root = graph.find((node): boolean => node.id === rootIri);
-  const others = graph.filter((node): boolean => node !== root);
-  return { ...root ?? { id: rootIri }, ...others.length > 0 ? { '@included': others } : {}};
+  const found = graph.find((node): boolean => node.id === rootIri) ?? { id: rootIri };
+  const { root, others } = embedBlankNodes(found, graph.filter((node): boolean => node !== found));
+  return { ...root, ...others.length > 0 ? { '@included': others } : {}};
+}
+
+/**
+ * Puts each blank node referenced once back where it is referenced, as the fast compactor (and
+ * every sender) writes it: jsonld.js lists every node at the top, so an attachment with a focal
+ * point (an RDF list) would otherwise become `"attachment": "_:b0"`, which no reader follows.
+ */
+function embedBlankNodes(root: JsonObject, nodes: JsonObject[]): { root: JsonObject; others: JsonObject[] } {
+  const blanks = new Map<string, JsonObject>();
+  for (const node of nodes) {
+    if (typeof node.id === 'string' && node.id.startsWith('_:')) {
+      blanks.set(node.id, node);
+    }
+  }
+  const counts = new Map<string, number>();
+  const reference = (value: unknown): string | undefined => {
+    const id = typeof value === 'string' ? value : isReference(value) ? value.id as string : undefined;
+    return id !== undefined && blanks.has(id) ? id : undefined;
+  };
+  const count = (value: unknown): void => {
+    const id = reference(value);
+    if (id !== undefined) {
+      counts.set(id, (counts.get(id) ?? 0) + 1);
+    } else if (Array.isArray(value)) {
+      value.forEach(count);
+    } else if (value && typeof value === 'object') {
+      Object.values(value).forEach(count);
+    }
+  };
+  [ root, ...nodes ].forEach((node): void => Object.entries(node).forEach(([ key, value ]): void => {
+    if (key !== 'id') {
+      count(value);
+    }
+  }));
+  const embedded = new Set<string>();
+  const embed = (value: unknown): unknown => {
+    const id = reference(value);
+    if (id !== undefined && counts.get(id) === 1 && !embedded.has(id)) {
+      embedded.add(id);
+      const node = { ...blanks.get(id)! };
+      delete node.id;
+      return embed(node);
+    }
+    if (Array.isArray(value)) {
+      return value.map(embed);
+    }
+    if (value && typeof value === 'object' && id === undefined) {
+      return Object.fromEntries(Object.entries(value).map(([ key, inner ]): [string, unknown] => [ key, key === 'id' ? inner : embed(inner) ]));
+    }
+    return value;
+  };
+  const result = embed(root) as JsonObject;
+  return { root: result, others: nodes.filter((node): boolean => !embedded.has(node.id as string)) };
+}
+
+function isReference(value: unknown): value is JsonObject {
+  return Boolean(value) && typeof value === 'object' && !Array.isArray(value) &&
+    Object.keys(value as object).length === 1 && typeof (value as JsonObject).id === 'string';
 }

@@ -6,6 +6,8 @@ import type { ActivityRepository } from '../activitypub/ActivityRepository';
 import type { AudienceRules } from '../activitypub/AudienceRules';
 import type { OutboxService } from '../activitypub/outbound/OutboxService';
 import { AS_NS, AS_PUBLIC } from '../activitypub/ActivityVocabulary';
+import type { MediaStore } from '../media/MediaStore';
+import { attachmentOf } from '../media/MediaStore';
 import type { MastodonAccount } from './AccountEntity';
 import type { MastodonAccounts } from './MastodonAccounts';
 import type { MastodonRecords, TimelineItem, TimelineQuery, TimelineSource } from './MastodonRecords';
@@ -29,6 +31,8 @@ export interface MastodonStatusesOptions {
   accounts: MastodonAccounts;
   /** Longest status text accepted (Instance: configuration.statuses.max_characters). */
   maxCharacters?: number;
+  /** The users' uploads, attached by `media_ids`; without it a status with media is refused. */
+  media?: MediaStore;
 }
 
 /** What POST /api/v1/statuses takes. */
@@ -39,6 +43,8 @@ export interface NewStatus {
   sensitive?: boolean;
   in_reply_to_id?: string;
   language?: string;
+  /** Uploads of the user's (MediaStore ids), attached in this order; at most 4. */
+  media_ids?: string[];
   /** A poll: the status becomes a Question. */
   poll?: { options?: unknown; expires_in?: unknown; multiple?: unknown };
 }
@@ -56,6 +62,9 @@ export function bookmarksOf(actor: string): string {
 function embeddedTotal(value: unknown): number {
   return isObject(value) && typeof value.totalItems === 'number' ? value.totalItems : 0;
 }
+
+/** Most attachments a status takes (Mastodon's). */
+const MAX_MEDIA = 4;
 
 /** Who reads: the IRI the audience rules know them by, and their username when they are local. */
 export interface Reader {
@@ -294,7 +303,13 @@ export class MastodonStatuses {
 
   private async create(username: string, input: NewStatus): Promise<string> {
     const actor = this.options.accounts.urls.actor(username);
-    const text = this.checkedText(input);
+    const mediaIds = Array.isArray(input.media_ids) ? input.media_ids.map(String) : [];
+    if (mediaIds.length > MAX_MEDIA || (mediaIds.length > 0 && !this.options.media)) {
+      throw unprocessable(`Validation failed: Media attachments are at most ${this.options.media ? MAX_MEDIA : 0}`);
+    }
+    const uploads = mediaIds.length > 0 ? await this.options.media!.forPost(username, mediaIds) : [];
+    // A status of media alone needs no text (Mastodon's rule).
+    const text = this.checkedText(input, uploads.length > 0);
     const visibility = (input.visibility ?? 'public') as Visibility;
     if (!VISIBILITIES.has(visibility)) {
       throw unprocessable(`Validation failed: Visibility is not one of ${[ ...VISIBILITIES ].join(', ')}`);
@@ -319,6 +334,7 @@ export class MastodonStatuses {
       ...input.spoiler_text ? { summary: String(input.spoiler_text) } : {},
       sensitive: input.sensitive === true || Boolean(input.spoiler_text),
       ...inReplyTo ? { inReplyTo } : {},
+      ...uploads.length > 0 ? { attachment: uploads.map(attachmentOf) } : {},
       ...input.language ? { contentMap: { [String(input.language)]: plainTextToHtml(text) }} : {},
     };
     if (input.poll !== undefined) {
@@ -329,13 +345,15 @@ export class MastodonStatuses {
     if (!object) {
       throw badRequest('The status was not stored.');
     }
+    // From now on the post's audience reads the uploads (MediaAccess).
+    await this.options.media?.attach(uploads, object);
     return object;
   }
 
-  /** A status's text: not blank, not over the limit (422 otherwise). */
-  private checkedText(input: NewStatus): string {
+  /** A status's text: not blank (unless it has media), not over the limit (422 otherwise). */
+  private checkedText(input: NewStatus, mayBeBlank = false): string {
     const text = typeof input.status === 'string' ? input.status : '';
-    if (text.trim() === '') {
+    if (text.trim() === '' && !mayBeBlank) {
       throw unprocessable('Validation failed: Text can\'t be blank');
     }
     const max = this.options.maxCharacters ?? 5000;
@@ -453,7 +471,7 @@ export class MastodonStatuses {
       const parentAuthor = parentDocument ? idOf(parentDocument.attributedTo) : undefined;
       inReplyToAccountId = parentAuthor ? await accounts.idOf(parentAuthor) : undefined;
     }
-    return toStatus(object, { id, account, inReplyToId, inReplyToAccountId, mentions,
+    return toStatus(object, { id, account, inReplyToId, inReplyToAccountId, mentions, local: iri.startsWith(this.base),
       counts: { replies: replies.length, reblogs: counts[0], favourites: counts[1] }, favourited, reblogged: reblogs.length > 0,
       bookmarked, pinned });
   }

@@ -85,6 +85,8 @@ export interface StatusContext {
   reblogged?: boolean;
   bookmarked?: boolean;
   pinned?: boolean;
+  /** Whether the object was posted on this server (its attachments are then this server's files). */
+  local?: boolean;
 }
 
 /**
@@ -134,25 +136,74 @@ function attachmentType(mediaType: string, type: string | undefined): MastodonAt
   return 'unknown';
 }
 
-/** The object's attachments, by reference: their URLs on the server that holds them. */
-export function attachmentsOf(object: Json, statusId: string): MastodonAttachment[] {
+/**
+ * The object's attachments, by reference: their URLs on the server that holds them (no copy is
+ * kept here). `remote_url` is that URL for another server's post and null for a post of this one
+ * (as Mastodon has it), `preview_url` the attachment's `icon` when it names a thumbnail, `meta`
+ * its size and focal point. A local upload keeps its own id (the file's name).
+ */
+export function attachmentsOf(object: Json, statusId: string, local = false): MastodonAttachment[] {
+  const origin = local ? originOf(idOf(object)) : undefined;
   return list(object.attachment).filter(isObject).map((attachment, index): MastodonAttachment | undefined => {
     const url = urlOf(attachment.url) ?? urlOf(attachment.href);
     if (!url) {
       return undefined;
     }
     const description = text(attachment.name) || text(attachment.summary);
+    const icon = isObject(attachment.icon) ? attachment.icon : undefined;
+    const local = origin !== undefined && originOf(url) === origin;
+    const upload = local ? UPLOAD_NAME.exec(url)?.[1] : undefined;
     return {
-      id: `${statusId}-${index}`,
+      id: upload ?? `${statusId}-${index}`,
       type: attachmentType(text(attachment.mediaType), typeOf(attachment)),
       url,
-      preview_url: url,
-      remote_url: url,
+      preview_url: (icon ? urlOf(icon.url) : undefined) ?? url,
+      remote_url: local ? null : url,
       description: description || null,
       blurhash: text(attachment.blurhash) || null,
-      meta: {},
+      meta: attachmentMeta(attachment, icon),
     };
   }).filter((attachment): attachment is MastodonAttachment => attachment !== undefined);
+}
+
+/** A local upload's id in its file's URL (MediaStore names files `<id>.<ext>`). */
+const UPLOAD_NAME = /\/media\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.[a-z0-9]+$/u;
+
+function originOf(iri: string | undefined): string | undefined {
+  try {
+    return iri === undefined ? undefined : new URL(iri).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A number as stored documents give it back: a number, a numeric string, or a typed literal. */
+function numberOf(value: unknown): number | undefined {
+  const raw = isObject(value) ? value['@value'] : value;
+  const number = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : Number.NaN;
+  return Number.isFinite(number) ? number : undefined;
+}
+
+/** Mastodon's `meta`: `original` and `small` sizes where known, `focus` from `focalPoint`. */
+export function attachmentMeta(attachment: Json, icon?: Json): Record<string, unknown> {
+  const size = (of: Json | undefined): Record<string, unknown> | undefined => {
+    // `as:width` when the stored integer was not typed as the context's term (jsonld.js compaction).
+    const width = numberOf(of?.width ?? of?.['as:width']);
+    const height = numberOf(of?.height ?? of?.['as:height']);
+    return width !== undefined && height !== undefined && width > 0 && height > 0 ?
+      { width, height, size: `${width}x${height}`, aspect: width / height } :
+      undefined;
+  };
+  const focal = list(attachment.focalPoint).map(numberOf);
+  const original = size(attachment);
+  const small = size(icon);
+  return {
+    ...original ? { original } : {},
+    ...small ? { small } : {},
+    ...focal.length === 2 && focal.every((value): boolean => typeof value === 'number') ?
+      { focus: { x: focal[0], y: focal[1] }} :
+      {},
+  };
 }
 
 /** A Question's poll: `oneOf` (one choice) or `anyOf` (several), each option's votes in `replies.totalItems`. */
@@ -213,7 +264,7 @@ export function toStatus(object: Json, context: StatusContext, now = new Date())
     visibility: visibilityOf(object, authorUri ? `${authorUri}/followers` : undefined),
     sensitive: object.sensitive === true || summary !== '',
     spoiler_text: summary,
-    media_attachments: attachmentsOf(object, context.id),
+    media_attachments: attachmentsOf(object, context.id, context.local === true),
     application: null,
     mentions: context.mentions ?? [],
     tags: hashtagsOf(object),

@@ -75,8 +75,8 @@ describe('PathTemplates', () => {
     const sample = { user: 'alice', collection: 'followers', id: '0193' };
     for (const { template, route } of Object.values(MINTED_PATHS)) {
       const path = `/${fillPath(template, sample)}`;
-      // The shared inbox is a place to deliver to: it is served to POSTs only.
-      const method = route === 'inbox' ? 'POST' : 'GET';
+      // The shared inbox is a place to deliver to, uploadMedia one to upload to: both are served to POSTs only.
+      const method = route === 'inbox' || route === 'upload-media' ? 'POST' : 'GET';
       expect([ path, table.find(method, path)?.route.name ?? 'ldp' ]).toEqual([ path, route ]);
     }
     for (const collection of [ 'inbox', 'outbox', 'followers', 'following', 'liked' ]) {

@@ -107,7 +107,7 @@ describe('actorDocument', (): void => {
       following: `${id}/following`,
       liked: `${id}/liked`,
       featured: `${id}/featured`,
-      endpoints: { sharedInbox: 'https://pod.example/inbox' },
+      endpoints: { sharedInbox: 'https://pod.example/inbox', uploadMedia: 'https://pod.example/actors/alice/uploadMedia' },
       manuallyApprovesFollowers: false,
       published,
       publicKey: { id: `${id}#main-key`, owner: id, publicKeyPem: pem },
@@ -119,7 +119,8 @@ describe('actorDocument', (): void => {
     expect(document.id).toBe('https://host.example/pods/one/actors/bob');
     expect(document.preferredUsername).toBe('bob');
     expect(document.inbox).toBe('https://host.example/pods/one/actors/bob/inbox');
-    expect(document.endpoints).toEqual({ sharedInbox: 'https://host.example/pods/one/inbox' });
+    expect(document.endpoints).toEqual({ sharedInbox: 'https://host.example/pods/one/inbox',
+      uploadMedia: 'https://host.example/pods/one/actors/bob/uploadMedia' });
     expect(document.publicKey).toEqual(expect.objectContaining({
       id: 'https://host.example/pods/one/actors/bob#main-key', owner: 'https://host.example/pods/one/actors/bob',
     }));
@@ -145,6 +146,6 @@ describe('actorDocument', (): void => {
     const first = actorDocument(urls, 'alice', pem, published);
     (first.endpoints as Record<string, string>).sharedInbox = 'https://evil.example/inbox';
     const second = actorDocument(urls, 'alice', pem, published);
-    expect(second.endpoints).toEqual({ sharedInbox: 'https://pod.example/inbox' });
+    expect(second.endpoints).toEqual({ sharedInbox: 'https://pod.example/inbox', uploadMedia: 'https://pod.example/actors/alice/uploadMedia' });
   });
 });

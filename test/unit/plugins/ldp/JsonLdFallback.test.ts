@@ -52,6 +52,32 @@ describe('compactWithJsonLd', (): void => {
     expect(included.some((node): boolean => node.id === NOTE)).toBe(false);
   });
 
+  it('embeds a blank node referenced once where it is referenced (an attachment with a list), not one referenced twice', async(): Promise<void> => {
+    const attachment = blankNode('att');
+    const head = blankNode('f1');
+    const rest = blankNode('f2');
+    const shared = blankNode('shared');
+    const compacted = await compactWithJsonLd([
+      quad(namedNode(NOTE), namedNode(`${AS}attachment`), attachment),
+      quad(attachment, namedNode(`${RDF}type`), namedNode(`${AS}Image`)),
+      quad(attachment, namedNode(`${AS}url`), namedNode('https://pod.example/a.png')),
+      quad(attachment, namedNode(STEPS), head),
+      quad(head, namedNode(`${RDF}first`), literal('0.5')),
+      quad(head, namedNode(`${RDF}rest`), rest),
+      quad(rest, namedNode(`${RDF}first`), literal('-0.5')),
+      quad(rest, namedNode(`${RDF}rest`), namedNode(`${RDF}nil`)),
+      quad(namedNode(NOTE), namedNode(`${AS}tag`), shared),
+      quad(attachment, namedNode(`${AS}tag`), shared),
+      quad(shared, namedNode(`${AS}name`), literal('twice')),
+    ], ACTIVITYSTREAMS_CONTEXT_URL, NOTE, loader);
+    const embedded = compacted.attachment as JsonObject;
+    expect(embedded).toMatchObject({ type: 'Image', url: 'https://pod.example/a.png' });
+    expect(embedded.id).toBeUndefined();
+    expect(((embedded[STEPS] as JsonObject)['@list'] as unknown[])).toEqual([ '0.5', '-0.5' ]);
+    // The node referenced twice stays a top-level node with its label.
+    expect(compacted['@included']).toEqual([ expect.objectContaining({ name: 'twice' }) ]);
+  });
+
   it('names the root even when nothing is said of it', async(): Promise<void> => {
     const compacted = await compactWithJsonLd([
       quad(namedNode('https://pod.example/a'), namedNode(`${AS}content`), literal('a')),

@@ -77,6 +77,26 @@ describe('the Status entity, from stored objects captured from other servers', (
     expect(tagged.tags).toEqual([{ name: 'moo', url: 'http://mastodon.example.org/tags/moo' }]);
   });
 
+  it('maps a Mastodon attachment with its description, blurhash, size and focal point', async(): Promise<void> => {
+    const note = await stored('mastodon/objects/note_2.json');
+    const [ attachment ] = toStatus(note, { id: 's6', account: account(note.attributedTo as string) }).media_attachments;
+    const url = 'https://cdn.masto.host/floss/media_attachments/files/113/306/826/682/985/891/original/c8d906a2f2ab2334.jpg';
+    expect(attachment).toEqual({ id: 's6-0', type: 'image', url, preview_url: url, remote_url: url,
+      description: expect.stringContaining('Katie and Konqi'), blurhash: 'USQv:h-W-qI-^,W;RPs=^-R%NZxbo#sDobSc',
+      meta: { original: { width: 1500, height: 1095, size: '1500x1095', aspect: 1500 / 1095 }, focus: { x: 0, y: 0 }}});
+  });
+
+  it('maps an upload of this server by its id, with its thumbnail and no remote_url', (): void => {
+    const file = 'https://pod.example/pods/alice/media/0193a0b2-7c1d-7e3f-8a4b-5c6d7e8f9a0b';
+    const note: Json = { id: 'https://pod.example/objects/1', type: 'Note', attributedTo: 'https://pod.example/actors/alice',
+      to: [ 'https://www.w3.org/ns/activitystreams#Public' ], content: 'x',
+      attachment: { type: 'Image', mediaType: 'image/png', url: `${file}.png`, width: 20, height: 10, focalPoint: [ 0.5, -0.5 ],
+        icon: { type: 'Image', url: `${file}-small.jpg`, width: 20, height: 10 }}};
+    const [ attachment ] = toStatus(note, { id: 's7', account: account('https://pod.example/actors/alice'), local: true }).media_attachments;
+    expect(attachment).toMatchObject({ id: '0193a0b2-7c1d-7e3f-8a4b-5c6d7e8f9a0b', url: `${file}.png`, preview_url: `${file}-small.jpg`,
+      remote_url: null, meta: { original: { width: 20, height: 10 }, small: { width: 20, height: 10 }, focus: { x: 0.5, y: -0.5 }}});
+  });
+
   it('takes a content warning as spoiler_text, and marks the status sensitive', (): void => {
     const status = toStatus({ id: 'https://pod.example/objects/n', type: 'Note', summary: 'cw', content: '<p>x</p>',
       to: 'https://www.w3.org/ns/activitystreams#Public' }, { id: 'n', account: account('https://pod.example/actors/alice') });
