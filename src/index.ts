@@ -241,3 +241,5 @@ export * from './plugins/moderation/ModerationFilter';
 export * from './handlers/access/OperatorRoleAccess';
 export * from './handlers/moderation/OperatorModerationHandler';
 export * from './handlers/mastodon/MastodonDomainBlocksHandler';
+export * from './plugins/moderation/Mutes';
+export * from './handlers/mastodon/MastodonMutesHandler';

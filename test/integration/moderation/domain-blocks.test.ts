@@ -2,7 +2,7 @@
  * Domain blocks between two real Fedpod instances: A (http://localhost) and B (http://127.0.0.2, the
  * same machine under another host name). A's operator silences, then suspends B's domain through
  * the Mastodon admin API and the command line; what each severity hides, refuses and drops is read
- * back over HTTP on both instances.
+ * back over HTTP on both instances. Then mutes, among three local users of A.
  */
 import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -54,7 +54,7 @@ async function deliveriesDone(server: FedpodServer): Promise<boolean> {
     /state="(?:waiting|delayed|active)"/u.test(line)).every((line) => Number(line.split(' ').at(-1)) === 0);
 }
 
-describe('domain blocks between two instances', () => {
+describe('domain blocks between two instances, and mutes', () => {
   let a: FedpodServer;
   let b: FedpodServer;
   let alice: Session;
@@ -178,5 +178,25 @@ describe('domain blocks between two instances', () => {
     expect((await api(`${a.baseUrl}api/v1/admin/domain_blocks/${B_HOST}`, alice)).status).toBe(404);
     expect((await signedPostFromB()).status).toBe(401);
     expect((await cli(a, [ 'domain-blocks', 'remove', B_HOST ])).code).toBe(1);
+  });
+
+  it('mutes: a muted account\'s posts leave the muter\'s timelines, not anyone else\'s; unmute brings them back', async() => {
+    const dave = await signup(a.baseUrl, 'dave');
+    expect((await postToOutbox(alice, { '@context': AS, type: 'Follow', object: bob.webId, to: [ bob.webId ] })).status).toBe(201);
+    await eventually(async() => (await pageItemIds(`${alice.webId}/following`)).includes(bob.webId));
+    expect((await postToOutbox(bob, { '@context': AS, type: 'Note', content: 'bob speaks', to: [ PUBLIC ], cc: [ `${bob.webId}/followers` ] }))
+      .status).toBe(201);
+    await eventually(async() => (await timeline(a, 'home', alice)).some((text) => text.includes('bob speaks')));
+    const muted = await api(`${a.baseUrl}api/v1/accounts/bob/mute`, alice, { method: 'POST', body: { notifications: false } });
+    expect(muted).toEqual({ status: 200, body: expect.objectContaining({ id: 'bob', muting: true, muting_notifications: false }) });
+    expect((await api(`${a.baseUrl}api/v1/mutes`, alice)).body).toEqual([ expect.objectContaining({ id: 'bob' }) ]);
+    expect((await api(`${a.baseUrl}api/v1/mutes`, dave)).body).toEqual([]);
+    expect((await timeline(a, 'home', alice)).some((text) => text.includes('bob speaks'))).toBe(false);
+    expect((await timeline(a, 'public', alice)).some((text) => text.includes('bob speaks'))).toBe(false);
+    expect((await timeline(a, 'public', dave)).some((text) => text.includes('bob speaks'))).toBe(true);
+    expect((await api(`${a.baseUrl}api/v1/accounts/bob/mute`, undefined, { method: 'POST' })).status).toBe(401);
+    expect((await api(`${a.baseUrl}api/v1/accounts/nobody/mute`, alice, { method: 'POST' })).status).toBe(404);
+    expect((await api(`${a.baseUrl}api/v1/accounts/bob/unmute`, alice, { method: 'POST' })).body).toMatchObject({ muting: false });
+    expect((await timeline(a, 'home', alice)).some((text) => text.includes('bob speaks'))).toBe(true);
   });
 });
