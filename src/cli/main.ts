@@ -6,6 +6,7 @@ import type { FlagSpec } from './FlagSpec';
 import { yargsOption } from './FlagSpec';
 import { MOVE_FLAGS, SERVER_FLAGS, STORE_FLAGS } from './Flags';
 import type { WebhooksCommandName } from './WebhooksCommand';
+import type { ModerationCommandName } from './ModerationCommand';
 
 /** The flags of `specs` on a yargs command. */
 function withFlags<T>(builder: Argv<T>, specs: readonly FlagSpec[]): Argv<T> {
@@ -19,6 +20,16 @@ function webhooks(command: WebhooksCommandName): (argv: Record<string, unknown>)
       .catch(fail);
   };
 }
+
+function moderation(command: ModerationCommandName): (argv: Record<string, unknown>) => void {
+  return (argv): void => {
+    void import('./ModerationCommand').then(async({ runModeration }): Promise<never> => process.exit(await runModeration(command, argv)))
+      .catch(fail);
+  };
+}
+
+/** The flags of the moderation commands: only where the running server's data directory is. */
+const DATA_DIR = STORE_FLAGS.filter((spec): boolean => spec.name === 'data-dir');
 
 /** Runs `fedpod export` or `fedpod import`, loaded on use, and exits with its code. */
 function move(command: 'export' | 'import'): (argv: Record<string, unknown>) => void {
@@ -62,6 +73,33 @@ export function main(args: string[] = hideBin(process.argv)): void {
         .command('dead-letters', 'Show webhook jobs that failed for good (JSON lines, newest first)', (sub) => withFlags(sub, SERVER_FLAGS)
           .option('limit', { type: 'number', default: 100 }), webhooks('dead-letters'))
         .demandCommand(1, 'Name a webhooks command: generate, list, revoke or dead-letters'))
+    .command('domain-blocks', 'Domain blocks (defederation): list, add, remove, import, export (Mastodon\'s CSV); asks the running server',
+      (builder) => builder
+        .command('list', 'List the blocks (domain, severity, reject_media, public and private comment)', (sub) => withFlags(sub, DATA_DIR),
+          moderation('domain-blocks list'))
+        .command('add <domain>', 'Block a domain and its subdomains, or change its block', (sub) => withFlags(sub, DATA_DIR)
+          .positional('domain', { type: 'string' })
+          .option('severity', { type: 'string', choices: [ 'noop', 'silence', 'suspend' ], describe: 'suspend: no federation at all; ' +
+            'silence: out of public timelines; noop: only the other options (default: silence, or what the block had)' })
+          .option('reject-media', { type: 'boolean', describe: 'Their media not cached or shown' })
+          .option('reject-reports', { type: 'boolean', describe: 'Their reports ignored' })
+          .option('public-comment', { type: 'string', describe: 'Shown to everyone with the block' })
+          .option('private-comment', { type: 'string', describe: 'For operators only' })
+          .option('obfuscate', { type: 'boolean', describe: 'Star out part of the domain where it is shown publicly' }),
+        moderation('domain-blocks add'))
+        .command('remove <domain>', 'Remove the block of a domain', (sub) => withFlags(sub, DATA_DIR)
+          .positional('domain', { type: 'string' }), moderation('domain-blocks remove'))
+        .command('import <file>', 'Add or change the blocks of a CSV file (Mastodon\'s export: #domain,#severity,...)',
+          (sub) => withFlags(sub, DATA_DIR).positional('file', { type: 'string' }), moderation('domain-blocks import'))
+        .command('export', 'Print the blocks as Mastodon\'s CSV', (sub) => withFlags(sub, DATA_DIR), moderation('domain-blocks export'))
+        .demandCommand(1, 'Name a domain-blocks command: list, add, remove, import or export'))
+    .command('accounts', 'Local accounts: role (asks the running server)', (builder) => builder
+      .command('role <user> <role>', 'Give a local account the operator role, or take it (none)', (sub) => withFlags(sub, DATA_DIR)
+        .positional('user', { type: 'string' })
+        .positional('role', { type: 'string', choices: [ 'operator', 'none' ] }), moderation('accounts role'))
+      .demandCommand(1, 'Name an accounts command: role'))
+    .command('audit-log', 'The moderation actions, newest first (when, who, what, to what)', (builder) => withFlags(builder, DATA_DIR)
+      .option('limit', { type: 'number', default: 100 }), moderation('audit-log'))
     .command('export', 'Write the store\'s quads (dataset.nq), the files of non-RDF resources and a manifest to a directory',
       (builder) => withFlags(builder, MOVE_FLAGS)
         .option('out', { type: 'string', demandOption: true, describe: 'Directory to write (new or empty)' })

@@ -24,14 +24,15 @@ export class MastodonTimelinesHandler extends MastodonHandler {
   protected async serve({ response, operation }: OperationInput): Promise<void> {
     const reader = await readerOf(operation);
     let source: TimelineSource;
-    if (operation.route.name === 'mastodon-home') {
+    const home = operation.route.name === 'mastodon-home';
+    if (home) {
       const { urls } = this.accounts;
       source = { collections: [ urls.collection(reader.username!, 'inbox'), urls.collection(reader.username!, 'outbox') ] };
     } else {
       const local = [ 'true', '1' ].includes(operation.target.query.get('local') ?? '');
       source = { everyActorCollection: local ? [ '/outbox' ] : [ '/outbox', '/inbox' ], addressedTo: [ AS_PUBLIC ], inToOnly: true };
     }
-    const statuses = await this.statuses.timeline(source, timelineQuery(operation.target.query), reader);
+    const statuses = await this.statuses.timeline(source, timelineQuery(operation.target.query), reader, home ? 'home' : 'public');
     sendJson(response, 200, statuses, linkHeader(operation.target, statuses.map((status): string => status.id)));
   }
 }

@@ -33,6 +33,17 @@ export interface MastodonStatusesOptions {
   maxCharacters?: number;
   /** The users' uploads, attached by `media_ids`; without it a status with media is refused. */
   media?: MediaStore;
+  /** What moderation hides from timelines (silenced and suspended domains and accounts, mutes). */
+  filter?: StatusFilter;
+}
+
+/** The timelines a StatusFilter is asked about. */
+export type TimelineKind = 'home' | 'public';
+
+/** Hides statuses from timelines by their author; implemented by the moderation plugin. */
+export interface StatusFilter {
+  /** Whether `reader` does not see posts (or reblogs) by `author` (an actor IRI) in this timeline. */
+  hides: (author: string, reader: Reader, timeline: TimelineKind) => Promise<boolean>;
 }
 
 /** What POST /api/v1/statuses takes. */
@@ -152,13 +163,31 @@ export class MastodonStatuses {
   }
 
   /** A page of a timeline as statuses, newest first; items the reader may not read are left out. */
-  public async timeline(source: TimelineSource, query: TimelineQuery, reader: Reader): Promise<MastodonStatus[]> {
+  public async timeline(source: TimelineSource, query: TimelineQuery, reader: Reader, kind: TimelineKind = 'public'):
+  Promise<MastodonStatus[]> {
     const items = await this.options.records.timeline(source, query);
     const memo: Memo = new Map();
-    const statuses = await Promise.all(items.map(async(item): Promise<MastodonStatus | undefined> =>
-      this.itemStatus(item, reader, memo)));
+    const statuses = await Promise.all(items.map(async(item): Promise<MastodonStatus | undefined> => {
+      const status = await this.itemStatus(item, reader, memo);
+      return status && await this.hidden(status, reader, kind) ? undefined : status;
+    }));
     const shown = statuses.filter((status): status is MastodonStatus => status !== undefined);
     return query.ascending ? shown.reverse() : shown;
+  }
+
+  /** Whether moderation hides the status (by its author, or a reblog by the original's) from the reader's timeline. */
+  private async hidden(status: MastodonStatus, reader: Reader, kind: TimelineKind): Promise<boolean> {
+    const filter = this.options.filter;
+    if (!filter) {
+      return false;
+    }
+    const authors = [ status.account.uri, status.reblog?.account.uri ].filter((author): author is string => Boolean(author));
+    for (const author of authors) {
+      if (await filter.hides(author, reader, kind)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The recipients that admit the reader to an actor's posts (for a listing filtered in the store). */

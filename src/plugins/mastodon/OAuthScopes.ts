@@ -9,6 +9,9 @@ const GRANULAR: Record<'read' | 'write', readonly string[]> = {
     'notifications', 'reports', 'statuses' ],
 };
 
+/** The admin scopes of Mastodon's moderation API: `admin:read` covers every `admin:read:*`, `admin:write` every `admin:write:*`. */
+const ADMIN = [ 'accounts', 'reports', 'domain_blocks', 'domain_allows', 'ip_blocks', 'email_domain_blocks', 'canonical_email_blocks' ];
+
 const FOLLOW_COVERS = new Set([ 'read:follows', 'write:follows', 'read:blocks', 'write:blocks', 'read:mutes', 'write:mutes' ]);
 
 /** Every scope an app may ask for. */
@@ -16,6 +19,8 @@ export const KNOWN_SCOPES: ReadonlySet<string> = new Set([
   'read', 'write', 'follow', 'push', 'profile',
   ...GRANULAR.read.map((name): string => `read:${name}`),
   ...GRANULAR.write.map((name): string => `write:${name}`),
+  'admin:read', 'admin:write',
+  ...ADMIN.flatMap((name): string[] => [ `admin:read:${name}`, `admin:write:${name}` ]),
 ]);
 
 /** What a scope lets an app do, as the consent page says it. */
@@ -26,7 +31,13 @@ export function describeScope(scope: string): string {
     case 'follow': return 'follow, block and mute accounts, and see whom you follow, block and mute';
     case 'push': return 'receive push notifications';
     case 'profile': return 'see your profile (who you are)';
+    case 'admin:read': return 'read all moderation data of this server (operators only)';
+    case 'admin:write': return 'take moderation actions on this server (operators only)';
     default: {
+      if (scope.startsWith('admin:')) {
+        const [ , kind, name ] = scope.split(':');
+        return `${kind === 'read' ? 'read' : 'change'} this server's ${name.replace(/_/gu, ' ')} (operators only)`;
+      }
       const [ kind, name ] = scope.split(':');
       return `${kind === 'read' ? 'read' : 'change'} your ${name.replace(/s$/u, '')} data (${scope})`;
     }
@@ -59,9 +70,13 @@ export function grants(granted: readonly string[], needed: string): boolean {
   if (granted.includes(needed)) {
     return true;
   }
-  const [ kind ] = needed.split(':');
-  if (needed.includes(':') && granted.includes(kind)) {
-    return true;
+  // `read` grants `read:statuses`, `admin:read` grants `admin:read:reports`; `admin` alone is no scope.
+  const parts = needed.split(':');
+  for (let length = parts.length - 1; length > 0; length -= 1) {
+    const broader = parts.slice(0, length).join(':');
+    if (broader !== 'admin' && granted.includes(broader)) {
+      return true;
+    }
   }
   return FOLLOW_COVERS.has(needed) && granted.includes('follow');
 }

@@ -195,7 +195,19 @@ export class FederationWorkers extends Initializer implements Finalizable {
     await Promise.all(adds);
   }
 
-  private async deliver({ data, attempt }: QueuedJob<DeliveryJob & { recipient?: string }>): Promise<void> {
+  private async deliver(job: QueuedJob<DeliveryJob & { recipient?: string }>): Promise<void> {
+    try {
+      await this.deliverOnce(job);
+    } catch (error: unknown) {
+      // A domain the operator suspended (RemoteFetcher): trying again would only be refused again.
+      if ((error as { code?: unknown }).code === 'DOMAIN_BLOCKED') {
+        throw new PermanentJobError(messageOf(error), { cause: error });
+      }
+      throw error;
+    }
+  }
+
+  private async deliverOnce({ data, attempt }: QueuedJob<DeliveryJob & { recipient?: string }>): Promise<void> {
     let inbox = data.inbox;
     if (!inbox && data.recipient) {
       inbox = inboxOf(await this.actors.getActor(data.recipient)) ?? '';

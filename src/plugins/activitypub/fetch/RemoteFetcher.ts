@@ -8,6 +8,7 @@ import { IdleSocketCap } from './IdleSocketCap';
 import { SELF_GUARDED_AGENT } from '../../outbound/GuardedAgents';
 import { followRedirect, REDIRECT_STATUSES, withoutFragment } from '../../outbound/Redirects';
 import { SsrfGuard } from '../../outbound/SsrfGuard';
+import type { DomainPolicy } from '../../outbound/DomainPolicy';
 import { errnoOf, messageOf } from '../../../util/Errors';
 
 export interface GetJsonOptions {
@@ -57,7 +58,8 @@ const MAX_IDLE_SOCKETS = 512;
  *
  * Errors: HTTP statuses are results, never exceptions. Network failures and timeouts throw
  * `RemoteFetchError` with `retryable: true`; refused URLs/addresses (`SsrfBlockedError`), too many
- * redirects and oversized bodies throw with `retryable: false`.
+ * redirects and oversized bodies throw with `retryable: false`, as does a request to a suspended
+ * domain (`domains`: nothing is sent to, or fetched from, a server the operator cut off).
  */
 export class RemoteFetcher {
   private readonly guard: SsrfGuard;
@@ -74,6 +76,7 @@ export class RemoteFetcher {
     private readonly maxPerHost = 8,
     private readonly maxResponseBytes = 1_048_576,
     idleSocketMs = 30_000,
+    private readonly domains?: DomainPolicy,
   ) {
     this.guard = new SsrfGuard(allowPrivateNetwork);
     const agentOptions = {
@@ -102,6 +105,7 @@ export class RemoteFetcher {
     let current = this.guard.checkUrl(url);
     for (let redirects = 0; ; redirects += 1) {
       current = withoutFragment(current);
+      await this.refuseSuspended(current);
       const headers: Record<string, string> = {
         accept: options.accept ?? 'application/activity+json',
         'user-agent': this.userAgent,
@@ -138,6 +142,7 @@ export class RemoteFetcher {
    */
   public async post(url: string, body: Buffer | string, headers: Record<string, string>): Promise<PostResult> {
     const target = withoutFragment(this.guard.checkUrl(url));
+    await this.refuseSuspended(target);
     const sent: Record<string, string> = { ...headers };
     const has = (name: string): boolean => Object.keys(sent).some((key) => key.toLowerCase() === name);
     if (!has('host')) {
@@ -156,6 +161,12 @@ export class RemoteFetcher {
       result.retryAfter = retryAfter;
     }
     return result;
+  }
+
+  private async refuseSuspended(url: URL): Promise<void> {
+    if (this.domains && await this.domains.refuses(url.hostname.replace(/^\[|\]$/gu, ''))) {
+      throw new RemoteFetchError(`${url.host} is suspended on this server: nothing is sent to it or fetched from it`, false, 'DOMAIN_BLOCKED');
+    }
   }
 
   /** Closes idle keep-alive connections. */

@@ -54,7 +54,7 @@ describe('MastodonOAuthService', (): void => {
       { client_name: 'x', redirect_uris: 'javascript:alert(1)' },
       { client_name: 'x', redirect_uris: 'not a uri' },
       { client_name: 'x', redirect_uris: 'https://app.example/#fragment' },
-      { client_name: 'x', redirect_uris: CALLBACK, scopes: 'read admin:write' },
+      { client_name: 'x', redirect_uris: CALLBACK, scopes: 'read admin:write:everything' },
     ]) {
       expect(await refusal(oauth.register(input))).toEqual({ status: 422, error: expect.stringMatching(/^Validation failed: /u) });
     }

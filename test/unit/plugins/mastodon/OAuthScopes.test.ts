@@ -9,8 +9,8 @@ describe('OAuthScopes', (): void => {
   });
 
   it('refuses scopes that are not Mastodon\'s, naming them', (): void => {
-    expect((): string[] => parseScopes('read admin:read write:everything')).toThrow(UnknownScopeError);
-    expect((): string[] => parseScopes('read admin:read')).toThrow('Unknown scope: admin:read.');
+    expect((): string[] => parseScopes('read admin write:everything')).toThrow(UnknownScopeError);
+    expect((): string[] => parseScopes('read admin:read:everything')).toThrow('Unknown scope: admin:read:everything.');
   });
 
   it('grants a granular scope by its kind, and follows, blocks and mutes by follow', (): void => {

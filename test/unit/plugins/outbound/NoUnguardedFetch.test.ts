@@ -28,6 +28,7 @@ const ALLOWED: Record<string, string> = {
   'src/storage/StoreDump.ts': '`fedpod export`, its own process: the configured store',
   'src/cli/Preflight.ts': 'start-up: whether the configured store and Redis answer, before any request',
   'src/cli/WebhooksCommand.ts': '`fedpod webhooks`, its own process: the running server\'s local URL',
+  'src/cli/ModerationCommand.ts': '`fedpod domain-blocks`, `accounts role`, `audit-log`, its own process: the running server\'s local URL',
   'src/plugins/webhooks/WebhookCli.ts': '`fedpod webhooks`, its own process: whether the embedded store answers',
 };
 

@@ -233,3 +233,20 @@ describe('RemoteFetcher', () => {
     expect(parseRetryAfter('soon', now)).toBeUndefined();
   });
 });
+
+describe('RemoteFetcher with suspended domains', () => {
+  it('neither fetches from nor posts to a suspended host, and says so without retrying', async() => {
+    const server = await new LocalServer().start();
+    const fetcher = new RemoteFetcher(true, 2_000, 'Fedpod/test', 8, 1_048_576, 30_000,
+      { refuses: async(host: string): Promise<boolean> => host === '127.0.0.1' });
+    try {
+      server.json('/users/alice', { id: 'x' });
+      await expect(fetcher.getJson(`${server.origin}/users/alice`)).rejects.toMatchObject({ retryable: false, code: 'DOMAIN_BLOCKED' });
+      await expect(fetcher.post(`${server.origin}/inbox`, '{}', {})).rejects.toMatchObject({ retryable: false, code: 'DOMAIN_BLOCKED' });
+      expect(server.seen).toHaveLength(0);
+    } finally {
+      fetcher.close();
+      await server.stop();
+    }
+  });
+});
