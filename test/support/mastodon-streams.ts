@@ -47,6 +47,20 @@ export class RawStream {
     this.socket.send(JSON.stringify(message));
   }
 
+  /**
+   * Waits until the server has taken the token and the subscriptions sent so far: it answers a
+   * subscription to no stream after them, in order.
+   */
+  public async ready(timeoutMs = 30_000): Promise<void> {
+    const errors = this.errors.length;
+    this.send({ type: 'subscribe', stream: 'no-such-stream' });
+    const until = Date.now() + timeoutMs;
+    while (this.errors.length === errors) {
+      if (Date.now() > until) throw new Error('the stream never answered');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
   /** The first event (since `from`) that matches; rejects after `timeoutMs`. */
   public async waitFor(match: (event: StreamEvent) => boolean, timeoutMs = 30_000, from = 0): Promise<StreamEvent> {
     const until = Date.now() + timeoutMs;

@@ -27,13 +27,6 @@ describe.each(TEST_STORES)('Mastodon notifications and streaming on the $name', 
   let carolPublic: RawStream;
   let alicePost: mastodon.v1.Status;
 
-  /** Waits until the socket has taken its token and subscriptions: a bad subscription is answered after them. */
-  async function ready(stream: RawStream): Promise<void> {
-    const errors = stream.errors.length;
-    stream.send({ type: 'subscribe', stream: 'no-such-stream' });
-    await eventually(async() => stream.errors.length > errors);
-  }
-
   async function open(query: string, token?: string): Promise<RawStream> {
     const stream = await RawStream.open(url, query, token);
     opened.push(stream);
@@ -64,7 +57,7 @@ describe.each(TEST_STORES)('Mastodon notifications and streaming on the $name', 
     carolPublic.send({ type: 'subscribe', stream: 'public' });
     carolPublic.send({ type: 'subscribe', stream: 'hashtag', tag: 'Fedpod' });
     for (const stream of [ aliceStream, bobStream, carolUser, carolPublic ]) {
-      await ready(stream);
+      await stream.ready();
     }
   });
 
@@ -235,7 +228,7 @@ describe.each(TEST_STORES)('Mastodon notifications and streaming on the $name', 
 
     const token = await appToken(server.baseUrl, 'carol', 'correct horse', 'read');
     const stream = await open('?stream=user', token);
-    await ready(stream);
+    await stream.ready();
     const authorizations = await fetch(`${server.baseUrl}auth/apps`, { headers: { authorization: `Bearer ${sessions.carol.token}` }});
     const apps = await authorizations.json() as { clientId: string; name: string }[];
     for (const app of apps) {
