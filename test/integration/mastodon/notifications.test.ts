@@ -218,6 +218,27 @@ describe.each(TEST_STORES)('Mastodon notifications and streaming on the $name', 
     expect(await masto.alice.v1.notifications.list()).toEqual([]);
   });
 
+  it('notifies of an edit of a favourited post and of a follow request to a locked account', async() => {
+    const post = await masto.bob.v1.statuses.create({ status: 'Before the edit', visibility: 'public' });
+    await masto.alice.v1.statuses.$select(post.id).favourite();
+    const start = aliceStream.events.length;
+    // The Update replaces the Note, addressing included (as Mastodon's carry it).
+    const addressing = { to: [ 'https://www.w3.org/ns/activitystreams#Public' ], cc: [ sessions.alice.webId ]};
+    expect((await postToOutbox(sessions.bob, { type: 'Update', ...addressing,
+      object: { id: post.uri, type: 'Note', content: 'After the edit', ...addressing }})).status).toBe(201);
+    const edited = await aliceStream.waitFor((event) => event.event === 'notification' && event.payload.includes('"update"'), 30_000, start);
+    expect(JSON.parse(edited.payload)).toMatchObject({ type: 'update', account: { id: 'bob' }, status: { id: post.id }});
+    expect(JSON.parse(edited.payload).status.content).toContain('After the edit');
+    await aliceStream.waitFor((event) => event.event === 'status.update' && event.payload.includes('After the edit'), 30_000, start);
+
+    expect((await postToOutbox(sessions.carol, { type: 'Update', object: { id: sessions.carol.webId, manuallyApprovesFollowers: true }})).status)
+      .toBe(201);
+    expect((await postToOutbox(sessions.bob, { type: 'Follow', object: sessions.carol.webId })).status).toBe(201);
+    await eventually(async() => (await masto.carol.v1.notifications.list()).length > 0);
+    expect((await masto.carol.v1.notifications.list()).map((notification) => [ notification.type, notification.account.id ]))
+      .toEqual([[ 'follow_request', 'bob' ]]);
+  });
+
   it('streams a deletion, refuses a bad token and closes a stream whose token is revoked', async() => {
     const start = bobStream.events.length;
     await masto.alice.v1.statuses.$select(alicePost.id).remove();
