@@ -195,7 +195,7 @@ export class MastodonNotifications {
         if (objectIri !== own) {
           return undefined;
         }
-        const locked = (await this.options.profiles.values(own, `${AS_NS}manuallyApprovesFollowers`)).includes('true');
+        const locked = await this.options.profiles.isTrue(own, `${AS_NS}manuallyApprovesFollowers`);
         return { type: locked ? 'follow_request' : 'follow', actor };
       }
       case 'Like':
