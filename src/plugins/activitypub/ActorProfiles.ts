@@ -36,6 +36,11 @@ export class ActorProfiles {
       entry.predicate.value === property).map((entry): string => entry.object.value);
   }
 
+  /** Whether a boolean property (a full IRI) of the actor is true; Virtuoso answers booleans as "1". */
+  public async isTrue(actor: string, property: string): Promise<boolean> {
+    return (await this.values(actor, property)).some((value): boolean => value === 'true' || value === '1');
+  }
+
   /**
    * The triples `changes` (JSON-LD properties of the actor, compacted with `context`, the ActivityPub
    * context by default) would give the actor, for checking before change() stores them.

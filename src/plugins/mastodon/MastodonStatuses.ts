@@ -113,6 +113,15 @@ export class MastodonStatuses {
     return status;
   }
 
+  /**
+   * The status of an object, or the reblog an Announce is, as the reader may see it; undefined when
+   * they may not read it (notifications and streamed events show nothing else). `at`: its time in
+   * timelines, for an id not minted yet.
+   */
+  public async shown(iri: string, reader: Reader, at?: Date): Promise<MastodonStatus | undefined> {
+    return this.statusOf(iri, reader, new Map(), at);
+  }
+
   /** The IRI of a status the reader may read (an object, or an Announce for a reblog); 404 otherwise. */
   public async iriOf(id: string, reader: Reader): Promise<string> {
     for (const candidate of await this.options.records.candidatesFor(id)) {

@@ -36,7 +36,7 @@ export class FollowReceivedEffect extends InboundActivityEffect {
     }
     if (await this.collections.contains(blockedCollection(followed), sender)) {
       await this.outbox.post(username, { type: 'Reject', object: activity.id, to: [ sender ]});
-    } else if (!(await this.profiles.values(followed, `${AS_NS}manuallyApprovesFollowers`)).includes('true')) {
+    } else if (!await this.profiles.isTrue(followed, `${AS_NS}manuallyApprovesFollowers`)) {
       await this.outbox.post(username, { type: 'Accept', object: activity.id, to: [ sender ]});
     }
   }

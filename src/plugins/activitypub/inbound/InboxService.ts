@@ -13,6 +13,7 @@ import type { InboundPermissions } from './InboundPermissions';
 import type { FollowedActor, SharedInboxAudience } from './SharedInboxAudience';
 import { ACTIVITY_TYPES } from '../ActivityVocabulary';
 import { messageOf } from '../../../util/Errors';
+import type { ActivityEvents } from '../ActivityEvents';
 
 export interface InboxServiceOptions {
   /** Public base URL. */
@@ -30,6 +31,8 @@ export interface InboxServiceOptions {
    * deliveries of one activity may both run its side effects.
    */
   locker?: ReadWriteLocker;
+  /** Told of every activity that joined local inboxes (the Mastodon API's notifications and streaming). */
+  events?: ActivityEvents;
 }
 
 /**
@@ -55,6 +58,7 @@ export class InboxService {
   private readonly permissions: InboundPermissions;
   private readonly audience: SharedInboxAudience;
   private readonly locker?: ReadWriteLocker;
+  private readonly events?: ActivityEvents;
   private readonly effects = new Map<string, InboundActivityEffect>();
 
   public constructor(options: InboxServiceOptions) {
@@ -64,6 +68,7 @@ export class InboxService {
     this.permissions = options.permissions;
     this.audience = options.audience;
     this.locker = options.locker;
+    this.events = options.events;
     for (const effect of options.effects) {
       for (const type of effect.types) {
         if (this.effects.has(type)) {
@@ -220,6 +225,7 @@ export class InboxService {
     // One update, however many local followers a shared inbox reaches.
     await this.collections.addAll([ ...owners ].map((username): CollectionAddition =>
       ({ collection: this.urls.collection(username, 'inbox'), item: id })), alongWith);
+    this.events?.emit({ activity, box: 'inbox', usernames: [ ...owners ]});
   }
 
   /** The local actors whose collection named `suffix` is among `collections`. */

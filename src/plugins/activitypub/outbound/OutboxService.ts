@@ -12,6 +12,7 @@ import type { DeliveryScheduler } from '../DeliveryScheduler';
 import type { OutboundActivityEffect } from './OutboundActivityEffect';
 import type { OutboundHandles } from './OutboundHandles';
 import { addressParentAuthor } from './ThreadAudience';
+import type { ActivityEvents } from '../ActivityEvents';
 import { ACTIVITY_TYPES, ADDRESS_FIELDS, PUBLIC_FORMS, WRAPPED_IN_CREATE } from '../ActivityVocabulary';
 
 export interface PostedActivity {
@@ -41,6 +42,8 @@ export class OutboxService {
     effects: OutboundActivityEffect[],
     /** Handles in Follows, mentions and hashtags in new posts (none: taken as posted). */
     private readonly handles?: OutboundHandles,
+    /** Told of every posted activity (the Mastodon API's streaming). */
+    private readonly events?: ActivityEvents,
   ) {
     this.urls = new ActorUrls(baseUrl);
     for (const effect of effects) {
@@ -69,6 +72,7 @@ export class OutboxService {
     await this.applySideEffects(username, activity, now);
     await this.storeActivity(activity, now);
     await this.collections.add(this.urls.collection(username, 'outbox'), activity.id as string, now);
+    this.events?.emit({ activity, box: 'outbox', usernames: [ username ]});
     const recipients = await this.recipientsOf(username, activity);
     if (recipients.length > 0) {
       // Local and remote recipients alike go through the durable queue: local ones without HTTP.

@@ -1,5 +1,5 @@
 import type { Json } from '../../../../../src/plugins/activitypub/ActivityJson';
-import type { ActorProfiles } from '../../../../../src/plugins/activitypub/ActorProfiles';
+import { ActorProfiles } from '../../../../../src/plugins/activitypub/ActorProfiles';
 import { FollowReceivedEffect } from '../../../../../src/plugins/activitypub/inbound/FollowReceivedEffect';
 import type { OutboxService } from '../../../../../src/plugins/activitypub/outbound/OutboxService';
 import { MemoryCollections } from './MemoryCollections';
@@ -13,7 +13,7 @@ describe('FollowReceivedEffect', (): void => {
   const posted: [string, Json][] = [];
   const outbox = { post: async(username: string, body: Json): Promise<unknown> => posted.push([ username, body ]) } as unknown as OutboxService;
   let collections: MemoryCollections;
-  let approvesManually: boolean;
+  let approvesManually: boolean | string;
   let effect: FollowReceivedEffect;
   const follow = { id: 'https://remote.example/follows/1', type: 'Follow', actor: CAROL, object: ALICE };
 
@@ -23,7 +23,8 @@ describe('FollowReceivedEffect', (): void => {
     approvesManually = false;
     // Stand-in for the store-backed profiles: only the one property the effect reads.
     const profiles = { values: async(actor: string, property: string): Promise<string[]> =>
-      actor === ALICE && property === MANUALLY_APPROVES ? [ String(approvesManually) ] : [] } as unknown as ActorProfiles;
+      actor === ALICE && property === MANUALLY_APPROVES ? [ String(approvesManually) ] : [],
+    isTrue: ActorProfiles.prototype.isTrue } as unknown as ActorProfiles;
     effect = new FollowReceivedEffect(BASE, outbox, collections.store(), profiles);
   });
 
@@ -34,6 +35,12 @@ describe('FollowReceivedEffect', (): void => {
 
   it('leaves the Follow for the owner to answer when the actor approves followers manually', async(): Promise<void> => {
     approvesManually = true;
+    await effect.apply({ activity: follow, sender: CAROL, now: new Date() });
+    expect(posted).toEqual([]);
+  });
+
+  it('takes the flag as Virtuoso answers a true boolean, "1"', async(): Promise<void> => {
+    approvesManually = '1';
     await effect.apply({ activity: follow, sender: CAROL, now: new Date() });
     expect(posted).toEqual([]);
   });

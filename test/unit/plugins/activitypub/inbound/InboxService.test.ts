@@ -98,7 +98,7 @@ class World {
       },
     } as unknown as OutboxService;
     // Stand-in for the store-backed profiles: no actor here approves followers manually.
-    const profiles = { values: async(): Promise<string[]> => [] } as unknown as ActorProfiles;
+    const profiles = { values: async(): Promise<string[]> => [], isTrue: async(): Promise<boolean> => false } as unknown as ActorProfiles;
     const locker = withLocker ? new GreedyReadWriteLocker(new MemoryResourceLocker(), new MemoryMapStorage()) : undefined;
     return new InboxService({ baseUrl: BASE, activities, collections, permissions: new InboundPermissions(BASE, {} as ResourceGraphStore),
       audience: new SharedInboxAudience(BASE, new KnownActors()), effects: [ new FollowReceivedEffect(BASE, outbox, collections, profiles) ], locker });
