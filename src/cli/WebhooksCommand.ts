@@ -11,7 +11,7 @@ export type WebhooksCommandName = 'generate' | 'list' | 'revoke' | 'dead-letters
 type Argv = Record<string, unknown>;
 
 /** `<data-dir>/operator.json` of a server that ran on this data directory, or undefined (see OperatorSecret). */
-function readOperatorFile(dataDir: string): OperatorFile | undefined {
+export function readOperatorFile(dataDir: string): OperatorFile | undefined {
   try {
     return JSON.parse(readFileSync(join(dataDir, OPERATOR_FILE), 'utf8')) as OperatorFile;
   } catch {

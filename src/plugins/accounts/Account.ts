@@ -10,4 +10,13 @@ export interface Account {
   passwordHash: string;
   /** ISO date-time. */
   created: string;
+  /**
+   * `pending`: signed up while registrations need approval, and not approved yet (cannot log in).
+   * Absent: an active account (every account made before there were states).
+   */
+  status?: 'pending';
+  /** Why they want to join, as the signup said (registrations with approval). */
+  reason?: string;
+  /** The invite code the account signed up with. */
+  invite?: string;
 }

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { getLoggerFor } from '@solid/community-server';
 import { documentMetadata, type ResourceGraphs } from '../../storage/ResourceGraphs';
-import { badRequest, conflict, unauthorized } from '../../util/HttpErrors';
+import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../util/HttpErrors';
 import { actorDocument } from '../activitypub/ActorDocument';
 import { ActorUrls } from '../activitypub/ActorUrls';
 import type { ActorKeyStore } from '../activitypub/ActorKeyStore';
@@ -14,11 +14,20 @@ import type { OidcIssuer } from './OidcIssuer';
 import type { PasswordHasher } from './PasswordHasher';
 import { hasControlCharacter, validateSignup } from './SignupValidator';
 import type { TokenService } from './TokenService';
+import type { Registrations } from './Registrations';
 import { errnoOf, messageOf } from '../../util/Errors';
 
 export interface Session {
   token: string;
   webId: string;
+  pending?: undefined;
+}
+
+/** A signup that an operator has to approve before the account may log in: no token yet. */
+export interface PendingSignup {
+  webId: string;
+  pending: true;
+  token?: undefined;
 }
 
 /** What AccountService is made of (an options object: more than six parts). */
@@ -37,6 +46,8 @@ export interface AccountServiceOptions {
   storage?: UserStorage;
   /** The Solid-OIDC issuer named in each WebID (`solid:oidcIssuer`), when the setup has the OpenID provider. */
   oidcIssuer?: OidcIssuer;
+  /** Who may sign up (`--registrations`); none: anyone. */
+  registrations?: Registrations;
 }
 
 /** The one answer to a failed login, whichever part was wrong. */
@@ -68,6 +79,7 @@ export class AccountService {
   private readonly parser: JsonLdParser;
   private readonly storage?: UserStorage;
   private readonly oidcIssuer?: string;
+  private readonly registrations?: Registrations;
 
   public constructor(options: AccountServiceOptions) {
     this.urls = new ActorUrls(options.baseUrl);
@@ -80,15 +92,23 @@ export class AccountService {
     this.parser = options.parser;
     this.storage = options.storage;
     this.oidcIssuer = options.oidcIssuer?.url;
+    this.registrations = options.registrations;
   }
 
-  public async signup(body: unknown): Promise<Session> {
+  public async signup(body: unknown): Promise<Session | PendingSignup> {
     const input = validateSignup(body);
+    if (this.registrations?.mode === 'closed') {
+      // Before anything else: a closed server says nothing about which names are taken.
+      await this.registrations.admit({});
+    }
     await this.assertFree(input.username, input.email);
     const passwordHash = await this.hasher.hash(input.password);
     const webId = this.urls.actor(input.username);
+    let pending = false;
     await this.withSignupLock(input.username, async(): Promise<void> => {
       await this.assertFree(input.username, input.email);
+      const admission = await this.registrations?.admit(body as Record<string, unknown>);
+      pending = admission?.status === 'pending';
       // Leftovers of a signup for this name that crashed before its commit point.
       await this.keys.remove(input.username);
       await this.store.delete(webId, this.urls.url('actors'));
@@ -101,17 +121,67 @@ export class AccountService {
         await this.store.createInContainer(this.urls.url('actors'), webId, data, documentMetadata(webId, now), now);
         await this.storage?.create(input.username, webId);
         const result = await this.accounts.create({ username: input.username, email: input.email, webId, passwordHash,
-          created: now.toISOString() });
+          created: now.toISOString(), ...admission?.status ? { status: admission.status } : {},
+          ...admission?.reason ? { reason: admission.reason } : {}, ...admission?.invite ? { invite: admission.invite } : {}});
         if (!result.created) {
           throw conflict(`That ${result.taken} is taken.`, `${result.taken}_taken`);
         }
       } catch (error: unknown) {
+        await admission?.release();
         await this.undo(input.username, webId);
         throw error;
       }
     });
+    if (pending) {
+      this.logger.info(`New account ${input.username}, awaiting approval`);
+      return { webId, pending: true };
+    }
     this.logger.info(`New account ${input.username}`);
     return { token: await this.tokens.issue({ webId, username: input.username }), webId };
+  }
+
+  /** Who may sign up: open, approval, invite or closed. */
+  public get registrationMode(): string {
+    return this.registrations?.mode ?? 'open';
+  }
+
+  /** The accounts awaiting approval, oldest first. */
+  public async pending(): Promise<Account[]> {
+    const accounts: Account[] = [];
+    for (const username of await this.accounts.list()) {
+      const account = await this.accounts.findByUsername(username);
+      if (account?.status === 'pending') {
+        accounts.push(account);
+      }
+    }
+    return accounts.sort((left, right): number => left.created.localeCompare(right.created));
+  }
+
+  /** Lets a pending account log in; a 404 when no account of that name awaits approval. */
+  public async approve(username: string): Promise<Account> {
+    const account = await this.pendingAccount(username);
+    const { status, ...approved } = account;
+    void status;
+    await this.accounts.update(approved);
+    this.logger.info(`Account ${username} approved`);
+    return approved;
+  }
+
+  /** Removes a pending account and what its signup made; its name and email are free again. */
+  public async reject(username: string): Promise<Account> {
+    const account = await this.pendingAccount(username);
+    await this.undo(username, account.webId);
+    await this.accounts.remove(username);
+    this.logger.info(`Account ${username} rejected`);
+    return account;
+  }
+
+  private async pendingAccount(username: string): Promise<Account> {
+    const account = await this.accounts.findByUsername(username.toLowerCase());
+    if (account?.status !== 'pending') {
+      throw notFound(`No account ${username} awaits approval.`, 'not_pending');
+    }
+    return account;
   }
 
   public async login(body: unknown): Promise<Session> {
@@ -144,6 +214,10 @@ export class AccountService {
     const valid = await this.hasher.verify(password, account?.passwordHash ?? UNKNOWN_ACCOUNT_HASH);
     if (!account || !valid) {
       throw wrongCredentials();
+    }
+    // Only to whoever knows the password: that the account exists and waits.
+    if (account.status === 'pending') {
+      throw forbidden('This account awaits an operator\'s approval.', 'account_pending');
     }
     return account;
   }

@@ -79,7 +79,7 @@ describe('AccountService', (): void => {
     const webId = `${BASE}actors/${username}`;
     const session = await service.signup({ username, email: `${username}@Example.org`, password: PASSWORD });
     expect(session.webId).toBe(webId);
-    expect(await tokens.verify(session.token)).toEqual({ webId, username });
+    expect(await tokens.verify(session.token!)).toEqual({ webId, username });
     expect(await accounts.findByUsername(username)).toMatchObject({ username, email: `${username}@example.org`, webId });
     const publicKey = await keys.publicKeyPem(username);
     expect(publicKey).toContain('BEGIN PUBLIC KEY');
