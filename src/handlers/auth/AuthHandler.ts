@@ -9,7 +9,8 @@ const MAX_AUTH_BODY = 16 * 1024;
 
 /**
  * POST /auth/signup (201, Location: the WebID, `{ token, webId, newUser: true }`; 202
- * `{ webId, pending: true, newUser: true }` while registrations need approval) and
+ * `{ webId, pending: true, waitsFor, newUser: true }` while the account waits for its email's
+ * confirmation or an operator's approval) and
  * POST /auth/login (200, `{ token, webId, newUser: false }`). JSON bodies only.
  */
 export class AuthHandler extends JsonHttpHandler {
@@ -40,7 +41,7 @@ export class AuthHandler extends JsonHttpHandler {
     const signup = path === '/auth/signup';
     const session: Session | PendingSignup = signup ? await this.accounts.signup(parsed) : await this.accounts.login(parsed);
     if (session.pending) {
-      sendJson(response, 202, { webId: session.webId, pending: true, newUser: true }, { 'cache-control': 'no-store' });
+      sendJson(response, 202, { webId: session.webId, pending: true, waitsFor: session.waitsFor, newUser: true }, { 'cache-control': 'no-store' });
       return;
     }
     sendJson(response, signup ? 201 : 200, { token: session.token, webId: session.webId, newUser: signup },

@@ -93,8 +93,11 @@ export class AccountPagesHandler extends JsonHttpHandler {
       return this.send(response, error.statusCode, html);
     }
     if (session.pending) {
+      const steps = [ ...session.waitsFor.includes('email') ? [ '<p>We sent you a mail: follow its link to confirm your address.</p>' ] : [],
+        ...session.waitsFor.includes('approval') ? [ '<p>Your account waits for the operator\'s approval.</p>' ] : [] ];
       return this.send(response, 202, renderPage(this.base, 'Signed up', `<h1>Thank you</h1>
-<p>Your account waits for the operator's approval. You can log in once it is approved.</p>`));
+${steps.join('\n')}
+<p>You can log in once that is done.</p>`));
     }
     response.writeHead(303, { location: `${this.base}auth/account`, 'set-cookie': this.cookie(session.token), 'cache-control': 'no-store' });
     response.end();

@@ -19,4 +19,9 @@ export interface Account {
   reason?: string;
   /** The invite code the account signed up with. */
   invite?: string;
+  /**
+   * While the email address is not confirmed (signup with `--smtp-url`): the SHA-256 of the one-time
+   * token the confirmation link carries (hex) and when it expires. The account cannot log in.
+   */
+  confirmation?: { digest: string; expiresAt: string };
 }

@@ -1,8 +1,9 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { getLoggerFor } from '@solid/community-server';
 import { documentMetadata, type ResourceGraphs } from '../../storage/ResourceGraphs';
-import { badRequest, conflict, forbidden, notFound, unauthorized } from '../../util/HttpErrors';
+import { badRequest, conflict, FedpodHttpError, forbidden, notFound, unauthorized } from '../../util/HttpErrors';
 import { actorDocument } from '../activitypub/ActorDocument';
 import { ActorUrls } from '../activitypub/ActorUrls';
 import type { ActorKeyStore } from '../activitypub/ActorKeyStore';
@@ -15,6 +16,7 @@ import type { PasswordHasher } from './PasswordHasher';
 import { hasControlCharacter, validateSignup } from './SignupValidator';
 import type { TokenService } from './TokenService';
 import type { Registrations } from './Registrations';
+import type { Mail, Mailer } from './Mailer';
 import { errnoOf, messageOf } from '../../util/Errors';
 
 export interface Session {
@@ -23,10 +25,11 @@ export interface Session {
   pending?: undefined;
 }
 
-/** A signup that an operator has to approve before the account may log in: no token yet. */
+/** A signup whose account may not log in yet: no token; it waits for its email's confirmation, an operator's approval or both. */
 export interface PendingSignup {
   webId: string;
   pending: true;
+  waitsFor: ('email' | 'approval')[];
   token?: undefined;
 }
 
@@ -48,6 +51,8 @@ export interface AccountServiceOptions {
   oidcIssuer?: OidcIssuer;
   /** Who may sign up (`--registrations`); none: anyone. */
   registrations?: Registrations;
+  /** Sends the email confirmation links (with `--smtp-url`); none or off: no confirmation. */
+  mailer?: Mailer;
 }
 
 /** The one answer to a failed login, whichever part was wrong. */
@@ -55,6 +60,25 @@ const wrongCredentials = (): Error => unauthorized('Wrong username, email or pas
 
 /** A well-formed hash no password matches, checked when the account does not exist. */
 const UNKNOWN_ACCOUNT_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+
+/** How long an email confirmation link works. */
+const CONFIRMATION_MS = 24 * 3600 * 1000;
+
+function digestOf(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** The mail with an account's confirmation link. */
+function confirmationMail(base: string, username: string, email: string, token: string): Mail {
+  const link = `${base}auth/confirm?user=${encodeURIComponent(username)}&token=${encodeURIComponent(token)}`;
+  return {
+    to: email,
+    subject: `Confirm your account on ${new URL(base).host}`,
+    text: `Someone, probably you, signed up as ${username} on ${base} with this address.\n\n` +
+      `To confirm it, open this link (it works once, for 24 hours):\n${link}\n\n` +
+      'If it was not you, ignore this mail: the account will not be usable.\n',
+  };
+}
 
 /** A signup lock older than this was left by a crashed process and may be taken over. */
 const STALE_LOCK_MS = 60_000;
@@ -80,6 +104,8 @@ export class AccountService {
   private readonly storage?: UserStorage;
   private readonly oidcIssuer?: string;
   private readonly registrations?: Registrations;
+  private readonly mailer?: Mailer;
+  private readonly base: string;
 
   public constructor(options: AccountServiceOptions) {
     this.urls = new ActorUrls(options.baseUrl);
@@ -93,6 +119,8 @@ export class AccountService {
     this.storage = options.storage;
     this.oidcIssuer = options.oidcIssuer?.url;
     this.registrations = options.registrations;
+    this.mailer = options.mailer;
+    this.base = options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`;
   }
 
   public async signup(body: unknown): Promise<Session | PendingSignup> {
@@ -105,10 +133,13 @@ export class AccountService {
     const passwordHash = await this.hasher.hash(input.password);
     const webId = this.urls.actor(input.username);
     let pending = false;
+    // With mail: a one-time token for the confirmation link; only its digest is stored.
+    const confirmToken = this.mailer?.enabled ? randomBytes(32).toString('base64url') : undefined;
     await this.withSignupLock(input.username, async(): Promise<void> => {
       await this.assertFree(input.username, input.email);
       const admission = await this.registrations?.admit(body as Record<string, unknown>);
       pending = admission?.status === 'pending';
+      let created = false;
       // Leftovers of a signup for this name that crashed before its commit point.
       await this.keys.remove(input.username);
       await this.store.delete(webId, this.urls.url('actors'));
@@ -122,22 +153,58 @@ export class AccountService {
         await this.storage?.create(input.username, webId);
         const result = await this.accounts.create({ username: input.username, email: input.email, webId, passwordHash,
           created: now.toISOString(), ...admission?.status ? { status: admission.status } : {},
-          ...admission?.reason ? { reason: admission.reason } : {}, ...admission?.invite ? { invite: admission.invite } : {}});
+          ...admission?.reason ? { reason: admission.reason } : {}, ...admission?.invite ? { invite: admission.invite } : {},
+          ...confirmToken ? { confirmation: { digest: digestOf(confirmToken), expiresAt: new Date(now.getTime() + CONFIRMATION_MS).toISOString() }} : {}});
         if (!result.created) {
           throw conflict(`That ${result.taken} is taken.`, `${result.taken}_taken`);
         }
+        created = true;
+        if (confirmToken) {
+          // Before the answer: a link that could not be sent leaves no account that can never be confirmed.
+          await this.mailer!.send(confirmationMail(this.base, input.username, input.email, confirmToken));
+        }
       } catch (error: unknown) {
         await admission?.release();
+        if (created) {
+          await this.accounts.remove(input.username);
+        }
         await this.undo(input.username, webId);
         throw error;
       }
     });
-    if (pending) {
-      this.logger.info(`New account ${input.username}, awaiting approval`);
-      return { webId, pending: true };
+    if (pending || confirmToken) {
+      const waitsFor: PendingSignup['waitsFor'] = [ ...confirmToken ? [ 'email' as const ] : [], ...pending ? [ 'approval' as const ] : [] ];
+      this.logger.info(`New account ${input.username}, waiting for ${waitsFor.join(' and ')}`);
+      return { webId, pending: true, waitsFor };
     }
     this.logger.info(`New account ${input.username}`);
     return { token: await this.tokens.issue({ webId, username: input.username }), webId };
+  }
+
+  /**
+   * Confirms an account's email with the token of its confirmation link: it may log in from now
+   * (once approved, where that is needed). 400 for a wrong token or an account with nothing to
+   * confirm, 410 for an expired one; the token works once.
+   */
+  public async confirmEmail(username: unknown, token: unknown): Promise<Account> {
+    const invalid = (): Error => badRequest('This confirmation link is not valid (or was used already).', 'invalid_confirmation');
+    if (typeof username !== 'string' || typeof token !== 'string') {
+      throw invalid();
+    }
+    const account = await this.accounts.findByUsername(username.toLowerCase());
+    const expected = account?.confirmation ? Buffer.from(account.confirmation.digest, 'hex') : undefined;
+    const given = Buffer.from(digestOf(token), 'hex');
+    if (!account?.confirmation || !expected || expected.length !== given.length || !timingSafeEqual(expected, given)) {
+      throw invalid();
+    }
+    if (Date.parse(account.confirmation.expiresAt) <= Date.now()) {
+      throw new FedpodHttpError(410, 'confirmation_expired', 'This confirmation link has expired.');
+    }
+    const { confirmation, ...confirmed } = account;
+    void confirmation;
+    await this.accounts.update(confirmed);
+    this.logger.info(`Account ${account.username} confirmed its email`);
+    return confirmed;
   }
 
   /** Who may sign up: open, approval, invite or closed. */
@@ -216,6 +283,9 @@ export class AccountService {
       throw wrongCredentials();
     }
     // Only to whoever knows the password: that the account exists and waits.
+    if (account.confirmation) {
+      throw forbidden('This account\'s email is not confirmed yet: follow the link sent to it.', 'email_unconfirmed');
+    }
     if (account.status === 'pending') {
       throw forbidden('This account awaits an operator\'s approval.', 'account_pending');
     }

@@ -57,7 +57,7 @@ describe('registrations by approval', () => {
   it('takes a signup with its reason as pending: no token, no login until the operator approves', async() => {
     const pending = await signup(server, 'bob', { reason: 'I know alice' });
     expect(pending.status).toBe(202);
-    expect(pending.body).toEqual({ webId: `${server.baseUrl}actors/bob`, pending: true, newUser: true });
+    expect(pending.body).toEqual({ webId: `${server.baseUrl}actors/bob`, pending: true, waitsFor: [ 'approval' ], newUser: true });
     expect(await login(server, 'bob')).toMatchObject({ status: 403, body: { error: 'account_pending' }});
     // A wrong password learns nothing of the account's state.
     expect(await login(server, 'bob', 'wrong password')).toMatchObject({ status: 401, body: { error: 'invalid_credentials' }});
