@@ -3,7 +3,7 @@ import { messageOf } from '../util/Errors';
 import { UsageError } from './Console';
 import { readOperatorFile } from './WebhooksCommand';
 
-export type AccountsCommandName = 'pending' | 'approve' | 'reject' | 'invite' | 'invites';
+export type AccountsCommandName = 'pending' | 'approve' | 'reject' | 'reset-password' | 'invite' | 'invites';
 type Argv = Record<string, unknown>;
 
 /** The operator route and request of a command. */
@@ -14,6 +14,7 @@ function requestOf(command: AccountsCommandName, argv: Argv): { path: string; me
       return { path: 'operator/accounts/pending', method: 'GET' };
     case 'approve':
     case 'reject':
+    case 'reset-password':
       return { path: `operator/accounts/${user}/${command}`, method: 'POST' };
     case 'invite':
       return { path: 'operator/invites', method: 'POST',
@@ -56,6 +57,8 @@ export async function runAccounts(command: AccountsCommandName, argv: Argv): Pro
     }
   } else if (command === 'invite') {
     process.stdout.write(`${(result as { code: string }).code}\n`);
+  } else if (command === 'reset-password') {
+    process.stdout.write(`${(result as { password: string }).password}\n`);
   } else {
     const { username, status } = result as { username: string; status: string };
     process.stdout.write(`${username}: ${status === 'active' ? 'approved' : status}\n`);

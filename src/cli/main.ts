@@ -70,18 +70,20 @@ export function main(args: string[] = hideBin(process.argv)): void {
         .command('dead-letters', 'Show webhook jobs that failed for good (JSON lines, newest first)', (sub) => withFlags(sub, SERVER_FLAGS)
           .option('limit', { type: 'number', default: 100 }), webhooks('dead-letters'))
         .demandCommand(1, 'Name a webhooks command: generate, list, revoke or dead-letters'))
-    .command('accounts', 'Accounts: the approval queue and invite codes (asks the running server)',
+    .command('accounts', 'Accounts: the approval queue, password resets and invite codes (asks the running server)',
       (builder) => builder
         .command('pending', 'List the accounts awaiting approval (JSON lines)', (sub) => withFlags(sub, STORE_FLAGS), accounts('pending'))
         .command('approve <user>', 'Approve a pending account: it may log in', (sub) => withFlags(sub, STORE_FLAGS)
           .positional('user', { type: 'string' }), accounts('approve'))
         .command('reject <user>', 'Reject a pending account: it is removed, its name free again', (sub) => withFlags(sub, STORE_FLAGS)
           .positional('user', { type: 'string' }), accounts('reject'))
+        .command('reset-password <user>', 'Give an account a new random password (printed) and revoke all its tokens', (sub) => withFlags(sub, STORE_FLAGS)
+          .positional('user', { type: 'string' }), accounts('reset-password'))
         .command('invite', 'Make an invite code; prints the code', (sub) => withFlags(sub, STORE_FLAGS)
           .option('max-uses', { type: 'number', describe: 'Signups it admits (default: any number)' })
           .option('expires-in', { type: 'number', describe: 'Seconds it stays valid (default: for ever)' }), accounts('invite'))
         .command('invites', 'List the invite codes with their uses (JSON lines)', (sub) => withFlags(sub, STORE_FLAGS), accounts('invites'))
-        .demandCommand(1, 'Name an accounts command: pending, approve, reject, invite or invites'))
+        .demandCommand(1, 'Name an accounts command: pending, approve, reject, reset-password, invite or invites'))
     .command('export', 'Write the store\'s quads (dataset.nq), the files of non-RDF resources and a manifest to a directory',
       (builder) => withFlags(builder, MOVE_FLAGS)
         .option('out', { type: 'string', demandOption: true, describe: 'Directory to write (new or empty)' })

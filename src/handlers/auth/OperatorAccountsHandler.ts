@@ -17,7 +17,8 @@ function summary(account: Account): Record<string, unknown> {
 /**
  * The operator's account commands (`fedpod accounts ...`), answered by the running server behind
  * OperatorAccess: `GET /operator/accounts/pending` (the approval queue), `POST
- * /operator/accounts/:user/approve` and `.../reject`, `GET` and `POST /operator/invites` (invite codes
+ * /operator/accounts/:user/approve`, `.../reject` and `.../reset-password` (a new random password,
+ * every token revoked), `GET` and `POST /operator/invites` (invite codes
  * made by the operator: `{ maxUses?, expiresInSeconds? }`).
  */
 export class OperatorAccountsHandler extends JsonHttpHandler {
@@ -54,6 +55,10 @@ export class OperatorAccountsHandler extends JsonHttpHandler {
         return sendJson(response, 200, summary(await this.accounts.approve(user)));
       case 'reject':
         return sendJson(response, 200, { ...summary(await this.accounts.reject(user)), status: 'rejected' });
+      case 'reset-password': {
+        const { account, password } = await this.accounts.resetPassword(user);
+        return sendJson(response, 200, { ...summary(account), password }, { 'cache-control': 'no-store' });
+      }
       default:
         throw notFound(`No action ${operation.params.action} on accounts.`);
     }

@@ -24,4 +24,9 @@ export interface Account {
    * token the confirmation link carries (hex) and when it expires. The account cannot log in.
    */
   confirmation?: { digest: string; expiresAt: string };
+  /**
+   * ISO date-time of the last password change or reset: every token issued before it (Fedpod's, a
+   * Mastodon app's) is refused from then on.
+   */
+  credentialsChanged?: string;
 }

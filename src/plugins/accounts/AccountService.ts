@@ -13,7 +13,7 @@ import type { Account } from './Account';
 import type { AccountStore } from './AccountStore';
 import type { OidcIssuer } from './OidcIssuer';
 import type { PasswordHasher } from './PasswordHasher';
-import { hasControlCharacter, validateSignup } from './SignupValidator';
+import { hasControlCharacter, validatePassword, validateSignup } from './SignupValidator';
 import type { TokenService } from './TokenService';
 import type { Registrations } from './Registrations';
 import type { Mail, Mailer } from './Mailer';
@@ -205,6 +205,44 @@ export class AccountService {
     await this.accounts.update(confirmed);
     this.logger.info(`Account ${account.username} confirmed its email`);
     return confirmed;
+  }
+
+  /**
+   * Changes a user's password: the current one is required (a wrong one changes nothing: 403
+   * `wrong_password`). Every token issued before (Fedpod's, Mastodon apps') is revoked; the answer
+   * is a new token for the session that made the change.
+   */
+  public async changePassword(username: string, body: unknown): Promise<Session> {
+    const { currentPassword, newPassword } = (body && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
+    if (typeof currentPassword !== 'string') {
+      throw badRequest('Send currentPassword and newPassword as strings.', 'invalid_body');
+    }
+    const password = validatePassword(newPassword, 'newPassword');
+    const account = await this.accounts.findByUsername(username);
+    if (!account || hasControlCharacter(currentPassword) || !await this.hasher.verify(currentPassword, account.passwordHash)) {
+      throw forbidden('The current password is wrong.', 'wrong_password');
+    }
+    await this.setPassword(account, password);
+    this.logger.info(`Account ${username} changed its password`);
+    return { token: await this.tokens.issue({ webId: account.webId, username }), webId: account.webId };
+  }
+
+  /** The operator's reset: a new random password (returned once), every token of the account revoked. */
+  public async resetPassword(username: string): Promise<{ account: Account; password: string }> {
+    const account = await this.accounts.findByUsername(username.toLowerCase());
+    if (!account) {
+      throw notFound(`No account ${username}.`, 'not_found');
+    }
+    const password = randomBytes(18).toString('base64url');
+    await this.setPassword(account, password);
+    this.logger.info(`Account ${username}: password reset by the operator`);
+    return { account, password };
+  }
+
+  private async setPassword(account: Account, password: string): Promise<void> {
+    const passwordHash = await this.hasher.hash(password);
+    // Tokens issued from this millisecond on are valid (the new session's), those before are not.
+    await this.accounts.update({ ...account, passwordHash, credentialsChanged: new Date().toISOString() });
   }
 
   /** Who may sign up: open, approval, invite or closed. */
