@@ -7,6 +7,7 @@ import { yargsOption } from './FlagSpec';
 import { MOVE_FLAGS, SERVER_FLAGS, STORE_FLAGS } from './Flags';
 import type { WebhooksCommandName } from './WebhooksCommand';
 import type { ModerationCommandName } from './ModerationCommand';
+import type { AccountsCommandName } from './AccountsCommand';
 
 /** The flags of `specs` on a yargs command. */
 function withFlags<T>(builder: Argv<T>, specs: readonly FlagSpec[]): Argv<T> {
@@ -24,6 +25,13 @@ function webhooks(command: WebhooksCommandName): (argv: Record<string, unknown>)
 function moderation(command: ModerationCommandName): (argv: Record<string, unknown>) => void {
   return (argv): void => {
     void import('./ModerationCommand').then(async({ runModeration }): Promise<never> => process.exit(await runModeration(command, argv)))
+      .catch(fail);
+  };
+}
+
+function accounts(command: AccountsCommandName): (argv: Record<string, unknown>) => void {
+  return (argv): void => {
+    void import('./AccountsCommand').then(async({ runAccounts }): Promise<never> => process.exit(await runAccounts(command, argv)))
       .catch(fail);
   };
 }
@@ -93,11 +101,23 @@ export function main(args: string[] = hideBin(process.argv)): void {
           (sub) => withFlags(sub, DATA_DIR).positional('file', { type: 'string' }), moderation('domain-blocks import'))
         .command('export', 'Print the blocks as Mastodon\'s CSV', (sub) => withFlags(sub, DATA_DIR), moderation('domain-blocks export'))
         .demandCommand(1, 'Name a domain-blocks command: list, add, remove, import or export'))
-    .command('accounts', 'Local accounts: role (asks the running server)', (builder) => builder
-      .command('role <user> <role>', 'Give a local account the operator role, or take it (none)', (sub) => withFlags(sub, DATA_DIR)
-        .positional('user', { type: 'string' })
-        .positional('role', { type: 'string', choices: [ 'operator', 'none' ] }), moderation('accounts role'))
-      .demandCommand(1, 'Name an accounts command: role'))
+    .command('accounts', 'Accounts: the approval queue, password resets, invite codes and roles (asks the running server)',
+      (builder) => builder
+        .command('pending', 'List the accounts awaiting approval (JSON lines)', (sub) => withFlags(sub, STORE_FLAGS), accounts('pending'))
+        .command('approve <user>', 'Approve a pending account: it may log in', (sub) => withFlags(sub, STORE_FLAGS)
+          .positional('user', { type: 'string' }), accounts('approve'))
+        .command('reject <user>', 'Reject a pending account: it is removed, its name free again', (sub) => withFlags(sub, STORE_FLAGS)
+          .positional('user', { type: 'string' }), accounts('reject'))
+        .command('reset-password <user>', 'Give an account a new random password (printed) and revoke all its tokens', (sub) => withFlags(sub, STORE_FLAGS)
+          .positional('user', { type: 'string' }), accounts('reset-password'))
+        .command('invite', 'Make an invite code; prints the code', (sub) => withFlags(sub, STORE_FLAGS)
+          .option('max-uses', { type: 'number', describe: 'Signups it admits (default: any number)' })
+          .option('expires-in', { type: 'number', describe: 'Seconds it stays valid (default: for ever)' }), accounts('invite'))
+        .command('invites', 'List the invite codes with their uses (JSON lines)', (sub) => withFlags(sub, STORE_FLAGS), accounts('invites'))
+        .command('role <user> <role>', 'Give a local account the operator role, or take it (none)', (sub) => withFlags(sub, DATA_DIR)
+          .positional('user', { type: 'string' })
+          .positional('role', { type: 'string', choices: [ 'operator', 'none' ] }), moderation('accounts role'))
+        .demandCommand(1, 'Name an accounts command: pending, approve, reject, reset-password, invite, invites or role'))
     .command('audit-log', 'The moderation actions, newest first (when, who, what, to what)', (builder) => withFlags(builder, DATA_DIR)
       .option('limit', { type: 'number', default: 100 }), moderation('audit-log'))
     .command('export', 'Write the store\'s quads (dataset.nq), the files of non-RDF resources and a manifest to a directory',

@@ -98,7 +98,10 @@ export function createRunDir(): string {
 function serverEnvironment(): NodeJS.ProcessEnv {
   const { JEST_WORKER_ID: worker, NODE_ENV: nodeEnv, ...rest } = process.env;
   void worker;
-  return nodeEnv === 'test' ? rest : { ...rest, ...nodeEnv === undefined ? {} : { NODE_ENV: nodeEnv } };
+  // Except for rate limits: the suites make dozens of accounts and hundreds of writes from one address
+  // in seconds, far past any person's use. A test of the limits starts its server with FEDPOD_RATE_LIMITS=true.
+  const limits = { FEDPOD_RATE_LIMITS: rest.FEDPOD_RATE_LIMITS ?? 'false' };
+  return nodeEnv === 'test' ? { ...rest, ...limits } : { ...rest, ...limits, ...nodeEnv === undefined ? {} : { NODE_ENV: nodeEnv } };
 }
 
 export function makeTempDir(prefix: string): string {

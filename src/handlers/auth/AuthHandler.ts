@@ -1,4 +1,4 @@
-import type { AccountService, Session } from '../../plugins/accounts/AccountService';
+import type { AccountService, PendingSignup, Session } from '../../plugins/accounts/AccountService';
 import { methodNotAllowed, unsupportedMediaType } from '../../util/HttpErrors';
 import { mediaTypeOf, parseJson, readBody, sendJson } from '../http/HttpUtil';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
@@ -8,7 +8,9 @@ import type { OperationInput } from '../http/Operation';
 const MAX_AUTH_BODY = 16 * 1024;
 
 /**
- * POST /auth/signup (201, Location: the WebID, `{ token, webId, newUser: true }`) and
+ * POST /auth/signup (201, Location: the WebID, `{ token, webId, newUser: true }`; 202
+ * `{ webId, pending: true, waitsFor, newUser: true }` while the account waits for its email's
+ * confirmation or an operator's approval) and
  * POST /auth/login (200, `{ token, webId, newUser: false }`). JSON bodies only.
  */
 export class AuthHandler extends JsonHttpHandler {
@@ -37,7 +39,11 @@ export class AuthHandler extends JsonHttpHandler {
     const body = await readBody(request, MAX_AUTH_BODY);
     const parsed = parseJson(body.toString('utf8'));
     const signup = path === '/auth/signup';
-    const session: Session = signup ? await this.accounts.signup(parsed) : await this.accounts.login(parsed);
+    const session: Session | PendingSignup = signup ? await this.accounts.signup(parsed) : await this.accounts.login(parsed);
+    if (session.pending) {
+      sendJson(response, 202, { webId: session.webId, pending: true, waitsFor: session.waitsFor, newUser: true }, { 'cache-control': 'no-store' });
+      return;
+    }
     sendJson(response, signup ? 201 : 200, { token: session.token, webId: session.webId, newUser: signup },
       { 'cache-control': 'no-store', ...signup ? { location: session.webId } : {}});
   }

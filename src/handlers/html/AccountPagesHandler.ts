@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { OperationInput } from '../http/Operation';
-import type { AccountService, Session } from '../../plugins/accounts/AccountService';
+import type { AccountService, PendingSignup, Session } from '../../plugins/accounts/AccountService';
 import type { TokenClaims, TokenService } from '../../plugins/accounts/TokenService';
 import type { WebhookService } from '../../plugins/webhooks/WebhookService';
 import type { MastodonOAuthService } from '../../plugins/mastodon/MastodonOAuthService';
@@ -64,7 +64,9 @@ export class AccountPagesHandler extends JsonHttpHandler {
     switch (path) {
       case '/auth/signup':
       case '/auth/login':
-        return form ? this.enter(response, path, form) : this.send(response, 200, path === '/auth/signup' ? this.signupForm() : this.loginForm());
+        return form ? this.enter(response, path, form) : this.send(response, 200, path === '/auth/signup' ?
+          this.signupForm(undefined, new URLSearchParams({ invite: operation.target.query.get('invite') ?? '' })) :
+          this.loginForm());
       case '/auth/logout':
         response.writeHead(303, { location: `${this.base}auth/login`, 'set-cookie': this.cookie('', 0) });
         response.end();
@@ -77,10 +79,11 @@ export class AccountPagesHandler extends JsonHttpHandler {
   /** Signup or login from the form: on success the session cookie and the account page; else the form again with the reason. */
   private async enter(response: ServerResponse, path: string, form: URLSearchParams): Promise<void> {
     const signup = path === '/auth/signup';
-    let session: Session;
+    let session: Session | PendingSignup;
     try {
       session = signup ?
-        await this.accounts.signup({ username: form.get('username') ?? '', email: form.get('email') ?? '', password: form.get('password') ?? '' }) :
+        await this.accounts.signup({ username: form.get('username') ?? '', email: form.get('email') ?? '', password: form.get('password') ?? '',
+          reason: form.get('reason') ?? '', invite: form.get('invite') ?? '' }) :
         await this.accounts.login({ username: form.get('username') ?? '', password: form.get('password') ?? '' });
     } catch (error: unknown) {
       if (!(error instanceof FedpodHttpError) || error.statusCode >= 500) {
@@ -88,6 +91,13 @@ export class AccountPagesHandler extends JsonHttpHandler {
       }
       const html = signup ? this.signupForm(error.message, form) : this.loginForm(error.message, form.get('username') ?? '');
       return this.send(response, error.statusCode, html);
+    }
+    if (session.pending) {
+      const steps = [ ...session.waitsFor.includes('email') ? [ '<p>We sent you a mail: follow its link to confirm your address.</p>' ] : [],
+        ...session.waitsFor.includes('approval') ? [ '<p>Your account waits for the operator\'s approval.</p>' ] : [] ];
+      return this.send(response, 202, renderPage(this.base, 'Signed up', `<h1>Thank you</h1>
+${steps.join('\n')}
+<p>You can log in once that is done.</p>`));
     }
     response.writeHead(303, { location: `${this.base}auth/account`, 'set-cookie': this.cookie(session.token), 'cache-control': 'no-store' });
     response.end();
@@ -173,13 +183,25 @@ ${apps.length === 0 ? '<p class="meta">None yet.</p>' : `<ul class="apps">${apps
   }
 
   private signupForm(error?: string, form?: URLSearchParams): string {
+    const mode = this.accounts.registrationMode;
+    if (mode === 'closed') {
+      return renderPage(this.base, 'Sign up', `<h1>Sign up</h1>
+<p>Registrations are closed on this server.</p>
+<p>Already have an account? <a href="${escapeHtml(this.base)}auth/login">Log in</a>.</p>`);
+    }
+    const extra = mode === 'invite' ?
+      `<label for="invite">Invite code</label><input id="invite" name="invite" required value="${escapeHtml(form?.get('invite'))}">\n` :
+      mode === 'approval' ?
+        `<p>Accounts on this server are approved by its operator.</p>
+<label for="reason">Why do you want to join?</label><textarea id="reason" name="reason" maxlength="1000">${escapeHtml(form?.get('reason'))}</textarea>\n` :
+        '';
     return renderPage(this.base, 'Sign up', `<h1>Sign up</h1>
 ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
 <form method="post" action="${escapeHtml(this.base)}auth/signup">
 <label for="username">Username</label><input id="username" name="username" autocomplete="username" required value="${escapeHtml(form?.get('username'))}">
 <label for="email">Email</label><input id="email" name="email" type="email" autocomplete="email" required value="${escapeHtml(form?.get('email'))}">
 <label for="password">Password (8 characters or more)</label><input id="password" name="password" type="password" autocomplete="new-password" minlength="8" required>
-<button type="submit">Sign up</button>
+${extra}<button type="submit">Sign up</button>
 </form>
 <p>Already have an account? <a href="${escapeHtml(this.base)}auth/login">Log in</a>.</p>`);
   }

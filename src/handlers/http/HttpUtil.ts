@@ -131,12 +131,33 @@ export function discardBody(request: IncomingMessage, capBytes = DISCARD_CAP_BYT
   request.resume();
 }
 
+/** Bodies a pipeline step read before the handler (peekBody): the handler's readBody gets them. */
+const prereadBodies = new WeakMap<IncomingMessage, Buffer>();
+
+/**
+ * Reads the whole body for a step before the handler (a rate limit keyed by the login's username),
+ * and keeps it for the handler's own readBody.
+ */
+export async function peekBody(request: IncomingMessage, limit: number): Promise<Buffer> {
+  const body = await readBody(request, limit);
+  prereadBodies.set(request, body);
+  return body;
+}
+
 /**
  * Reads the whole body, refusing more than `limit` bytes with 413 (checked before and while reading).
  * Listens for the stream's events rather than iterating it: an async iterator per request was a
  * visible share of a webhook POST's cost. Past the limit the rest is read and dropped (discardBody).
  */
 export async function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
+  const preread = prereadBodies.get(request);
+  if (preread) {
+    prereadBodies.delete(request);
+    if (preread.length > limit) {
+      throw payloadTooLarge(`The body is larger than the limit of ${limit} bytes.`);
+    }
+    return preread;
+  }
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     discardBody(request);

@@ -1,4 +1,5 @@
 import type { AccountStore } from '../../plugins/accounts/AccountStore';
+import type { Registrations } from '../../plugins/accounts/Registrations';
 import type { InstanceFacts } from '../../plugins/mastodon/InstanceEntity';
 import { instanceV1, instanceV2 } from '../../plugins/mastodon/InstanceEntity';
 import { readSoftwareInfo } from '../discovery/NodeInfoHandler';
@@ -14,6 +15,8 @@ export interface MastodonInstanceOptions {
   description?: string;
   /** Longest status text (as MastodonStatuses takes). */
   maxCharacters?: number;
+  /** Who may sign up (`registrations`, `approval_required`); none: anyone. */
+  registrations?: Registrations;
 }
 
 /**
@@ -44,6 +47,8 @@ export class MastodonInstanceHandler extends MastodonHandler {
       statusCount: 0,
       maxCharacters: this.options.maxCharacters ?? 5000,
       maxMediaAttachments: 4,
+      registrations: this.options.registrations?.open ?? true,
+      approvalRequired: this.options.registrations?.mode === 'approval',
     };
     sendJson(response, 200, operation.route.name === 'mastodon-instance-v2' ? instanceV2(facts) : instanceV1(facts),
       { 'cache-control': 'public, max-age=60' });

@@ -1,5 +1,5 @@
 import type { CredentialsExtractor, HttpRequest } from '@solid/community-server';
-import type { TokenService } from '../../plugins/accounts/TokenService';
+import type { TokenClaims, TokenService } from '../../plugins/accounts/TokenService';
 import type { MastodonOAuthService } from '../../plugins/mastodon/MastodonOAuthService';
 import { ActorUrls } from '../../plugins/activitypub/ActorUrls';
 import type { RemoteActorCache } from '../../plugins/activitypub/fetch/RemoteActorCache';
@@ -14,6 +14,7 @@ import type { Operation } from '../http/Operation';
 
 interface CachedToken {
   agent: Agent;
+  claims: TokenClaims;
   /** Expiry of the token, in ms since the epoch. */
   expires: number;
 }
@@ -149,7 +150,12 @@ export class Authenticator {
   private async fromFedpodToken(token: string): Promise<Agent> {
     const cached = this.tokenCache.get(token);
     if (cached && cached.expires > Date.now()) {
-      return cached.agent;
+      // Its signature need not be checked again; whether the account revoked it must.
+      if (await this.tokens!.current(cached.claims)) {
+        return cached.agent;
+      }
+      this.tokenCache.delete(token);
+      throw unauthorized('The token was revoked (a password change, or the account is gone): log in again.', 'token_revoked');
     }
     this.tokenCache.delete(token);
     const claims = await this.tokens!.verify(token);
@@ -158,7 +164,7 @@ export class Authenticator {
       // Oldest first: a Map iterates in insertion order.
       this.tokenCache.delete(this.tokenCache.keys().next().value!);
     }
-    this.tokenCache.set(token, { agent, expires: expiryOf(token) });
+    this.tokenCache.set(token, { agent, claims, expires: expiryOf(token) });
     return agent;
   }
 

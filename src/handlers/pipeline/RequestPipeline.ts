@@ -11,6 +11,7 @@ import { discardBody, sendError } from '../http/HttpUtil';
 import { NOT_HANDLED } from '../http/NotHandled';
 import type { Agent } from '../http/Agent';
 import type { Authenticator } from './Authenticator';
+import type { Guard } from './Guard';
 import { Cors } from './Cors';
 import { checkMediaType } from './RouteMediaTypes';
 import { checkSingleValuedHeaders } from './SingleValuedHeaders';
@@ -39,12 +40,15 @@ export interface RequestPipelineOptions {
   monitor?: RequestMonitor;
   /** Where the pipeline's read rules are offered to components that judge reads outside a request. */
   readDecisions?: ReadDecisions;
+  /** Guards of the LDP paths (rate limits of writes). */
+  defaultGuards?: Guard[];
 }
 
 /**
  * The one path every request takes: CORS (a preflight is answered on every route), the route table
  * (find-my-way), the route's body limit, its admission (load shedding, QueueBacklogAdmission),
- * one of each credential header (SingleValuedHeaders), authentication (Authenticator), the route's authorization
+ * one of each credential header (SingleValuedHeaders), authentication (Authenticator), the route's guards
+ * (rate limits, RateLimitGuard), the route's authorization
  * (its AccessPolicy), the route's media types, and only then its handler. No handler is reached without those
  * steps, whichever handler it is: each route names its own, and paths no route names are LDP
  * resources served by the default handler (Fedpod's LDP handlers, then CSS's). The steps build one
@@ -61,7 +65,7 @@ export class RequestPipeline extends ServerConfigurator implements ReadDecider {
     super();
     this.table = new RouteTable(options.baseUrl, options.routes.flatMap((group): Route[] => group.routes));
     // LDP resources are of any media type: RDF is stored as triples, anything else as a file.
-    this.fallback = new Route({ name: 'ldp', paths: [], access: options.defaultAccess });
+    this.fallback = new Route({ name: 'ldp', paths: [], access: options.defaultAccess, guards: options.defaultGuards });
     this.origin = new URL(options.baseUrl).origin;
     options.readDecisions?.attach(this);
   }
@@ -161,6 +165,10 @@ export class RequestPipeline extends ServerConfigurator implements ReadDecider {
       // Only now: CSS's credentials extractor, asked while authenticating, must not take this
       // request's (still anonymous) operation for the pipeline's answer (PipelineAgentExtractor).
       operation.bind(request);
+      // Before the access policy: a guessed password or token is counted whatever the answer.
+      for (const guard of route.guards) {
+        await guard.check(operation);
+      }
       if (operation.agent.scopes !== undefined && route.access.acceptsScopedTokens !== true) {
         throw unauthorized('This token of an app counts on the Mastodon client API only.', 'invalid_token');
       }

@@ -1,6 +1,7 @@
 import type { HttpHandler } from '@solid/community-server';
 import type { AccessPolicy } from '../access/AccessPolicy';
 import type { Admission } from './Admission';
+import type { Guard } from './Guard';
 
 /** What a route declares (an options object: more than six settings). */
 export interface RouteOptions {
@@ -42,11 +43,13 @@ export interface RouteOptions {
    * the pipeline then reads no Authorization header and the agent is anonymous.
    */
   authenticate?: boolean;
+  /** Checks run once the request is authenticated, before the access policy (rate limits, RateLimitGuard). */
+  guards?: Guard[];
 }
 
 /**
  * One entry of the route table: the paths it serves, the methods, what it needs before its handler
- * runs (admission, media types, body limit, access policy) and the handler.
+ * runs (admission, media types, body limit, guards, access policy) and the handler.
  */
 export class Route {
   public readonly name: string;
@@ -59,8 +62,9 @@ export class Route {
   public readonly mediaTypes: string[];
   public readonly authenticate: boolean;
   public readonly admission?: Admission;
+  public readonly guards: Guard[];
 
-  public constructor(options: RouteOptions) {
+  public constructor(private readonly options: RouteOptions) {
     this.name = options.name;
     this.paths = options.paths;
     this.access = options.access;
@@ -71,5 +75,11 @@ export class Route {
     this.mediaTypes = (options.mediaTypes ?? []).map((type): string => type.toLowerCase());
     this.authenticate = options.authenticate ?? true;
     this.admission = options.admission;
+    this.guards = options.guards ?? [];
+  }
+
+  /** This route with `guards` run before its own (a route group's guards). */
+  public withGuards(guards: Guard[]): Route {
+    return new Route({ ...this.options, guards: [ ...guards, ...this.guards ]});
   }
 }

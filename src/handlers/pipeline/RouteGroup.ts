@@ -1,3 +1,4 @@
+import type { Guard } from './Guard';
 import type { Route } from './Route';
 
 /**
@@ -6,8 +7,13 @@ import type { Route } from './Route';
  * without a part gives that part's group no routes.
  */
 export class RouteGroup {
+  public readonly routes: Route[];
+
   /**
    * @param routes - The part's routes.
+   * @param guards - Checks every route of the group runs first (the Mastodon API's rate limits).
    */
-  public constructor(public readonly routes: Route[]) {}
+  public constructor(routes: Route[], guards: Guard[] = []) {
+    this.routes = guards.length > 0 ? routes.map((route): Route => route.withGuards(guards)) : routes;
+  }
 }

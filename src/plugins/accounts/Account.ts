@@ -10,4 +10,23 @@ export interface Account {
   passwordHash: string;
   /** ISO date-time. */
   created: string;
+  /**
+   * `pending`: signed up while registrations need approval, and not approved yet (cannot log in).
+   * Absent: an active account (every account made before there were states).
+   */
+  status?: 'pending';
+  /** Why they want to join, as the signup said (registrations with approval). */
+  reason?: string;
+  /** The invite code the account signed up with. */
+  invite?: string;
+  /**
+   * While the email address is not confirmed (signup with `--smtp-url`): the SHA-256 of the one-time
+   * token the confirmation link carries (hex) and when it expires. The account cannot log in.
+   */
+  confirmation?: { digest: string; expiresAt: string };
+  /**
+   * ISO date-time of the last password change or reset: every token issued before it (Fedpod's, a
+   * Mastodon app's) is refused from then on.
+   */
+  credentialsChanged?: string;
 }

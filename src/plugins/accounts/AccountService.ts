@@ -1,8 +1,9 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { getLoggerFor } from '@solid/community-server';
 import { documentMetadata, type ResourceGraphs } from '../../storage/ResourceGraphs';
-import { badRequest, conflict, unauthorized } from '../../util/HttpErrors';
+import { badRequest, conflict, FedpodHttpError, forbidden, notFound, unauthorized } from '../../util/HttpErrors';
 import { actorDocument } from '../activitypub/ActorDocument';
 import { ActorUrls } from '../activitypub/ActorUrls';
 import type { ActorKeyStore } from '../activitypub/ActorKeyStore';
@@ -12,13 +13,24 @@ import type { Account } from './Account';
 import type { AccountStore } from './AccountStore';
 import type { OidcIssuer } from './OidcIssuer';
 import type { PasswordHasher } from './PasswordHasher';
-import { hasControlCharacter, validateSignup } from './SignupValidator';
+import { hasControlCharacter, validatePassword, validateSignup } from './SignupValidator';
 import type { TokenService } from './TokenService';
+import type { Registrations } from './Registrations';
+import type { Mail, Mailer } from './Mailer';
 import { errnoOf, messageOf } from '../../util/Errors';
 
 export interface Session {
   token: string;
   webId: string;
+  pending?: undefined;
+}
+
+/** A signup whose account may not log in yet: no token; it waits for its email's confirmation, an operator's approval or both. */
+export interface PendingSignup {
+  webId: string;
+  pending: true;
+  waitsFor: ('email' | 'approval')[];
+  token?: undefined;
 }
 
 /** What AccountService is made of (an options object: more than six parts). */
@@ -37,6 +49,10 @@ export interface AccountServiceOptions {
   storage?: UserStorage;
   /** The Solid-OIDC issuer named in each WebID (`solid:oidcIssuer`), when the setup has the OpenID provider. */
   oidcIssuer?: OidcIssuer;
+  /** Who may sign up (`--registrations`); none: anyone. */
+  registrations?: Registrations;
+  /** Sends the email confirmation links (with `--smtp-url`); none or off: no confirmation. */
+  mailer?: Mailer;
 }
 
 /** The one answer to a failed login, whichever part was wrong. */
@@ -44,6 +60,25 @@ const wrongCredentials = (): Error => unauthorized('Wrong username, email or pas
 
 /** A well-formed hash no password matches, checked when the account does not exist. */
 const UNKNOWN_ACCOUNT_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+
+/** How long an email confirmation link works. */
+const CONFIRMATION_MS = 24 * 3600 * 1000;
+
+function digestOf(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** The mail with an account's confirmation link. */
+function confirmationMail(base: string, username: string, email: string, token: string): Mail {
+  const link = `${base}auth/confirm?user=${encodeURIComponent(username)}&token=${encodeURIComponent(token)}`;
+  return {
+    to: email,
+    subject: `Confirm your account on ${new URL(base).host}`,
+    text: `Someone, probably you, signed up as ${username} on ${base} with this address.\n\n` +
+      `To confirm it, open this link (it works once, for 24 hours):\n${link}\n\n` +
+      'If it was not you, ignore this mail: the account will not be usable.\n',
+  };
+}
 
 /** A signup lock older than this was left by a crashed process and may be taken over. */
 const STALE_LOCK_MS = 60_000;
@@ -68,6 +103,9 @@ export class AccountService {
   private readonly parser: JsonLdParser;
   private readonly storage?: UserStorage;
   private readonly oidcIssuer?: string;
+  private readonly registrations?: Registrations;
+  private readonly mailer?: Mailer;
+  private readonly base: string;
 
   public constructor(options: AccountServiceOptions) {
     this.urls = new ActorUrls(options.baseUrl);
@@ -80,15 +118,28 @@ export class AccountService {
     this.parser = options.parser;
     this.storage = options.storage;
     this.oidcIssuer = options.oidcIssuer?.url;
+    this.registrations = options.registrations;
+    this.mailer = options.mailer;
+    this.base = options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`;
   }
 
-  public async signup(body: unknown): Promise<Session> {
+  public async signup(body: unknown): Promise<Session | PendingSignup> {
     const input = validateSignup(body);
+    if (this.registrations?.mode === 'closed') {
+      // Before anything else: a closed server says nothing about which names are taken.
+      await this.registrations.admit({});
+    }
     await this.assertFree(input.username, input.email);
     const passwordHash = await this.hasher.hash(input.password);
     const webId = this.urls.actor(input.username);
+    let pending = false;
+    // With mail: a one-time token for the confirmation link; only its digest is stored.
+    const confirmToken = this.mailer?.enabled ? randomBytes(32).toString('base64url') : undefined;
     await this.withSignupLock(input.username, async(): Promise<void> => {
       await this.assertFree(input.username, input.email);
+      const admission = await this.registrations?.admit(body as Record<string, unknown>);
+      pending = admission?.status === 'pending';
+      let created = false;
       // Leftovers of a signup for this name that crashed before its commit point.
       await this.keys.remove(input.username);
       await this.store.delete(webId, this.urls.url('actors'));
@@ -101,17 +152,141 @@ export class AccountService {
         await this.store.createInContainer(this.urls.url('actors'), webId, data, documentMetadata(webId, now), now);
         await this.storage?.create(input.username, webId);
         const result = await this.accounts.create({ username: input.username, email: input.email, webId, passwordHash,
-          created: now.toISOString() });
+          created: now.toISOString(), ...admission?.status ? { status: admission.status } : {},
+          ...admission?.reason ? { reason: admission.reason } : {}, ...admission?.invite ? { invite: admission.invite } : {},
+          ...confirmToken ? { confirmation: { digest: digestOf(confirmToken), expiresAt: new Date(now.getTime() + CONFIRMATION_MS).toISOString() }} : {}});
         if (!result.created) {
           throw conflict(`That ${result.taken} is taken.`, `${result.taken}_taken`);
         }
+        created = true;
+        if (confirmToken) {
+          // Before the answer: a link that could not be sent leaves no account that can never be confirmed.
+          await this.mailer!.send(confirmationMail(this.base, input.username, input.email, confirmToken));
+        }
       } catch (error: unknown) {
+        await admission?.release();
+        if (created) {
+          await this.accounts.remove(input.username);
+        }
         await this.undo(input.username, webId);
         throw error;
       }
     });
+    if (pending || confirmToken) {
+      const waitsFor: PendingSignup['waitsFor'] = [ ...confirmToken ? [ 'email' as const ] : [], ...pending ? [ 'approval' as const ] : [] ];
+      this.logger.info(`New account ${input.username}, waiting for ${waitsFor.join(' and ')}`);
+      return { webId, pending: true, waitsFor };
+    }
     this.logger.info(`New account ${input.username}`);
     return { token: await this.tokens.issue({ webId, username: input.username }), webId };
+  }
+
+  /**
+   * Confirms an account's email with the token of its confirmation link: it may log in from now
+   * (once approved, where that is needed). 400 for a wrong token or an account with nothing to
+   * confirm, 410 for an expired one; the token works once.
+   */
+  public async confirmEmail(username: unknown, token: unknown): Promise<Account> {
+    const invalid = (): Error => badRequest('This confirmation link is not valid (or was used already).', 'invalid_confirmation');
+    if (typeof username !== 'string' || typeof token !== 'string') {
+      throw invalid();
+    }
+    const account = await this.accounts.findByUsername(username.toLowerCase());
+    const expected = account?.confirmation ? Buffer.from(account.confirmation.digest, 'hex') : undefined;
+    const given = Buffer.from(digestOf(token), 'hex');
+    if (!account?.confirmation || !expected || expected.length !== given.length || !timingSafeEqual(expected, given)) {
+      throw invalid();
+    }
+    if (Date.parse(account.confirmation.expiresAt) <= Date.now()) {
+      throw new FedpodHttpError(410, 'confirmation_expired', 'This confirmation link has expired.');
+    }
+    const { confirmation, ...confirmed } = account;
+    void confirmation;
+    await this.accounts.update(confirmed);
+    this.logger.info(`Account ${account.username} confirmed its email`);
+    return confirmed;
+  }
+
+  /**
+   * Changes a user's password: the current one is required (a wrong one changes nothing: 403
+   * `wrong_password`). Every token issued before (Fedpod's, Mastodon apps') is revoked; the answer
+   * is a new token for the session that made the change.
+   */
+  public async changePassword(username: string, body: unknown): Promise<Session> {
+    const { currentPassword, newPassword } = (body && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
+    if (typeof currentPassword !== 'string') {
+      throw badRequest('Send currentPassword and newPassword as strings.', 'invalid_body');
+    }
+    const password = validatePassword(newPassword, 'newPassword');
+    const account = await this.accounts.findByUsername(username);
+    if (!account || hasControlCharacter(currentPassword) || !await this.hasher.verify(currentPassword, account.passwordHash)) {
+      throw forbidden('The current password is wrong.', 'wrong_password');
+    }
+    await this.setPassword(account, password);
+    this.logger.info(`Account ${username} changed its password`);
+    return { token: await this.tokens.issue({ webId: account.webId, username }), webId: account.webId };
+  }
+
+  /** The operator's reset: a new random password (returned once), every token of the account revoked. */
+  public async resetPassword(username: string): Promise<{ account: Account; password: string }> {
+    const account = await this.accounts.findByUsername(username.toLowerCase());
+    if (!account) {
+      throw notFound(`No account ${username}.`, 'not_found');
+    }
+    const password = randomBytes(18).toString('base64url');
+    await this.setPassword(account, password);
+    this.logger.info(`Account ${username}: password reset by the operator`);
+    return { account, password };
+  }
+
+  private async setPassword(account: Account, password: string): Promise<void> {
+    const passwordHash = await this.hasher.hash(password);
+    // Tokens issued from this millisecond on are valid (the new session's), those before are not.
+    await this.accounts.update({ ...account, passwordHash, credentialsChanged: new Date().toISOString() });
+  }
+
+  /** Who may sign up: open, approval, invite or closed. */
+  public get registrationMode(): string {
+    return this.registrations?.mode ?? 'open';
+  }
+
+  /** The accounts awaiting approval, oldest first. */
+  public async pending(): Promise<Account[]> {
+    const accounts: Account[] = [];
+    for (const username of await this.accounts.list()) {
+      const account = await this.accounts.findByUsername(username);
+      if (account?.status === 'pending') {
+        accounts.push(account);
+      }
+    }
+    return accounts.sort((left, right): number => left.created.localeCompare(right.created));
+  }
+
+  /** Lets a pending account log in; a 404 when no account of that name awaits approval. */
+  public async approve(username: string): Promise<Account> {
+    const account = await this.pendingAccount(username);
+    const { status, ...approved } = account;
+    void status;
+    await this.accounts.update(approved);
+    this.logger.info(`Account ${username} approved`);
+    return approved;
+  }
+
+  /** Removes a pending account and what its signup made; its name and email are free again. */
+  public async reject(username: string): Promise<Account> {
+    const account = await this.pendingAccount(username);
+    await this.undo(username, account.webId);
+    await this.accounts.remove(username);
+    this.logger.info(`Account ${username} rejected`);
+    return account;
+  }
+
+  private async pendingAccount(username: string): Promise<Account> {
+    const account = await this.accounts.findByUsername(username.toLowerCase());
+    if (account?.status !== 'pending') {
+      throw notFound(`No account ${username} awaits approval.`, 'not_pending');
+    }
+    return account;
   }
 
   public async login(body: unknown): Promise<Session> {
@@ -144,6 +319,13 @@ export class AccountService {
     const valid = await this.hasher.verify(password, account?.passwordHash ?? UNKNOWN_ACCOUNT_HASH);
     if (!account || !valid) {
       throw wrongCredentials();
+    }
+    // Only to whoever knows the password: that the account exists and waits.
+    if (account.confirmation) {
+      throw forbidden('This account\'s email is not confirmed yet: follow the link sent to it.', 'email_unconfirmed');
+    }
+    if (account.status === 'pending') {
+      throw forbidden('This account awaits an operator\'s approval.', 'account_pending');
     }
     return account;
   }

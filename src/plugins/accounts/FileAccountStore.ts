@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { syncDirectory } from '../../util/DurableFiles';
+import { syncDirectory, writeFileDurably } from '../../util/DurableFiles';
 import type { Account } from './Account';
 import type { AccountStore } from './AccountStore';
 import { errnoOf } from '../../util/Errors';
@@ -70,7 +70,7 @@ export class FileAccountStore implements AccountStore {
     const known = this.found.get(username);
     if (known && Date.now() - known.checkedAt < this.recheckMs) {
       // Checked a moment ago: every signed delivery looks its recipient up, and a stat each costs more
-      // than the rest of the lookup. Accounts are only ever created, never changed in place.
+      // than the rest of the lookup. An account changed in place (approved) is seen within recheckMs.
       return known.account;
     }
     try {
@@ -108,6 +108,17 @@ export class FileAccountStore implements AccountStore {
       }
       throw error;
     }
+  }
+
+  public async update(account: Account): Promise<boolean> {
+    const stored = await this.findByUsername(account.username);
+    if (!stored || stored.email !== account.email) {
+      return false;
+    }
+    // A new file renamed over the old: its inode changes, so other processes' caches see the change.
+    await writeFileDurably(this.userFile(account.username), JSON.stringify(account));
+    this.found.delete(account.username);
+    return true;
   }
 
   public async remove(username: string): Promise<void> {

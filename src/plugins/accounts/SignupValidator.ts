@@ -37,14 +37,19 @@ export function validateSignup(body: unknown, reserved: readonly string[] = RESE
   if (typeof email !== 'string' || email.length > 254 || !EMAIL.test(email)) {
     throw badRequest('email must be a plausible e-mail address.', 'invalid_email');
   }
+  return { username, email: email.toLowerCase(), password: validatePassword(password) };
+}
+
+/** A new password as signup and password changes take it, or a 400 naming the rule (`field` names it). */
+export function validatePassword(password: unknown, field = 'password'): string {
   if (typeof password !== 'string' || password.length < MIN_PASSWORD || password.length > MAX_PASSWORD) {
-    throw badRequest(`password must be a string of ${MIN_PASSWORD} to ${MAX_PASSWORD} characters.`, 'invalid_password');
+    throw badRequest(`${field} must be a string of ${MIN_PASSWORD} to ${MAX_PASSWORD} characters.`, 'invalid_password');
   }
   if (hasControlCharacter(password)) {
-    throw badRequest('password must not contain control characters (U+0000-U+001F, U+007F-U+009F): ' +
+    throw badRequest(`${field} must not contain control characters (U+0000-U+001F, U+007F-U+009F): ` +
       'they cannot be typed reliably, and a NUL is cut off by some clients and libraries.', 'invalid_password');
   }
-  return { username, email: email.toLowerCase(), password };
+  return password;
 }
 
 /**

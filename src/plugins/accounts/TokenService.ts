@@ -4,6 +4,8 @@ import path from 'node:path';
 import type { JWK, KeyLike } from 'jose';
 import { exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT } from 'jose';
 import { unauthorized } from '../../util/HttpErrors';
+import type { AccountStore } from './AccountStore';
+import { tokenStillValid } from './CredentialChecks';
 import { errnoOf } from '../../util/Errors';
 
 const ALGORITHM = 'ES256';
@@ -11,6 +13,8 @@ const ALGORITHM = 'ES256';
 export interface TokenClaims {
   webId: string;
   username: string;
+  /** When the token was issued (ms), as verify read it. */
+  issuedMs?: number;
 }
 
 interface SigningKeys {
@@ -34,18 +38,23 @@ export class TokenService {
    * @param baseUrl - Public base URL, the tokens' issuer.
    * @param dataDir - Data directory holding the signing key.
    * @param lifetimeSeconds - Token lifetime.
+   * @param accounts - The accounts, where the setup has them: a token of an account that no longer
+   *   exists, or issued before its password changed, is refused.
    */
   public constructor(
     baseUrl: string,
     private readonly dataDir: string,
     private readonly lifetimeSeconds = 604_800,
+    private readonly accounts?: AccountStore,
   ) {
     this.issuer = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
   }
 
   public async issue(claims: TokenClaims): Promise<string> {
     const { privateKey, kid } = await this.signingKeys();
-    return new SignJWT({ webId: claims.webId, preferred_username: claims.username })
+    // The issue time in milliseconds: a token issued in the same second as a password change, just
+    // after it, must stay valid, one issued just before must not.
+    return new SignJWT({ webId: claims.webId, preferred_username: claims.username, iat_ms: Date.now() })
       .setProtectedHeader({ alg: ALGORITHM, kid, typ: 'JWT' })
       .setSubject(claims.webId)
       .setIssuer(this.issuer)
@@ -63,12 +72,28 @@ export class TokenService {
         typeof payload.preferred_username !== 'string' || typeof payload.exp !== 'number') {
         throw new Error('missing claims');
       }
-      return { webId: payload.webId, username: payload.preferred_username };
+      const claims = { webId: payload.webId, username: payload.preferred_username,
+        issuedMs: typeof payload.iat_ms === 'number' ? payload.iat_ms : (payload.iat ?? 0) * 1000 };
+      if (!await this.current(claims)) {
+        throw Object.assign(new Error('revoked'), { code: 'REVOKED' });
+      }
+      return claims;
     } catch (error: unknown) {
+      if ((error as { code?: string }).code === 'REVOKED') {
+        throw unauthorized('The token was revoked (a password change, or the account is gone): log in again.', 'token_revoked');
+      }
       const expired = (error as { code?: string }).code === 'ERR_JWT_EXPIRED';
       throw unauthorized(expired ? 'The token has expired: log in again.' : 'The token is not valid.',
         expired ? 'token_expired' : 'invalid_token');
     }
+  }
+
+  /**
+   * Whether a verified token's claims still speak for their user (the account exists and its
+   * password has not changed since the token was issued): for tokens verified once and remembered.
+   */
+  public async current(claims: TokenClaims): Promise<boolean> {
+    return !this.accounts || tokenStillValid(await this.accounts.findByUsername(claims.username), claims.issuedMs ?? 0, claims.webId);
   }
 
   /** True when the string looks like one of this server's tokens (a JWT with its issuer), without verifying it. */

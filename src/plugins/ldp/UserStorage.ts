@@ -72,17 +72,24 @@ export class UserStorage {
     return made;
   }
 
-  /** Removes the container and what is in it (undoing a failed signup). */
+  /** Removes the container, its ACL and what is in it (a failed signup, a rejected or deleted account). */
   public async remove(username: string): Promise<void> {
     const container = this.storageOf(username);
     if (!await this.store.hasResource({ path: container })) {
       return;
     }
-    await this.removeTree(container);
+    await this.removeTree(container, false);
+    // CSS refuses to delete a storage root (pim:Storage) or its ACL: their graphs are removed directly.
+    if (this.graphs) {
+      await this.graphs.delete(`${container}.acl`);
+      await this.graphs.delete(container, this.root);
+    } else {
+      await this.store.deleteResource({ path: container });
+    }
     await this.acl?.changed();
   }
 
-  private async removeTree(container: string): Promise<void> {
+  private async removeTree(container: string, self = true): Promise<void> {
     const children = await this.store.getRepresentation({ path: container }, {});
     const members: string[] = [];
     for (const entry of children.metadata.quads()) {
@@ -98,7 +105,9 @@ export class UserStorage {
         await this.store.deleteResource({ path: member });
       }
     }
-    await this.store.deleteResource({ path: container });
+    if (self) {
+      await this.store.deleteResource({ path: container });
+    }
   }
 }
 

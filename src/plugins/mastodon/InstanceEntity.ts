@@ -11,6 +11,10 @@ export interface InstanceFacts {
   statusCount: number;
   maxCharacters: number;
   maxMediaAttachments: number;
+  /** Whether anyone may sign up (without an invite); absent: yes. */
+  registrations?: boolean;
+  /** Whether an operator approves each signup. */
+  approvalRequired?: boolean;
 }
 
 /** The Mastodon version apps are told, so they enable what Mastodon 4.2 has, as other servers do. */
@@ -48,8 +52,8 @@ export function instanceV1(facts: InstanceFacts): Record<string, unknown> {
     stats: { user_count: facts.userCount, status_count: facts.statusCount, domain_count: 0 },
     thumbnail: null,
     languages: [],
-    registrations: true,
-    approval_required: false,
+    registrations: facts.registrations ?? true,
+    approval_required: facts.approvalRequired ?? false,
     invites_enabled: false,
     configuration: configuration(facts),
     contact_account: null,
@@ -71,7 +75,7 @@ export function instanceV2(facts: InstanceFacts): Record<string, unknown> {
     languages: [],
     configuration: { urls: { streaming: streamingUrl(facts.baseUrl) }, ...configuration(facts),
       translation: { enabled: false }},
-    registrations: { enabled: true, approval_required: false, message: null },
+    registrations: { enabled: facts.registrations ?? true, approval_required: facts.approvalRequired ?? false, message: null },
     contact: { email: '', account: null },
     rules: [],
   };

@@ -3,6 +3,8 @@ import { getLoggerFor } from '@solid/community-server';
 import { FileKeyValueStorage } from '../../storage/FileKeyValueStorage';
 import { FedpodHttpError } from '../../util/HttpErrors';
 import { invalidClient, invalidGrant, oauthError } from './OAuthErrors';
+import type { AccountStore } from '../accounts/AccountStore';
+import { tokenStillValid } from '../accounts/CredentialChecks';
 import type {
   OAuthApp, OAuthAuthorization, OAuthCode, OAuthRefresh, OAuthToken, OAuthTokenAnswer,
 } from './OAuthRecords';
@@ -64,7 +66,11 @@ export class MastodonOAuthService {
   private readonly tokens: FileKeyValueStorage<OAuthToken>;
   private readonly refreshes: FileKeyValueStorage<OAuthRefresh>;
 
-  public constructor(dataDir: string) {
+  /**
+   * @param accounts - The accounts: a user's token issued before a password change, or of an account
+   *   that is gone, is dropped when next presented.
+   */
+  public constructor(dataDir: string, private readonly accounts?: AccountStore) {
     this.apps = new FileKeyValueStorage(dataDir, 'mastodon/apps');
     this.codes = new FileKeyValueStorage(dataDir, 'mastodon/codes');
     this.tokens = new FileKeyValueStorage(dataDir, 'mastodon/tokens');
@@ -223,6 +229,11 @@ export class MastodonOAuthService {
     const key = hash(token);
     const record = await this.tokens.get(key);
     if (!record) {
+      return undefined;
+    }
+    if (record.username && this.accounts &&
+      !tokenStillValid(await this.accounts.findByUsername(record.username), Date.parse(record.created), record.webId)) {
+      await this.dropToken(key, record);
       return undefined;
     }
     const now = Date.now();

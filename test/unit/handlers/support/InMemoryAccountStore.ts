@@ -42,6 +42,14 @@ export class InMemoryAccountStoreFake implements AccountStore {
     return [ ...this.accounts.values() ].find((account): boolean => account.email === email);
   }
 
+  public async update(account: Account): Promise<boolean> {
+    if (this.accounts.get(account.username)?.email !== account.email) {
+      return false;
+    }
+    this.accounts.set(account.username, account);
+    return true;
+  }
+
   public async remove(username: string): Promise<void> {
     this.accounts.delete(username);
   }

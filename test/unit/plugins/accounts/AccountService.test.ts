@@ -79,7 +79,7 @@ describe('AccountService', (): void => {
     const webId = `${BASE}actors/${username}`;
     const session = await service.signup({ username, email: `${username}@Example.org`, password: PASSWORD });
     expect(session.webId).toBe(webId);
-    expect(await tokens.verify(session.token)).toEqual({ webId, username });
+    expect(await tokens.verify(session.token!)).toEqual({ webId, username, issuedMs: expect.any(Number) });
     expect(await accounts.findByUsername(username)).toMatchObject({ username, email: `${username}@example.org`, webId });
     const publicKey = await keys.publicKeyPem(username);
     expect(publicKey).toContain('BEGIN PUBLIC KEY');
@@ -162,7 +162,7 @@ describe('AccountService', (): void => {
       const webId = `${BASE}actors/${username}`;
       const byName = await service.login({ username: username.toUpperCase(), password: PASSWORD });
       expect(byName.webId).toBe(webId);
-      expect(await tokens.verify(byName.token)).toEqual({ webId, username });
+      expect(await tokens.verify(byName.token)).toEqual({ webId, username, issuedMs: expect.any(Number) });
       const byEmail = await service.login({ email: `${username.toUpperCase()}@EXAMPLE.org`, password: PASSWORD });
       expect(byEmail.webId).toBe(webId);
       expect((await service.authenticate({ username }, PASSWORD)).username).toBe(username);

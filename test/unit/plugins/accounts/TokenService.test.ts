@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { JWK, KeyLike } from 'jose';
 import { importJWK, SignJWT } from 'jose';
 import { TokenService } from '../../../../src/plugins/accounts/TokenService';
+import { FileAccountStore } from '../../../../src/plugins/accounts/FileAccountStore';
 import { FedpodHttpError } from '../../../../src/util/HttpErrors';
 import { rejection } from '../../../support/rejection';
 
@@ -55,7 +56,7 @@ describe('TokenService', (): void => {
     const service = new TokenService(BASE, dataDir);
     const token = await service.issue(CLAIMS);
     expect(token.split('.')).toHaveLength(3);
-    await expect(service.verify(token)).resolves.toEqual(CLAIMS);
+    await expect(service.verify(token)).resolves.toEqual({ ...CLAIMS, issuedMs: expect.any(Number) });
   });
 
   it('issues tokens whose header and payload carry the documented claims', async(): Promise<void> => {
@@ -83,8 +84,8 @@ describe('TokenService', (): void => {
     const content = readFileSync(keyFile(dataDir), 'utf8');
 
     const second = new TokenService(BASE, dataDir);
-    await expect(second.verify(token)).resolves.toEqual(CLAIMS);
-    await expect(first.verify(await second.issue(CLAIMS))).resolves.toEqual(CLAIMS);
+    await expect(second.verify(token)).resolves.toEqual({ ...CLAIMS, issuedMs: expect.any(Number) });
+    await expect(first.verify(await second.issue(CLAIMS))).resolves.toEqual({ ...CLAIMS, issuedMs: expect.any(Number) });
     // The second instance read the key; it did not replace it.
     expect(readFileSync(keyFile(dataDir), 'utf8')).toBe(content);
     expect(statSync(keyFile(dataDir)).ino).toBe(stat.ino);
@@ -94,13 +95,13 @@ describe('TokenService', (): void => {
     const first = new TokenService(BASE, dataDir);
     const second = new TokenService(BASE, dataDir);
     const [ fromFirst, fromSecond ] = await Promise.all([ first.issue(CLAIMS), second.issue(CLAIMS) ]);
-    await expect(second.verify(fromFirst)).resolves.toEqual(CLAIMS);
-    await expect(first.verify(fromSecond)).resolves.toEqual(CLAIMS);
+    await expect(second.verify(fromFirst)).resolves.toEqual({ ...CLAIMS, issuedMs: expect.any(Number) });
+    await expect(first.verify(fromSecond)).resolves.toEqual({ ...CLAIMS, issuedMs: expect.any(Number) });
   });
 
   it('treats a base URL with and without a trailing slash as the same issuer', async(): Promise<void> => {
     const token = await new TokenService('https://pod.example', dataDir).issue(CLAIMS);
-    await expect(new TokenService('https://pod.example/', dataDir).verify(token)).resolves.toEqual(CLAIMS);
+    await expect(new TokenService('https://pod.example/', dataDir).verify(token)).resolves.toEqual({ ...CLAIMS, issuedMs: expect.any(Number) });
   });
 
   it('refuses a token signed with the key of another data directory', async(): Promise<void> => {
@@ -154,7 +155,7 @@ describe('TokenService', (): void => {
       .setIssuer(BASE)
       .setExpirationTime('1h')
       .sign(key);
-    await expect(service.verify(token)).resolves.toEqual(CLAIMS);
+    await expect(service.verify(token)).resolves.toEqual({ ...CLAIMS, issuedMs: expect.any(Number) });
   });
 
   it('refuses tokens signed with its key that lack a required claim or whose sub is not the WebID', async(): Promise<void> => {
@@ -248,5 +249,32 @@ describe('TokenService', (): void => {
       service.isOwnToken(`x.${base64url({ iss: BASE })}.y`);
       expect((): unknown => statSync(keyFile(dataDir))).toThrow();
     });
+  });
+});
+
+describe('TokenService with the accounts', () => {
+  let dataDir: string;
+
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'fedpod-tokens-accounts-'));
+  });
+
+  afterEach(() => {
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('refuses a token issued before the password changed, or of an account that is gone', async() => {
+    const accounts = new FileAccountStore(dataDir, 0);
+    const account = { username: 'alice', email: 'alice@example.org', webId: CLAIMS.webId, passwordHash: 'x', created: new Date().toISOString() };
+    await accounts.create(account);
+    const service = new TokenService(BASE, dataDir, 3600, accounts);
+    const before = await service.issue(CLAIMS);
+    await expect(service.verify(before)).resolves.toMatchObject(CLAIMS);
+    await accounts.update({ ...account, credentialsChanged: new Date().toISOString() });
+    await expect(service.verify(before)).rejects.toMatchObject({ statusCode: 401, errorCode: 'token_revoked' });
+    const after = await service.issue(CLAIMS);
+    await expect(service.verify(after)).resolves.toMatchObject(CLAIMS);
+    await accounts.remove('alice');
+    await expect(service.verify(after)).rejects.toMatchObject({ statusCode: 401, errorCode: 'token_revoked' });
   });
 });
