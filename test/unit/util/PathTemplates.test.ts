@@ -58,6 +58,7 @@ function routesOf(objects: Json[]): { route: Route; config: Json }[] {
       name: config.options_name as string,
       paths: config.options_paths as string[],
       methods: config.options_methods as string[] | undefined,
+      otherMethods: config.options_otherMethods as 'refuse' | 'ldp' | undefined,
       access: new PublicAccess(),
     }),
   }));
