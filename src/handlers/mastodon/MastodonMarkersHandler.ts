@@ -22,10 +22,9 @@ export class MastodonMarkersHandler extends MastodonHandler {
   }
 
   protected async serve({ request, response, operation }: OperationInput): Promise<void> {
-    const username = operation.agent.username!;
     if (request.method !== 'POST') {
       const timelines = arrayParameter(operation.target.query, 'timeline').filter(isTimeline);
-      sendJson(response, 200, await this.markers.get(username, timelines));
+      sendJson(response, 200, await this.markers.get(operation.agent.webId!, timelines));
       return;
     }
     const text = (await readBody(request, MAX_BODY_BYTES)).toString('utf8');
@@ -52,7 +51,7 @@ export class MastodonMarkersHandler extends MastodonHandler {
     }
     const answer: Record<string, unknown> = {};
     for (const [ timeline, id ] of wanted) {
-      answer[timeline] = await this.markers.set(username, timeline, id);
+      answer[timeline] = await this.markers.set(operation.agent.webId!, timeline, id);
     }
     sendJson(response, 200, answer);
   }

@@ -56,7 +56,7 @@ export class MastodonNotificationsHandler extends MastodonHandler {
         sendJson(response, 200, {});
         return;
       case 'mastodon-notifications-unread': {
-        const marker = (await this.markers.get(username, [ 'notifications' ])).notifications;
+        const marker = (await this.markers.get(operation.agent.webId!, [ 'notifications' ])).notifications;
         const limit = Number.parseInt(operation.target.query.get('limit') ?? '', 10);
         sendJson(response, 200, { count: await this.notifications.count(username, marker?.last_read_id,
           Number.isFinite(limit) && limit > 0 ? Math.min(limit, MAX_UNREAD) : 100) });

@@ -16,7 +16,6 @@ export interface MastodonMarker {
   updated_at: string;
 }
 
-const GRAPH = 'urn:fedpod:mastodon:markers';
 const P = {
   lastRead: `${FEDPOD_NS}markerLastRead`,
   version: `${FEDPOD_NS}markerVersion`,
@@ -25,23 +24,24 @@ const P = {
 
 /**
  * Where each user stopped reading their home timeline and notifications (Mastodon's markers), so
- * that another app of theirs starts there. Kept in the store (graph `urn:fedpod:mastodon:markers`,
- * one subject per user and timeline): small, read by every node, kept across restarts.
+ * that another app of theirs starts there. Kept in the store, a graph per user named by their actor
+ * (`urn:fedpod:mastodon:markers:<actor>`, so servers sharing a store never share one), a subject per
+ * timeline: small, read by every node, kept across restarts. `user` below is the user's actor IRI.
  */
 export class MastodonMarkers {
   public constructor(private readonly client: SparqlClient) {}
 
   /** The user's markers of these timelines, those that were ever set. */
-  public async get(username: string, timelines: readonly MarkerTimeline[]): Promise<Partial<Record<MarkerTimeline, MastodonMarker>>> {
+  public async get(user: string, timelines: readonly MarkerTimeline[]): Promise<Partial<Record<MarkerTimeline, MastodonMarker>>> {
     const markers: Partial<Record<MarkerTimeline, MastodonMarker>> = {};
     if (timelines.length === 0) {
       return markers;
     }
     const rows = await this.client.select(`SELECT ?m ?last ?version ?updated WHERE {
-  VALUES ?m { ${timelines.map((timeline): string => sparqlIri(this.subjectOf(username, timeline))).join(' ')} }
-  GRAPH ${sparqlIri(GRAPH)} { ?m ${sparqlIri(P.lastRead)} ?last ; ${sparqlIri(P.version)} ?version ; ${sparqlIri(P.updated)} ?updated } }`);
+  VALUES ?m { ${timelines.map((timeline): string => sparqlIri(this.subjectOf(user, timeline))).join(' ')} }
+  GRAPH ${sparqlIri(this.graphOf(user))} { ?m ${sparqlIri(P.lastRead)} ?last ; ${sparqlIri(P.version)} ?version ; ${sparqlIri(P.updated)} ?updated } }`);
     for (const timeline of timelines) {
-      const row = rows.find((candidate): boolean => candidate.m.value === this.subjectOf(username, timeline));
+      const row = rows.find((candidate): boolean => candidate.m.value === this.subjectOf(user, timeline));
       if (row) {
         markers[timeline] = { last_read_id: row.last.value, version: Number(row.version.value),
           updated_at: new Date(row.updated.value).toISOString() };
@@ -51,11 +51,11 @@ export class MastodonMarkers {
   }
 
   /** Sets where the user stopped reading a timeline; each change counts one more version. */
-  public async set(username: string, timeline: MarkerTimeline, lastReadId: string): Promise<MastodonMarker> {
-    const version = ((await this.get(username, [ timeline ]))[timeline]?.version ?? 0) + 1;
+  public async set(user: string, timeline: MarkerTimeline, lastReadId: string): Promise<MastodonMarker> {
+    const version = ((await this.get(user, [ timeline ]))[timeline]?.version ?? 0) + 1;
     const now = new Date();
-    const subject = sparqlIri(this.subjectOf(username, timeline));
-    const graph = sparqlIri(GRAPH);
+    const subject = sparqlIri(this.subjectOf(user, timeline));
+    const graph = sparqlIri(this.graphOf(user));
     await this.client.update(`DELETE WHERE { GRAPH ${graph} { ${subject} ?p ?o } };
 INSERT DATA { GRAPH ${graph} { ${subject} ${sparqlIri(P.lastRead)} ${sparqlLiteral(literal(lastReadId))} ;
   ${sparqlIri(P.version)} ${version} ;
@@ -63,7 +63,11 @@ INSERT DATA { GRAPH ${graph} { ${subject} ${sparqlIri(P.lastRead)} ${sparqlLiter
     return { last_read_id: lastReadId, version, updated_at: now.toISOString() };
   }
 
-  private subjectOf(username: string, timeline: MarkerTimeline): string {
-    return `urn:fedpod:mastodon:marker:${encodeURIComponent(username)}:${timeline}`;
+  private graphOf(user: string): string {
+    return `urn:fedpod:mastodon:markers:${user}`;
+  }
+
+  private subjectOf(user: string, timeline: MarkerTimeline): string {
+    return `urn:fedpod:mastodon:marker:${timeline}:${user}`;
   }
 }

@@ -75,7 +75,7 @@ const SUBJECT_PREFIX = 'urn:fedpod:mastodon:notification:';
 /**
  * Mastodon's notifications of each local user, recorded as activities reach their inbox (from
  * other servers and from local users alike: ActivityEvents), never on the inbox's own path. Kept in
- * the store, one graph per user (`urn:fedpod:mastodon:notifications:<username>`), so they survive
+ * the store, one graph per user (`urn:fedpod:mastodon:notifications:<actor>`), so they survive
  * restarts, every node reads the same, and a page is one query over that user's graph alone. Each
  * is named by a UUIDv7 minted when it was recorded, so ids sort by time; one activity makes at most
  * one notification per user however often it is delivered. A notification is recorded, and later
@@ -288,7 +288,8 @@ WHERE { FILTER NOT EXISTS { GRAPH ${graph} { ?known ${sparqlIri(P.activity)} ${a
   }
 
   private graphOf(username: string): string {
-    return sparqlIri(`urn:fedpod:mastodon:notifications:${encodeURIComponent(username)}`);
+    // Named by the actor, not the username: servers sharing a store never share a user's graph.
+    return sparqlIri(`urn:fedpod:mastodon:notifications:${this.options.accounts.urls.actor(username)}`);
   }
 }
 

@@ -86,7 +86,8 @@ function jwtGroup(t: ActivityPubTarget): CaseGroup {
     cases.push({ name: `webhook list: ${label}`, method: 'GET', path: '/webhooks', headers: { Authorization: value }, expect: [ 401 ], jsonApi: true });
   }
   const ghost = `Bearer ${t.tokens.ghost}`;
-  cases.push(jsonCase('outbox: unknown user\'s token on another user\'s outbox', 'POST', outbox, note, [ 403 ],
+  // A well-signed token of an account that does not exist is no credential at all (401), as a revoked one.
+  cases.push(jsonCase('outbox: unknown user\'s token on another user\'s outbox', 'POST', outbox, note, [ 401 ],
     { contentType: 'application/activity+json', headers: { Authorization: ghost } }));
   cases.push(jsonCase('outbox: unknown user\'s token on its own outbox', 'POST', `/actors/${t.tokens.ghostName}/outbox`, note, [ 401, 403, 404 ],
     { contentType: 'application/activity+json', headers: { Authorization: ghost } }));

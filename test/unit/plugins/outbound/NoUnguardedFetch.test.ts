@@ -29,6 +29,9 @@ const ALLOWED: Record<string, string> = {
   'src/cli/Preflight.ts': 'start-up: whether the configured store and Redis answer, before any request',
   'src/cli/WebhooksCommand.ts': '`fedpod webhooks`, its own process: the running server\'s local URL',
   'src/cli/ModerationCommand.ts': '`fedpod domain-blocks`, `accounts role`, `audit-log`, its own process: the running server\'s local URL',
+  'src/cli/AccountsCommand.ts': '`fedpod accounts`, its own process: the running server\'s local URL',
+  'src/handlers/mastodon/MastodonStreamingSocketHandler.ts': 'ws for its WebSocket type only: sockets clients opened to this server',
+  'src/handlers/server/PausingWebSocketServerConfigurator.ts': 'ws as a server: it accepts sockets and opens none',
   'src/plugins/webhooks/WebhookCli.ts': '`fedpod webhooks`, its own process: whether the embedded store answers',
 };
 
