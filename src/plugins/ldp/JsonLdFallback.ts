@@ -24,14 +24,19 @@ export async function compactWithJsonLd(quads: readonly Quad[], context: unknown
 }
 
 /**
- * Puts each blank node referenced once back where it is referenced, as the fast compactor (and
- * every sender) writes it: jsonld.js lists every node at the top, so an attachment with a focal
- * point (an RDF list) would otherwise become `"attachment": "_:b0"`, which no reader follows.
+ * Puts each node referenced once back where it is referenced, as the fast compactor (and every
+ * sender) writes it: jsonld.js lists every node at the top, so an attachment with a focal point (an
+ * RDF list) would otherwise become `"attachment": "_:b0"`, and a received Create's Note `"object":
+ * "<iri>"` with the Note beside it, which no reader follows. A blank node loses its `_:` id; a named
+ * node (the Note, a stored blank node's skolem IRI) keeps its own.
  */
+// Where an IRI names a page or the node itself, never a node to put there (a Note's `url` may be its id).
+const LINKS = new Set([ 'id', 'url', 'href' ]);
+
 function embedBlankNodes(root: JsonObject, nodes: JsonObject[]): { root: JsonObject; others: JsonObject[] } {
   const blanks = new Map<string, JsonObject>();
   for (const node of nodes) {
-    if (typeof node.id === 'string' && node.id.startsWith('_:')) {
+    if (typeof node.id === 'string') {
       blanks.set(node.id, node);
     }
   }
@@ -47,11 +52,15 @@ function embedBlankNodes(root: JsonObject, nodes: JsonObject[]): { root: JsonObj
     } else if (Array.isArray(value)) {
       value.forEach(count);
     } else if (value && typeof value === 'object') {
-      Object.values(value).forEach(count);
+      Object.entries(value).forEach(([ key, inner ]): void => {
+        if (!LINKS.has(key)) {
+          count(inner);
+        }
+      });
     }
   };
   [ root, ...nodes ].forEach((node): void => Object.entries(node).forEach(([ key, value ]): void => {
-    if (key !== 'id') {
+    if (!LINKS.has(key)) {
       count(value);
     }
   }));
@@ -61,14 +70,16 @@ function embedBlankNodes(root: JsonObject, nodes: JsonObject[]): { root: JsonObj
     if (id !== undefined && counts.get(id) === 1 && !embedded.has(id)) {
       embedded.add(id);
       const node = { ...blanks.get(id)! };
-      delete node.id;
+      if (id.startsWith('_:')) {
+        delete node.id;
+      }
       return embed(node);
     }
     if (Array.isArray(value)) {
       return value.map(embed);
     }
     if (value && typeof value === 'object' && id === undefined) {
-      return Object.fromEntries(Object.entries(value).map(([ key, inner ]): [string, unknown] => [ key, key === 'id' ? inner : embed(inner) ]));
+      return Object.fromEntries(Object.entries(value).map(([ key, inner ]): [string, unknown] => [ key, LINKS.has(key) ? inner : embed(inner) ]));
     }
     return value;
   };

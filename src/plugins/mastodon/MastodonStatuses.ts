@@ -443,12 +443,14 @@ export class MastodonStatuses {
     if (typeOf(document) === 'Announce') {
       return this.announceStatus(document, reader, memo, item.time);
     }
-    const object = document.object;
-    if (!isObject(object)) {
+    // Embedded or named only (a stored Create whose object holds a list, such as an attachment's focal
+    // point, comes back naming it): read again with its own audience, a Create may be addressed more
+    // widely than its object.
+    const object = idOf(document.object);
+    if (!object) {
       return undefined;
     }
-    // The object is read again with its own audience: a Create may be addressed more widely than its object.
-    return this.statusOf(idOf(object) ?? '', reader, memo, item.time);
+    return this.statusOf(object, reader, memo, item.time);
   }
 
   private async announceStatus(announce: Json, reader: Reader, memo: Memo, at?: Date): Promise<MastodonStatus | undefined> {

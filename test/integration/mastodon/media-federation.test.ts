@@ -50,8 +50,11 @@ describe('media between two instances', () => {
     const inboxPage = async(): Promise<Record<string, unknown>[]> => {
       const page = await (await fetch(`${bob.webId}/inbox?page=true`, { headers: { authorization: `Bearer ${bob.token}`,
         accept: 'application/activity+json' } })).json() as { orderedItems?: Record<string, unknown>[] };
-      // Each item comes with the nodes it names (its object, the object's attachments) as @included.
-      return (page.orderedItems ?? []).flatMap((item) => (item['@included'] ?? []) as Record<string, unknown>[]);
+      // Each item comes with its object embedded, and any node it names more than once as @included.
+      return (page.orderedItems ?? []).flatMap((item) => [
+        ...item.object && typeof item.object === 'object' ? [ item.object as Record<string, unknown> ] : [],
+        ...(item['@included'] ?? []) as Record<string, unknown>[],
+      ]);
     };
     const included = await eventually(async() => {
       const nodes = await inboxPage();
@@ -64,6 +67,12 @@ describe('media between two instances', () => {
       blurhash: media.blurhash });
     expect(attachment.focalPoint).toHaveLength(2);
     expect(media.url!.startsWith(first.baseUrl)).toBe(true);
+    // Bob's apps show it in his home timeline on the second instance, the attachment by reference to its origin.
+    const bobApi = await client(second, 'bob');
+    const shown = await eventually(async() => (await bobApi.v1.timelines.home.list({ limit: 20 }))
+      .find((status) => status.uri === posted.uri), 60_000);
+    expect(shown.mediaAttachments).toHaveLength(1);
+    expect(shown.mediaAttachments[0]).toMatchObject({ type: 'image', url: media.url, description: 'a blue band', blurhash: media.blurhash });
     // The other instance keeps a reference, no copy: the file is read from its origin, public as the post is.
     const file = await fetch(media.url!);
     expect(file.status).toBe(200);

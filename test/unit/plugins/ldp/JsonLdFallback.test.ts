@@ -92,4 +92,26 @@ describe('compactWithJsonLd', (): void => {
     await expect(compactWithJsonLd([ quad(namedNode(NOTE), namedNode(`${AS}content`), literal('x')) ],
       'https://remote.example/context.jsonld', NOTE, loader)).rejects.toThrow();
   });
+
+  it('embeds a named node referenced once with its id (a received Create\'s Note), never one named by url', async(): Promise<void> => {
+    const create = 'https://remote.example/activities/c1';
+    const page = 'https://remote.example/@alice/1';
+    const attachment = blankNode('att');
+    const head = blankNode('f1');
+    const compacted = await compactWithJsonLd([
+      quad(namedNode(create), namedNode(`${RDF}type`), namedNode(`${AS}Create`)),
+      quad(namedNode(create), namedNode(`${AS}object`), namedNode(NOTE)),
+      quad(namedNode(NOTE), namedNode(`${RDF}type`), namedNode(`${AS}Note`)),
+      quad(namedNode(NOTE), namedNode(`${AS}url`), namedNode(page)),
+      quad(namedNode(page), namedNode(`${AS}name`), literal('a page, not the note')),
+      quad(namedNode(NOTE), namedNode(`${AS}attachment`), attachment),
+      quad(attachment, namedNode(STEPS), head),
+      quad(head, namedNode(`${RDF}first`), literal('0.5')),
+      quad(head, namedNode(`${RDF}rest`), namedNode(`${RDF}nil`)),
+    ], ACTIVITYSTREAMS_CONTEXT_URL, create, loader);
+    const note = compacted.object as JsonObject;
+    expect(note).toMatchObject({ id: NOTE, type: 'Note', url: page });
+    expect(((note.attachment as JsonObject)[STEPS] as JsonObject)['@list']).toEqual([ '0.5' ]);
+    expect(compacted['@included']).toEqual([ expect.objectContaining({ id: page }) ]);
+  });
 });
