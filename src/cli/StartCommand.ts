@@ -134,7 +134,10 @@ async function startBehind(responder: StartupResponder, argv: Argv, backend: Bac
     throw new Error(`outbound requests are no longer guarded (${unguarded.join('; ')}): not serving`);
   }
   if (!baseUrl.startsWith('https://') && !String(argv.config).startsWith('ldp')) {
-    say('warning: the base URL is not HTTPS; ActivityPub federation needs an HTTPS public URL (put a TLS proxy in front and set --base-url)', 'warn');
+    // On this machine's own name (the default) it is a trial run, not a mistake: said, not warned.
+    const local = [ 'localhost', '127.0.0.1', '[::1]' ].includes(new URL(baseUrl).hostname);
+    say(`${local ? 'note' : 'warning'}: the base URL is not HTTPS; ActivityPub federation needs an HTTPS public URL ` +
+      '(put a TLS proxy in front and set --base-url)', local ? 'info' : 'warn');
   }
   say(`ready: ${baseUrl} (listening on ${String(argv.host) || 'every interface'}, port ${String(argv.port)})`);
   stopOnSignal(app, embedded, Number(argv['shutdown-timeout']));
