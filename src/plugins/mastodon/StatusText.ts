@@ -1,9 +1,5 @@
+import escapeHtml from 'escape-html';
 const URL_PATTERN = /https?:\/\/[^\s<>"']+[^\s<>"'.,;:!?)\]]/gu;
-
-function escapeHtml(value: string): string {
-  return value.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;')
-    .replaceAll('\'', '&#39;');
-}
 
 /**
  * A plain-text status as Mastodon makes its HTML: escaped, a paragraph per blank-line-separated

@@ -1,3 +1,4 @@
+import escapeHtml from 'escape-html';
 import { Parser } from 'htmlparser2';
 
 /** A mention written in a post's text: `@user` (this server) or `@user@host`. */
@@ -70,11 +71,11 @@ export function linkTagsInHtml(html: string, links: TagLinks): string {
       if (found.kind === 'mention') {
         const href = links.mentions.get(found.key);
         if (href !== undefined) {
-          replacement = `<span class="h-card"><a href="${escapeAttribute(href)}" class="u-url mention">@<span>` +
+          replacement = `<span class="h-card"><a href="${escapeHtml(href)}" class="u-url mention">@<span>` +
             `${found.name.split('@')[0]}</span></a></span>`;
         }
       } else {
-        replacement = `<a href="${escapeAttribute(links.hashtag(found.name))}" class="mention hashtag" rel="tag">` +
+        replacement = `<a href="${escapeHtml(links.hashtag(found.name))}" class="mention hashtag" rel="tag">` +
           `#<span>${found.name}</span></a>`;
       }
       if (replacement !== undefined) {
@@ -148,8 +149,4 @@ function textSegments(html: string): Segment[] {
   }, { decodeEntities: false, lowerCaseTags: true });
   parser.end(html);
   return segments;
-}
-
-function escapeAttribute(value: string): string {
-  return value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 }
