@@ -25,6 +25,7 @@ import { DataFactory } from 'n3';
 import { withCharset } from '../util/ContentTypes';
 import type { ResourceGraphStore } from './ResourceGraphStore';
 import type { ResourceFiles } from './ResourceFiles';
+import { FEDPOD_PREFIX } from './DocumentPrefixes';
 import { FILE_PREDICATES, fileDescriptionOf, fileMetadata, fileNameOf } from './ResourceFiles';
 import { FEDPOD_FILE, isAuxiliary, PIM_STORAGE, RDF_TYPE } from './StoreVocabulary';
 
@@ -76,6 +77,8 @@ export class SparqlStoreAccessor implements DataAccessor {
     }
     const file = fileNameOf(quads);
     const metadata = new RepresentationMetadata(identifier).addQuads(quads);
+    // The document's own prefixes are for its Turtle (LdpReadHandler), not part of its description.
+    metadata.removeAll(namedNode(FEDPOD_PREFIX));
     if (file) {
       // Its media type and size are in the metadata; where its bytes are is nobody else's business.
       metadata.removeAll(namedNode(FEDPOD_FILE));

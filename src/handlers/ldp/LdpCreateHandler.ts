@@ -9,6 +9,7 @@ import type { ResourceFiles } from '../../storage/ResourceFiles';
 import { fileMetadata } from '../../storage/ResourceFiles';
 import { defaultGraphOnly } from '../../storage/SparqlStoreAccessor';
 import { documentMetadata, type ResourceGraphs } from '../../storage/ResourceGraphs';
+import { notedPrefixes, prefixMetadata } from '../../storage/DocumentPrefixes';
 import { badRequest, forbidden, methodNotAllowed, notFound } from '../../util/HttpErrors';
 import { fileContentType } from '../../util/ContentTypes';
 import { mediaTypeOf, readBody } from '../http/HttpUtil';
@@ -165,7 +166,10 @@ export class LdpCreateHandler extends JsonHttpHandler {
       representation: new BasicRepresentation([ body ], type), preferences: { type: { [INTERNAL_QUADS]: 1 }}});
     const metadata = documentMetadata(iri, now);
     if (stored.metadata.contentType === INTERNAL_QUADS) {
-      await this.store.createInContainer(container, iri, defaultGraphOnly(await arrayifyStream<Quad>(stored.data)), metadata, now);
+      // The prefixes are noted as the stream is read, so read it first.
+      const quads = defaultGraphOnly(await arrayifyStream<Quad>(stored.data));
+      const prefixes = prefixMetadata(iri, notedPrefixes(stored.metadata.quads()));
+      await this.store.createInContainer(container, iri, quads, [ ...metadata, ...prefixes ], now);
       return;
     }
     await this.files.saveDescribed(stored.data, async(saved): Promise<void> =>

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { Quad } from '@rdfjs/types';
 import { DC_MODIFIED, LDP_BASIC_CONTAINER, LDP_CONTAINER, LDP_NON_RDF_SOURCE, LDP_RESOURCE } from '../../storage/StoreVocabulary';
 
@@ -50,4 +51,15 @@ Record<string, string | string[]> {
     'ms-author-via': 'SPARQL',
     ...access['wac-allow'] ? { 'wac-allow': access['wac-allow'] } : {},
   };
+}
+
+/**
+ * 304 Not Modified with the ETag. Without the X-Request-Id the pipeline set (the log line keeps it):
+ * RFC 9110 (15.4.5) lets a 304 carry what a cache updates with, so a client can compare its headers
+ * with the 200's, as CSS's conditional-request tests do, and find them the same.
+ */
+export function notModified(response: ServerResponse, eTag: string): void {
+  response.removeHeader('x-request-id');
+  response.writeHead(304, { etag: eTag });
+  response.end();
 }

@@ -1,11 +1,12 @@
 import type { Conditions, RepresentationConverter } from '@solid/community-server';
 import { BasicRepresentation, INTERNAL_QUADS } from '@solid/community-server';
-import type { Quad } from '@rdfjs/types';
+import type { NamedNode, Quad } from '@rdfjs/types';
 import type { Readable } from 'node:stream';
 import arrayifyStream from 'arrayify-stream';
 import { Parser } from 'n3';
 import { isFileType } from '../../plugins/ldp/RdfOrFileConverter';
 import { fileMetadata, fileNameOf } from '../../storage/ResourceFiles';
+import { notedPrefixes, prefixMetadata } from '../../storage/DocumentPrefixes';
 import { documentMetadata } from '../../storage/ResourceGraphs';
 import { defaultGraphOnly } from '../../storage/SparqlStoreAccessor';
 import { LDP_RESOURCE } from '../../storage/StoreVocabulary';
@@ -45,6 +46,12 @@ const RESOURCE_LINK = new RegExp(`^\\s*<${LDP_RESOURCE.replaceAll('.', '\\.')}>\
  * Left to CSS, with the body unread: a missing parent container (CSS creates it), a name taken by a
  * container (409), ACLs and descriptions, any other Link header (a container type is a 400 there).
  */
+/** A parsed RDF body and the prefixes it declared (kept for Turtle served later). */
+interface ParsedDocument {
+  quads: Quad[];
+  prefixes: Record<string, string>;
+}
+
 export class LdpRdfPutHandler extends LdpDocumentWriteHandler {
   private readonly converter: RepresentationConverter;
 
@@ -93,8 +100,8 @@ export class LdpRdfPutHandler extends LdpDocumentWriteHandler {
     const store = async(data: Quad[], described: Quad[]): Promise<void> => previous.length === 0 ?
       this.store.createInContainer(parent, iri, data, described, now) :
       this.store.write(iri, parent, described, data);
-    if (Array.isArray(parsed)) {
-      await store(parsed, metadata);
+    if ('quads' in parsed) {
+      await store(parsed.quads, [ ...metadata, ...prefixMetadata(iri, parsed.prefixes) ]);
     } else {
       await this.files.saveDescribed(parsed, async(saved): Promise<void> => store([], [ ...metadata, ...fileMetadata(iri, saved, type) ]));
     }
@@ -109,16 +116,26 @@ export class LdpRdfPutHandler extends LdpDocumentWriteHandler {
    * The body's triples (relative IRIs against the document), or, for JSON that is not linked data,
    * its bytes to keep as a file (RdfOrFileConverter decides); 400 for a body that does not parse.
    */
-  private async parse(iri: string, body: Buffer, type: string): Promise<Quad[] | Readable> {
+  private async parse(iri: string, body: Buffer, type: string): Promise<ParsedDocument | Readable> {
     if (N3_SYNTAXES.has(type)) {
+      const prefixes: Record<string, string> = {};
       try {
-        return new Parser({ baseIRI: iri, format: type }).parse(body.toString('utf8'));
+        const quads = new Parser({ baseIRI: iri, format: type }).parse(body.toString('utf8'), null,
+          (name: string, namespace: NamedNode): void => {
+            prefixes[name] = namespace.value;
+          });
+        return { quads, prefixes };
       } catch (error: unknown) {
         throw badRequest(messageOf(error));
       }
     }
     const stored = await this.converter.handleSafe({ identifier: { path: iri },
       representation: new BasicRepresentation([ body ], type), preferences: { type: { [INTERNAL_QUADS]: 1 }}});
-    return stored.metadata.contentType === INTERNAL_QUADS ? defaultGraphOnly(await arrayifyStream<Quad>(stored.data)) : stored.data;
+    if (stored.metadata.contentType !== INTERNAL_QUADS) {
+      return stored.data;
+    }
+    // The prefixes are noted as the stream is read, so read it first.
+    const quads = defaultGraphOnly(await arrayifyStream<Quad>(stored.data));
+    return { quads, prefixes: notedPrefixes(stored.metadata.quads()) };
   }
 }

@@ -10,6 +10,7 @@ import { JSON_LD, N_TRIPLES, TURTLE } from '../../plugins/ldp/RdfSerializer';
 import type { ContainerPage, ResourceGraphs, StoredResource } from '../../storage/ResourceGraphs';
 import type { ResourceFiles } from '../../storage/ResourceFiles';
 import { fileNameOf } from '../../storage/ResourceFiles';
+import { prefixesOf } from '../../storage/DocumentPrefixes';
 import { DC_MODIFIED, MA_FORMAT, PIM_STORAGE, POSIX_SIZE, LDP_CONTAINS, RDF_TYPE } from '../../storage/StoreVocabulary';
 import { badRequest, FedpodHttpError, notFound } from '../../util/HttpErrors';
 import { escapeHtml } from '../http/Html';
@@ -24,7 +25,7 @@ import { containerListing, nameOf, parentsOf } from '../html/ContainerListing';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { agentIri } from '../http/Agent';
 import type { OperationInput } from '../http/Operation';
-import { CONTAINER_TYPES, eTagFor, ldpHeaders, modifiedOf } from './LdpHeaders';
+import { CONTAINER_TYPES, eTagFor, ldpHeaders, modifiedOf, notModified } from './LdpHeaders';
 import { LdpPaths } from './LdpPaths';
 
 const { namedNode, quad } = DataFactory;
@@ -192,8 +193,7 @@ export class LdpReadHandler extends JsonHttpHandler {
       (headers.link as string[]).unshift(`<${PIM_STORAGE}>; rel="type"`);
     }
     if (eTag && this.notModified(request.headers['if-none-match'], request.headers['if-modified-since'], eTag, body.modified!)) {
-      response.writeHead(304, { etag: eTag });
-      response.end();
+      notModified(response, eTag);
       return;
     }
     headers['content-length'] = String(Buffer.byteLength(body.text));
@@ -246,8 +246,7 @@ export class LdpReadHandler extends JsonHttpHandler {
       headers.etag = eTag;
       headers['last-modified'] = modified!.toUTCString();
       if (this.notModified(request.headers['if-none-match'], request.headers['if-modified-since'], eTag, modified!)) {
-        response.writeHead(304, { etag: eTag });
-        response.end();
+        notModified(response, eTag);
         return;
       }
     }
@@ -268,13 +267,16 @@ export class LdpReadHandler extends JsonHttpHandler {
   private async resource(iri: string, contentType: string, stored: StoredResource): Promise<Body> {
     const modified = modifiedOf(stored.metadata, iri);
     const data = this.audience ? withoutHidden(stored.data) : stored.data;
-    return { contentType, text: await this.serialize(data, iri, contentType), modified, isContainer: false };
+    const text = await this.serialize(data, iri, contentType, prefixesOf(stored.metadata, iri));
+    return { contentType, text, modified, isContainer: false };
   }
 
-  private async serialize(quads: readonly Quad[], iri: string, contentType: string): Promise<string> {
+  /** `prefixes`: the document's own, for Turtle (see DocumentPrefixes). */
+  private async serialize(quads: readonly Quad[], iri: string, contentType: string, prefixes?: Record<string, string>):
+  Promise<string> {
     return JSON_TYPES.has(contentType) ?
       JSON.stringify(await this.serializer.toJsonLd(quads, iri)) :
-      this.serializer.toText(quads, contentType);
+      this.serializer.toText(quads, contentType, prefixes);
   }
 
   /** A container's page for a browser: the same page of members as the data, as links. */
@@ -305,8 +307,7 @@ ${containerListing({
     const modified = modifiedOf(page.metadata, iri);
     const eTag = this.audience ? undefined : eTagFor(modified, 'text/html');
     if (eTag && this.notModified(request.headers['if-none-match'], request.headers['if-modified-since'], eTag, modified!)) {
-      response.writeHead(304, { etag: eTag });
-      response.end();
+      notModified(response, eTag);
       return;
     }
     // `text/html` without a charset, as CSS answers: the page declares it (`<meta charset>`).

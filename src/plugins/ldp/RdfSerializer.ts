@@ -66,9 +66,13 @@ export class RdfSerializer {
     return this.compactor.compactIri(iri);
   }
 
-  public async toText(quads: readonly Quad[], contentType: string): Promise<string> {
+  /**
+   * Turtle or N-Triples. `prefixes`: the document's own (those it was written with), used for Turtle
+   * instead of the server's.
+   */
+  public async toText(quads: readonly Quad[], contentType: string, prefixes?: Readonly<Record<string, string>>): Promise<string> {
     // Grouped by subject so Turtle reads as one block per node.
     const sorted = [ ...quads ].sort((a, b): number => a.subject.value.localeCompare(b.subject.value));
-    return quadsToText(sorted, contentType === TURTLE ? { prefixes: TURTLE_PREFIXES } : { format: 'N-Triples' });
+    return quadsToText(sorted, contentType === TURTLE ? { prefixes: prefixes ?? TURTLE_PREFIXES } : { format: 'N-Triples' });
   }
 }

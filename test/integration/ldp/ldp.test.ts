@@ -132,6 +132,41 @@ describe.each(TEST_STORES)('LDP setup on the $name', (store) => {
     expect(eTag).toMatch(/^".+"$/u);
     const again = await fetch(location, { headers: { accept: 'text/turtle', 'if-none-match': eTag } });
     expect(again.status).toBe(304);
+    // The 304 carries nothing the 200 did not (RFC 9110): no X-Request-Id of its own.
+    expect(turtle.headers.get('x-request-id')).toBeTruthy();
+    expect(again.headers.get('x-request-id')).toBeNull();
+    expect(again.headers.get('etag')).toBe(eTag);
+  });
+
+  it('writes Turtle with the prefixes a document was written with, after a PATCH too', async() => {
+    const prefixesIn = (turtle: string): string[] => [ ...turtle.matchAll(/@prefix\s+([\w-]*):\s*<([^>]*)>/gu) ]
+      .map((match): string => `${match[1]}=${match[2]}`).sort();
+    // POST (the fast create path) of Turtle with its own prefix.
+    const created = await post(notes, '@prefix test: <http://test.com/>.\ntest:s1 test:p1 test:o1.\ntest:s2 test:p2 test:o2.',
+      { 'content-type': 'text/turtle', ...as.owner });
+    expect(created.status).toBe(201);
+    const location = created.headers.get('location')!;
+    const patched = await fetch(location, { method: 'PATCH', headers: { 'content-type': 'application/sparql-update', ...as.owner },
+      body: 'PREFIX test: <http://test.com/>\nDELETE { test:s1 test:p1 test:o1 } INSERT { test:s3 test:p3 test:o3 } WHERE {}' });
+    expect(patched.status).toBe(205);
+    const turtle = await (await fetch(location, { headers: { accept: 'text/turtle' } })).text();
+    expect(prefixesIn(turtle)).toEqual([ 'test=http://test.com/' ]);
+    expect(turtle).toContain('test:s3 test:p3 test:o3');
+    expect(turtle).not.toContain('test:s1');
+    // PUT replaces the prefixes with the new body's.
+    const put = await fetch(location, { method: 'PUT', headers: { 'content-type': 'text/turtle', ...as.owner },
+      body: '@prefix ex: <http://example.org/ns#>.\n@prefix other: <http://other.example/>.\nex:a ex:b other:c.' });
+    expect(put.status).toBe(205);
+    const replaced = await (await fetch(location, { headers: { accept: 'text/turtle' } })).text();
+    expect(prefixesIn(replaced)).toEqual([ 'ex=http://example.org/ns#', 'other=http://other.example/' ]);
+    // The kept prefixes are not part of the document's description.
+    const description = await (await fetch(`${location}.meta`, { headers: { accept: 'application/n-triples', ...as.owner } })).text();
+    expect(description).toContain(location);
+    expect(description).not.toContain('urn:fedpod:ns:prefix');
+    // A document written without prefixes keeps the server's.
+    const plain = await post(notes, note('Plain', 'no prefixes'));
+    const plainTurtle = await (await fetch(plain.headers.get('location')!, { headers: { accept: 'text/turtle' } })).text();
+    expect(prefixesIn(plainTurtle)).toContain('as=https://www.w3.org/ns/activitystreams#');
   });
 
   it('lets the owner update with PUT, SPARQL Update and N3 Patch, and delete, through the CSS pipeline', async() => {
