@@ -286,3 +286,8 @@ export * from './handlers/mastodon/MastodonNotificationsHandler';
 export * from './handlers/mastodon/MastodonMarkersHandler';
 export * from './handlers/mastodon/MastodonStreamingHealthHandler';
 export * from './handlers/mastodon/MastodonStreamingSocketHandler';
+export * from './plugins/mastodon/MastodonLists';
+export * from './plugins/mastodon/StatusFilters';
+export * from './plugins/mastodon/MastodonPeers';
+export * from './handlers/mastodon/MastodonListsHandler';
+export * from './handlers/mastodon/MastodonStartupHandler';

@@ -37,8 +37,8 @@ export interface MastodonStatusesOptions {
   filter?: StatusFilter;
 }
 
-/** The timelines a StatusFilter is asked about. */
-export type TimelineKind = 'home' | 'public';
+/** The timelines a StatusFilter is asked about (`list`: a list's own timeline, where exclusive lists hide nothing). */
+export type TimelineKind = 'home' | 'public' | 'list';
 
 /** Hides statuses from timelines by their author; implemented by the moderation plugin. */
 export interface StatusFilter {
