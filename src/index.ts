@@ -291,3 +291,7 @@ export * from './plugins/mastodon/StatusFilters';
 export * from './plugins/mastodon/MastodonPeers';
 export * from './handlers/mastodon/MastodonListsHandler';
 export * from './handlers/mastodon/MastodonStartupHandler';
+export * from './plugins/mastodon/MastodonFilters';
+export * from './handlers/mastodon/MastodonFiltersHandler';
+export * from './plugins/mastodon/MastodonConversations';
+export * from './handlers/mastodon/MastodonConversationsHandler';

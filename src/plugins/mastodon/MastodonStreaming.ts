@@ -4,6 +4,7 @@ import type { ActivityEvent, ActivityEvents } from '../activitypub/ActivityEvent
 import type { Json } from '../activitypub/ActivityJson';
 import { idOf, isObject, typeOf } from '../activitypub/ActivityJson';
 import type { MastodonAccounts } from './MastodonAccounts';
+import type { MastodonConversations } from './MastodonConversations';
 import type { MastodonLists } from './MastodonLists';
 import type { MastodonNotification, MastodonNotifications } from './MastodonNotifications';
 import type { MastodonRecords } from './MastodonRecords';
@@ -32,6 +33,8 @@ export interface MastodonStreamingOptions {
   records: MastodonRecords;
   /** The users' lists, for the `list` stream (none: it sends nothing). */
   lists?: MastodonLists;
+  /** The users' direct conversations, for the `direct` stream (none: it sends nothing). */
+  conversations?: MastodonConversations;
 }
 
 const TIMELINE_TYPES = new Set([ 'Create', 'Announce' ]);
@@ -47,7 +50,7 @@ const RECENT_PUBLIC = 1000;
  * `delete`) and their notifications; public streams have posts whose audience is Public and that
  * anyone may read (`public:local` this server's, `public:remote` other servers'); `hashtag` those
  * among them with the tag; `list` the posts, reblogs and deletes of a list's members that reached
- * its owner. `direct` takes subscriptions and has no events yet.
+ * its owner; `direct` the `conversation` a direct post to or by the user is now the last of.
  */
 export class MastodonStreaming {
   protected readonly logger = getLoggerFor(this);
@@ -100,6 +103,7 @@ export class MastodonStreaming {
         this.toPublic(activity, iri, box === 'outbox', at),
         this.toLists(usernames, idOf(activity.actor), async(username): Promise<MastodonStatus | undefined> =>
           iri ? this.options.statuses.shown(iri, this.readerOf(username), at) : undefined),
+        type === 'Create' ? this.toDirect(usernames, iri) : undefined,
       ]);
     }
   }
@@ -217,6 +221,27 @@ export class MastodonStreaming {
           if (client.subscriptions.has(`list ${listId}`)) {
             client.send([ 'list', listId ], event, text);
           }
+        }
+      }
+    }));
+  }
+
+  /** The conversation a direct post is now the last status of, to the `direct` streams of the users it reached. */
+  private async toDirect(usernames: readonly string[], iri: string | undefined): Promise<void> {
+    const { conversations } = this.options;
+    if (!conversations || !iri) {
+      return;
+    }
+    await Promise.all(usernames.map(async(username): Promise<void> => {
+      const clients = [ ...this.clients ].filter((client): boolean => client.username === username && client.subscriptions.has('direct'));
+      if (clients.length === 0) {
+        return;
+      }
+      const conversation = await conversations.withStatus(username, iri);
+      if (conversation) {
+        const payload = JSON.stringify(conversation);
+        for (const client of clients) {
+          client.send([ 'direct' ], 'conversation', payload);
         }
       }
     }));

@@ -4,51 +4,31 @@
  * post must never reach carol's list. Another user's list is 404 everywhere, a read-only token cannot
  * write one, and an exclusive list takes its members' posts out of the home timeline.
  */
-import { createRestAPIClient, type mastodon } from 'masto';
-import generator, { type MegalodonInterface } from 'megalodon';
-import { startFedpod, type FedpodServer } from '../../support/fedpod';
+import type { mastodon } from 'masto';
 import { eventually } from '../../support/eventually';
-import { appToken } from '../../support/mastodon-oauth';
+import { startWithUsers, type MastodonUsers } from '../../support/mastodon-users';
 import { RawStream } from '../../support/mastodon-streams';
-import { signup } from '../../support/local-actors';
 
 describe('Mastodon lists', () => {
-  let server: FedpodServer;
-  let url: string;
-  const tokens: Record<string, string> = {};
-  const masto: Record<string, mastodon.rest.Client> = {};
-  const megalodon: Record<string, MegalodonInterface> = {};
-  let readOnly: string;
+  let users: MastodonUsers | undefined;
+  let { url, tokens, masto, megalodon, readOnly, api } = {} as MastodonUsers;
   let bobList: mastodon.v1.List;
   let carolList: mastodon.v1.List;
   let stream: RawStream | undefined;
-
-  async function api(path: string, token: string | undefined, init: RequestInit = {}): Promise<{ status: number; body: unknown }> {
-    const response = await fetch(`${url}${path}`, { ...init, headers: {
-      ...token ? { authorization: `Bearer ${token}` } : {}, ...init.body ? { 'content-type': 'application/json' } : {}, ...init.headers }});
-    return { status: response.status, body: await response.json() };
-  }
 
   const texts = (statuses: { content: string; reblog?: { content: string } | null }[]): string[] =>
     statuses.map((status) => (status.reblog ?? status).content);
 
   beforeAll(async() => {
-    server = await startFedpod({ config: 'activitypub' });
-    url = server.baseUrl.replace(/\/$/u, '');
-    for (const username of [ 'alice', 'bob', 'carol' ]) {
-      await signup(server.baseUrl, username);
-      tokens[username] = await appToken(server.baseUrl, username, 'correct horse', 'read write follow');
-      masto[username] = createRestAPIClient({ url, accessToken: tokens[username] });
-      megalodon[username] = generator('mastodon', url, tokens[username]);
-    }
-    readOnly = await appToken(server.baseUrl, 'bob', 'correct horse', 'read');
+    users = await startWithUsers();
+    ({ url, tokens, masto, megalodon, readOnly, api } = users);
     await masto.bob.v1.accounts.$select('alice').follow();
     await masto.bob.v1.accounts.$select('carol').follow();
   });
 
   afterAll(async() => {
     stream?.close();
-    await server?.stop();
+    await users?.server.stop();
   });
 
   it('creates, reads, renames and lists a user\'s lists', async() => {
