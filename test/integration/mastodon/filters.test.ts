@@ -21,7 +21,7 @@ describe('Mastodon filters', () => {
     users = await startWithUsers();
     ({ tokens, masto, megalodon, readOnly, api } = users);
     await masto.bob.v1.accounts.$select('alice').follow();
-    await masto.alice.v1.statuses.create({ status: 'I love broccoli soup', visibility: 'public' });
+    await masto.alice.v1.statuses.create({ status: 'I love broccoli soup #veg', visibility: 'public' });
     await masto.alice.v1.statuses.create({ status: 'Spoilers about the finale ahead', visibility: 'public' });
     await masto.alice.v1.statuses.create({ status: 'A calm day, nothing to report', visibility: 'public' });
     await eventually(async() => (await masto.bob.v1.timelines.home.list()).length >= 3);
@@ -58,6 +58,7 @@ describe('Mastodon filters', () => {
     const publicTimeline = await masto.bob.v1.timelines.public.list();
     expect(find(publicTimeline, 'broccoli')?.filtered).toHaveLength(1);
     expect(find(publicTimeline, 'finale')).toBeDefined();
+    expect(find(await masto.bob.v1.timelines.tag.$select('veg').list(), 'broccoli')?.filtered).toHaveLength(1);
     expect(find(await masto.bob.v1.accounts.$select('alice').statuses.list(), 'broccoli')?.filtered).toEqual([]);
     expect(find(await masto.alice.v1.timelines.home.list(), 'finale')).toBeDefined();
   });
