@@ -53,7 +53,7 @@ export class MastodonAccountsHandler extends MastodonHandler {
         const statuses = outbox ?
           await this.statuses.timeline({ collections: [ outbox ],
             addressedTo: reader.iri === account.uri ? undefined : await this.statuses.audienceFor(account.uri, reader) },
-          query, reader) :
+          query, reader, 'public', 'account') :
           [];
         sendJson(response, 200, statuses, linkHeader(operation.target, statuses.map((status): string => status.id)));
         return;

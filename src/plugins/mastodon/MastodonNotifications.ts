@@ -272,12 +272,13 @@ WHERE { FILTER NOT EXISTS { GRAPH ${graph} { ?known ${sparqlIri(P.activity)} ${a
     if (!time) {
       return undefined;
     }
-    const [ account, status ] = await Promise.all([
+    const [ account, shown ] = await Promise.all([
       this.options.accounts.accountOf(actor, memo),
       statusIri ? this.options.statuses.shown(statusIri, reader) : undefined,
     ]);
+    const [ status ] = shown ? await this.options.statuses.filtered([ shown ], reader, 'notifications') : [];
     if (statusIri && !status) {
-      // Deleted since, or no longer the user's to read: not shown.
+      // Deleted since, no longer the user's to read, or hidden by their filters: not shown.
       return undefined;
     }
     return { id, type, created_at: time.toISOString(), account, ...status ? { status } : {} };

@@ -25,6 +25,8 @@ export interface TimelineSource {
   addressedTo?: string[];
   /** Only items whose `to` names one of `addressedTo` (public posts: not unlisted ones, whose cc names Public). */
   inToOnly?: boolean;
+  /** Only items whose `actor` is one of these (a list's members); an empty list: no item. */
+  actors?: string[];
 }
 
 /** A page of a timeline: Mastodon's max_id / since_id / min_id, as times (see MastodonRecords.timeOf). */
@@ -156,6 +158,12 @@ export class MastodonRecords {
     const addressed = source.addressedTo ?
       `VALUES ?recipient { ${source.addressedTo.map(sparqlIri).join(' ')} } GRAPH ?item { ?item ${audience} ?recipient }` :
       '';
+    if (source.actors?.length === 0) {
+      return [];
+    }
+    const actors = source.actors ?
+      `VALUES ?actor { ${source.actors.map(sparqlIri).join(' ')} } GRAPH ?item { ?item ${sparqlIri(`${AS_NS}actor`)} ?actor }` :
+      '';
     const direction = query.ascending ? 'ASC' : 'DESC';
     const rows = await this.client.select(`SELECT DISTINCT ?item ?t WHERE {
   GRAPH ?g { ?g ${sparqlIri(ITEMS)} ?item . ?item ${sparqlIri(ADDED_AT)} ?added }
@@ -163,6 +171,7 @@ export class MastodonRecords {
   GRAPH ?item { ?item ${sparqlIri(RDF_TYPE)} ?type FILTER(?type IN (${TIMELINE_TYPES.map(sparqlIri).join(', ')}))
     OPTIONAL { ?item ${sparqlIri(`${AS_NS}published`)} ?published } }
   ${addressed}
+  ${actors}
   BIND(COALESCE(?published, ?added) AS ?t)
   ${filters.length > 0 ? `FILTER(${filters.join(' && ')})` : ''}
 } ORDER BY ${direction}(?t) ${direction}(STR(?item)) LIMIT ${query.limit * 2}`);

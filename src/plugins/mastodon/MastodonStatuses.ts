@@ -10,6 +10,7 @@ import type { MediaStore } from '../media/MediaStore';
 import { attachmentOf } from '../media/MediaStore';
 import type { MastodonAccount } from './AccountEntity';
 import type { MastodonAccounts } from './MastodonAccounts';
+import type { FilterContext, MastodonFilters } from './MastodonFilters';
 import type { MastodonRecords, TimelineItem, TimelineQuery, TimelineSource } from './MastodonRecords';
 import type { MastodonMention, MastodonStatus, Visibility } from './StatusEntity';
 import { toStatus, visibilityOf } from './StatusEntity';
@@ -35,10 +36,12 @@ export interface MastodonStatusesOptions {
   media?: MediaStore;
   /** What moderation hides from timelines (silenced and suspended domains and accounts, mutes). */
   filter?: StatusFilter;
+  /** The users' own filters (v2 filters: keywords and statuses), applied to what each user reads. */
+  userFilters?: MastodonFilters;
 }
 
-/** The timelines a StatusFilter is asked about. */
-export type TimelineKind = 'home' | 'public';
+/** The timelines a StatusFilter is asked about (`list`: a list's own timeline, where exclusive lists hide nothing). */
+export type TimelineKind = 'home' | 'public' | 'list';
 
 /** Hides statuses from timelines by their author; implemented by the moderation plugin. */
 export interface StatusFilter {
@@ -168,20 +171,29 @@ export class MastodonStatuses {
       }
     };
     await visit(iri, 1);
-    return { ancestors, descendants };
+    return { ancestors: await this.filtered(ancestors, reader, 'thread'), descendants: await this.filtered(descendants, reader, 'thread') };
   }
 
-  /** A page of a timeline as statuses, newest first; items the reader may not read are left out. */
-  public async timeline(source: TimelineSource, query: TimelineQuery, reader: Reader, kind: TimelineKind = 'public'):
-  Promise<MastodonStatus[]> {
+  /**
+   * A page of a timeline as statuses, newest first; items the reader may not read are left out, and
+   * so are those the reader's filters hide in `context` (by default the kind's: home for a list).
+   */
+  public async timeline(source: TimelineSource, query: TimelineQuery, reader: Reader, kind: TimelineKind = 'public',
+    context: FilterContext = kind === 'public' ? 'public' : 'home'): Promise<MastodonStatus[]> {
     const items = await this.options.records.timeline(source, query);
     const memo: Memo = new Map();
     const statuses = await Promise.all(items.map(async(item): Promise<MastodonStatus | undefined> => {
       const status = await this.itemStatus(item, reader, memo);
       return status && await this.hidden(status, reader, kind) ? undefined : status;
     }));
-    const shown = statuses.filter((status): status is MastodonStatus => status !== undefined);
+    const shown = await this.filtered(statuses.filter((status): status is MastodonStatus => status !== undefined), reader, context);
     return query.ascending ? shown.reverse() : shown;
+  }
+
+  /** The statuses with the reader's own filters of this context applied (hidden ones left out, warned ones `filtered`). */
+  public async filtered(statuses: MastodonStatus[], reader: Reader, context: FilterContext): Promise<MastodonStatus[]> {
+    const { userFilters } = this.options;
+    return userFilters && reader.username !== undefined ? userFilters.apply(reader.username, statuses, context) : statuses;
   }
 
   /** Whether moderation hides the status (by its author, or a reblog by the original's) from the reader's timeline. */

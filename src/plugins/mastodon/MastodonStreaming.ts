@@ -4,6 +4,8 @@ import type { ActivityEvent, ActivityEvents } from '../activitypub/ActivityEvent
 import type { Json } from '../activitypub/ActivityJson';
 import { idOf, isObject, typeOf } from '../activitypub/ActivityJson';
 import type { MastodonAccounts } from './MastodonAccounts';
+import type { MastodonConversations } from './MastodonConversations';
+import type { MastodonLists } from './MastodonLists';
 import type { MastodonNotification, MastodonNotifications } from './MastodonNotifications';
 import type { MastodonRecords } from './MastodonRecords';
 import type { MastodonStatuses, Reader } from './MastodonStatuses';
@@ -29,6 +31,10 @@ export interface MastodonStreamingOptions {
   statuses: MastodonStatuses;
   accounts: MastodonAccounts;
   records: MastodonRecords;
+  /** The users' lists, for the `list` stream (none: it sends nothing). */
+  lists?: MastodonLists;
+  /** The users' direct conversations, for the `direct` stream (none: it sends nothing). */
+  conversations?: MastodonConversations;
 }
 
 const TIMELINE_TYPES = new Set([ 'Create', 'Announce' ]);
@@ -43,7 +49,8 @@ const RECENT_PUBLIC = 1000;
  * has its user's own posts and reblogs and whatever reached their inbox (`update`, `status.update`,
  * `delete`) and their notifications; public streams have posts whose audience is Public and that
  * anyone may read (`public:local` this server's, `public:remote` other servers'); `hashtag` those
- * among them with the tag. `direct` and `list` take subscriptions and have no events yet.
+ * among them with the tag; `list` the posts, reblogs and deletes of a list's members that reached
+ * its owner; `direct` the `conversation` a direct post to or by the user is now the last of.
  */
 export class MastodonStreaming {
   protected readonly logger = getLoggerFor(this);
@@ -94,6 +101,9 @@ export class MastodonStreaming {
       await Promise.all([
         this.toUsers(usernames, iri, 'update', at),
         this.toPublic(activity, iri, box === 'outbox', at),
+        this.toLists(usernames, idOf(activity.actor), async(username): Promise<MastodonStatus | undefined> =>
+          iri ? this.options.statuses.shown(iri, this.readerOf(username), at) : undefined),
+        type === 'Create' ? this.toDirect(usernames, iri) : undefined,
       ]);
     }
   }
@@ -171,6 +181,7 @@ export class MastodonStreaming {
       this.logger.warn(`No id for the deleted ${object}: ${messageOf(error)}`);
       return;
     }
+    await this.toLists(usernames, idOf(activity.actor), async(): Promise<string> => id, 'delete');
     for (const client of this.clients) {
       const streams = [ ...client.subscriptions ].filter((stream): boolean => stream.startsWith('public') ||
         (stream === 'user' && client.username !== undefined && usernames.includes(client.username)));
@@ -178,6 +189,62 @@ export class MastodonStreaming {
         client.send([ stream ], 'delete', id);
       }
     }
+  }
+
+  /**
+   * An event to the `list` streams of the users it reached whose list has its actor as a member;
+   * `payload` builds what each user is sent (a status as they may read it; undefined sends nothing).
+   */
+  private async toLists(usernames: readonly string[], actor: string | undefined, payload: (username: string) =>
+  Promise<MastodonStatus | string | undefined>, event = 'update'): Promise<void> {
+    const { lists } = this.options;
+    if (!lists || !actor) {
+      return;
+    }
+    await Promise.all(usernames.map(async(username): Promise<void> => {
+      const clients = [ ...this.clients ].filter((client): boolean => client.username === username &&
+        [ ...client.subscriptions ].some((stream): boolean => stream.startsWith('list ')));
+      if (clients.length === 0) {
+        return;
+      }
+      const listIds = (await lists.listsWith(username, actor)).map((list): string => list.id);
+      if (listIds.length === 0) {
+        return;
+      }
+      const shown = await payload(username);
+      if (shown === undefined) {
+        return;
+      }
+      const text = typeof shown === 'string' ? shown : JSON.stringify(shown);
+      for (const client of clients) {
+        for (const listId of listIds) {
+          if (client.subscriptions.has(`list ${listId}`)) {
+            client.send([ 'list', listId ], event, text);
+          }
+        }
+      }
+    }));
+  }
+
+  /** The conversation a direct post is now the last status of, to the `direct` streams of the users it reached. */
+  private async toDirect(usernames: readonly string[], iri: string | undefined): Promise<void> {
+    const { conversations } = this.options;
+    if (!conversations || !iri) {
+      return;
+    }
+    await Promise.all(usernames.map(async(username): Promise<void> => {
+      const clients = [ ...this.clients ].filter((client): boolean => client.username === username && client.subscriptions.has('direct'));
+      if (clients.length === 0) {
+        return;
+      }
+      const conversation = await conversations.withStatus(username, iri);
+      if (conversation) {
+        const payload = JSON.stringify(conversation);
+        for (const client of clients) {
+          client.send([ 'direct' ], 'conversation', payload);
+        }
+      }
+    }));
   }
 
   private readerOf(username: string): Reader {

@@ -138,7 +138,8 @@ export class MastodonThreads {
       before = typeof object.published === 'string' ? object.published : undefined;
     }
     const items = await this.options.threads.tagged(tag, limit, before);
-    return this.options.statuses.statusesOf(items.map((item): string => item.iri), reader);
+    const statuses = await this.options.statuses.statusesOf(items.map((item): string => item.iri), reader);
+    return this.options.statuses.filtered(statuses, reader, 'public');
   }
 
   /** The poll of a status the reader may read, with their own votes. */

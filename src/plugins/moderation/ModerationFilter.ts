@@ -15,7 +15,7 @@ interface TimelineReader {
 export class ModerationFilter {
   public constructor(private readonly domainBlocks: DomainBlocks, private readonly mutes?: Mutes) {}
 
-  public async hides(author: string, reader: TimelineReader, timeline: 'home' | 'public'): Promise<boolean> {
+  public async hides(author: string, reader: TimelineReader, timeline: 'home' | 'public' | 'list'): Promise<boolean> {
     const severity = (await this.domainBlocks.blockOf(author))?.severity;
     if (severity === 'suspend' || (severity === 'silence' && timeline === 'public')) {
       return true;

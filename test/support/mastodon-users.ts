@@ -1,0 +1,46 @@
+/**
+ * A Fedpod server with alice, bob and carol, each logged in to an app (`read write follow`) as
+ * masto.js and megalodon clients, and a read-only app token of bob's: the refusals tests need one.
+ */
+import { createRestAPIClient, type mastodon } from 'masto';
+import generator, { type MegalodonInterface } from 'megalodon';
+import { startFedpod, type FedpodServer } from './fedpod';
+import { signup } from './local-actors';
+import { appToken } from './mastodon-oauth';
+
+export const USERS = [ 'alice', 'bob', 'carol' ] as const;
+type User = typeof USERS[number];
+
+export interface MastodonUsers {
+  server: FedpodServer;
+  /** The base URL without its final slash, as masto.js takes it. */
+  url: string;
+  tokens: Record<User, string>;
+  masto: Record<User, mastodon.rest.Client>;
+  megalodon: Record<User, MegalodonInterface>;
+  /** A token of bob's with the `read` scope only. */
+  readOnly: string;
+  /** A request with a token (or none); a body is sent as JSON unless its content-type is given. */
+  api: (path: string, token: string | undefined, init?: RequestInit) => Promise<{ status: number; body: unknown }>;
+}
+
+export async function startWithUsers(): Promise<MastodonUsers> {
+  const server = await startFedpod({ config: 'activitypub' });
+  const url = server.baseUrl.replace(/\/$/u, '');
+  const tokens = {} as Record<User, string>;
+  const masto = {} as Record<User, mastodon.rest.Client>;
+  const megalodon = {} as Record<User, MegalodonInterface>;
+  for (const username of USERS) {
+    await signup(server.baseUrl, username);
+    tokens[username] = await appToken(server.baseUrl, username, 'correct horse', 'read write follow');
+    masto[username] = createRestAPIClient({ url, accessToken: tokens[username] });
+    megalodon[username] = generator('mastodon', url, tokens[username]);
+  }
+  const readOnly = await appToken(server.baseUrl, 'bob', 'correct horse', 'read');
+  const api = async(path: string, token: string | undefined, init: RequestInit = {}): Promise<{ status: number; body: unknown }> => {
+    const response = await fetch(`${url}${path}`, { ...init, headers: {
+      ...token ? { authorization: `Bearer ${token}` } : {}, ...init.body ? { 'content-type': 'application/json' } : {}, ...init.headers }});
+    return { status: response.status, body: await response.json() };
+  };
+  return { server, url, tokens, masto, megalodon, readOnly, api };
+}
