@@ -37,7 +37,8 @@ export async function readUpload(request: IncomingMessage, media: MediaStore, us
   };
   const finished = new Promise<void>((resolve, reject): void => {
     parser.on('file', (name, stream, info): void => {
-      if (!fileNames.includes(name) || receiving.has(name)) {
+      // A browser's form sends an empty file input as a part with an empty filename: no file.
+      if (!fileNames.includes(name) || receiving.has(name) || info.filename === '') {
         // A thumbnail of the client's own, or a second file: not used, read and dropped.
         stream.resume();
         return;
