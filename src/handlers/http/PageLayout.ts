@@ -39,10 +39,13 @@ button.secondary { background: transparent; color: var(--accent); border: 1px so
 ul.rows, ul.sections { padding: 0; list-style: none; }
 ul.rows li, ul.sections li { margin: 0.5rem 0; padding: 0.5rem 0; border-top: 1px solid var(--line); overflow-wrap: anywhere; }
 ul.sections .meta { display: block; }
-.table { overflow-x: auto; }
+/* Wide tables scroll inside their box (positioned: what is hidden in them stays in it). */
+.table { overflow-x: auto; position: relative; }
 table { border-collapse: collapse; width: 100%; }
 caption { text-align: left; font-weight: 700; }
-th, td { text-align: left; padding: 0.35rem 0.5rem; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: anywhere; }
+th, td { text-align: left; padding: 0.35rem 0.5rem; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: break-word; }
+td button { white-space: nowrap; }
+.picture { display: grid; gap: 0.5rem; justify-items: start; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;
 

@@ -26,7 +26,7 @@ export class AuditLogPageHandler extends SettingsPageHandler {
     return { title: 'Audit log', body: `<h1>Audit log</h1>
 ${this.message(state)}
 <p><a href="${escapeHtml(this.base)}auth/operator">Operator</a> › Audit log. The newest ${ENTRIES} moderation actions; <code>operator</code> is the command line.</p>
-${entries.length === 0 ? '<p class="meta">Nothing yet.</p>' : `<div class="table"><table>
+${entries.length === 0 ? '<p class="meta">Nothing yet.</p>' : `<div class="table" role="region" aria-label="Moderation actions" tabindex="0"><table>
 <caption>Moderation actions, newest first</caption>
 <thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">Action</th><th scope="col">Target</th><th scope="col">Details</th></tr></thead>
 <tbody>

@@ -88,7 +88,7 @@ export class DomainBlocksPageHandler extends SettingsPageHandler {
     return { title: 'Domain blocks', body: `<h1>Domain blocks</h1>
 ${this.message(state)}
 <p><a href="${escapeHtml(this.base)}auth/operator">Operator</a> › Domain blocks. A block covers the domain and its subdomains.</p>
-${blocks.length === 0 ? '<p class="meta">No domain is blocked.</p>' : `<div class="table"><table>
+${blocks.length === 0 ? '<p class="meta">No domain is blocked.</p>' : `<div class="table" role="region" aria-label="Blocked domains" tabindex="0"><table>
 <caption>Blocked domains</caption>
 <thead><tr><th scope="col">Domain</th><th scope="col">Severity</th><th scope="col">Reject media</th><th scope="col">Public comment</th>
 <th scope="col">Private comment</th><th scope="col">Since</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>

@@ -69,7 +69,7 @@ export class InvitesPageHandler extends SettingsPageHandler {
 ${this.message(state)}
 <p><a href="${escapeHtml(this.base)}auth/operator">Operator</a> › Invites. Registrations on this server: <strong>${escapeHtml(this.registrations.mode)}</strong>;
 invite codes admit signups when it is <em>invite</em>.</p>
-${invites.length === 0 ? '<p class="meta">No invite codes.</p>' : `<div class="table"><table>
+${invites.length === 0 ? '<p class="meta">No invite codes.</p>' : `<div class="table" role="region" aria-label="Invite codes" tabindex="0"><table>
 <caption>Invite codes, newest first</caption>
 <thead><tr><th scope="col">Code</th><th scope="col">Made by</th><th scope="col">Uses</th><th scope="col">Expires</th>
 <th scope="col">Link</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>

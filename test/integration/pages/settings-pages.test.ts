@@ -127,6 +127,8 @@ describe('settings and operator pages', () => {
       form.append('locked', 'true');
       form.append('discoverable', 'false');
       form.set('avatar', new Blob([ new Uint8Array(avatar) ], { type: 'image/png' }), 'me.png');
+      // A file input left empty: no file (the header stays as it was).
+      form.set('header', new Blob([]), '');
       const saved = await fetch(`${base}auth/settings/profile`, { method: 'POST', headers: { ...HTML, ...cookie('bob') }, body: form, redirect: 'manual' });
       expect({ status: saved.status, body: saved.status === 303 ? '' : await saved.text() }).toEqual({ status: 303, body: '' });
       expect(saved.headers.get('location')).toBe(`${base}auth/settings/profile?done=saved`);
