@@ -4,35 +4,22 @@
  * account and block a domain. Each page is checked with axe-core (no serious or critical
  * accessibility violation) and kept as screenshots at desktop and phone width.
  */
-import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import sharp from 'sharp';
 import { keepScreenshot, launchBrowser } from '../../support/browser';
 import { startFedpod, type FedpodServer } from '../../support/fedpod';
+import { fedpodCli } from '../../support/fedpod-cli';
 import { appToken } from '../../support/mastodon-oauth';
-import { makeTempDir, REPO_ROOT } from '../../support/processes';
+import { makeTempDir } from '../../support/processes';
 
-const BIN = path.join(REPO_ROOT, 'bin', 'fedpod.js');
 const PASSWORD = 'correct horse';
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844, isMobile: true, hasTouch: true };
 
 interface AxeViolation { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }
-
-function cli(server: FedpodServer, args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, [ BIN, ...args, '--data-dir', server.dataDir ], { timeout: 60_000 }, (error, stdout, stderr) => {
-      if (error) {
-        reject(new Error(`fedpod ${args.join(' ')}: ${stderr}`));
-      } else {
-        resolve();
-      }
-    });
-  });
-}
 
 describe('settings and operator pages in a browser', () => {
   let server: FedpodServer;
@@ -49,9 +36,9 @@ describe('settings and operator pages in a browser', () => {
       expect(answer.status).toBe(202);
     }
     for (const username of [ 'alice', 'bob', 'carol' ]) {
-      await cli(server, [ 'accounts', 'approve', username ]);
+      await fedpodCli(server, [ 'accounts', 'approve', username ]);
     }
-    await cli(server, [ 'accounts', 'role', 'alice', 'operator' ]);
+    await fedpodCli(server, [ 'accounts', 'role', 'alice', 'operator' ]);
     browser = await launchBrowser();
   });
 

@@ -4,29 +4,14 @@
  * is refused. Every form is refused (403, nothing changed) without the session's CSRF token, and
  * every operator page and action is refused to a user without the operator role.
  */
-import { execFile } from 'node:child_process';
-import * as path from 'node:path';
 import sharp from 'sharp';
 import { startFedpod, type FedpodServer } from '../../support/fedpod';
+import { fedpodCli } from '../../support/fedpod-cli';
 import { appToken } from '../../support/mastodon-oauth';
-import { REPO_ROOT } from '../../support/processes';
 
-const BIN = path.join(REPO_ROOT, 'bin', 'fedpod.js');
 const HTML = { accept: 'text/html' };
 const FORM = { ...HTML, 'content-type': 'application/x-www-form-urlencoded' };
 const PASSWORD = 'correct horse';
-
-function cli(server: FedpodServer, args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, [ BIN, ...args, '--data-dir', server.dataDir ], { timeout: 60_000 }, (error, stdout, stderr) => {
-      if (error) {
-        reject(new Error(`fedpod ${args.join(' ')}: ${stderr}`));
-      } else {
-        resolve(stdout);
-      }
-    });
-  });
-}
 
 const csrfOf = (html: string): string => /name="csrf" value="([^"]+)"/u.exec(html)![1];
 
@@ -73,10 +58,10 @@ describe('settings and operator pages', () => {
       expect(answer.status).toBe(202);
     }
     for (const username of [ 'alice', 'bob', 'carol' ]) {
-      await cli(server, [ 'accounts', 'approve', username ]);
+      await fedpodCli(server, [ 'accounts', 'approve', username ]);
       await logIn(username);
     }
-    await cli(server, [ 'accounts', 'role', 'alice', 'operator' ]);
+    await fedpodCli(server, [ 'accounts', 'role', 'alice', 'operator' ]);
   });
 
   afterAll(async() => {
