@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { OperationInput } from '../http/Operation';
 import type { AccountService, PendingSignup, Session } from '../../plugins/accounts/AccountService';
@@ -13,6 +12,7 @@ import { prefersHtml } from '../http/BrowserAccept';
 import { escapeHtml } from '../http/Html';
 import { renderPage } from '../http/PageLayout';
 import { ACCOUNT_SESSION, OAUTH_SESSION, readCookie, setCookie } from '../auth/SessionCookies';
+import { FormCsrf } from '../auth/FormCsrf';
 
 const PAGES = new Set([ '/auth/signup', '/auth/login', '/auth/account', '/auth/logout' ]);
 const FORM = 'application/x-www-form-urlencoded';
@@ -31,11 +31,12 @@ const MAX_FORM_BYTES = 16 * 1024;
 export class AccountPagesHandler extends JsonHttpHandler {
   private readonly base: string;
   private readonly secure: boolean;
+  private readonly csrf = new FormCsrf();
 
   /**
    * @param webhooks - The webhook service, in setups that have webhooks (the account page lists them).
    * @param oauth - The Mastodon apps' OAuth, in setups with the Mastodon client API (the page lists the
-   *   apps the user authorized, each revocable).
+   *   apps the user authorized, each revocable, and links the settings pages, which come with that API).
    */
   public constructor(
     baseUrl: string,
@@ -118,9 +119,7 @@ ${steps.join('\n')}
     }
     let notice = '';
     if (form) {
-      if (form.get('csrf') !== this.formKey(token)) {
-        throw new FedpodHttpError(403, 'invalid_form', 'This form was not sent from your account page: reload it and try again.');
-      }
+      this.csrf.check(token, form.get('csrf'));
       notice = await this.change(claims, form);
     }
     return this.send(response, 200, await this.accountPage(claims, token, notice));
@@ -148,7 +147,7 @@ ${steps.join('\n')}
   }
 
   private async accountPage(claims: TokenClaims, token: string, notice: string): Promise<string> {
-    const csrf = `<input type="hidden" name="csrf" value="${escapeHtml(this.formKey(token))}">`;
+    const csrf = this.csrf.field(token);
     let webhooks = '';
     if (this.webhooks) {
       const records = await this.webhooks.list(claims.webId);
@@ -164,6 +163,7 @@ ${records.length === 0 ? '<p class="meta">None yet.</p>' : `<ul class="webhooks"
     return renderPage(this.base, 'Your account', `<h1>Your account</h1>
 ${notice}
 <p>Logged in as <a href="${escapeHtml(claims.webId)}">@${escapeHtml(claims.username)}</a>.</p>
+${this.oauth ? `<p><a href="${escapeHtml(this.base)}auth/settings/profile">Settings</a>: your profile, password, apps and sessions.</p>` : ''}
 ${await this.appsSection(claims, csrf)}
 ${webhooks}
 <form method="post" action="${escapeHtml(this.base)}auth/logout"><button type="submit">Log out</button></form>`);
@@ -229,10 +229,5 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
 
   private sessionToken(request: IncomingMessage): string | undefined {
     return readCookie(request, ACCOUNT_SESSION.name);
-  }
-
-  /** A value of the session's forms that only a page of this session can have (the token's hash). */
-  private formKey(token: string): string {
-    return createHash('sha256').update(`fedpod form ${token}`).digest('base64url');
   }
 }

@@ -30,6 +30,23 @@ form.inline { display: inline; }
 .app { overflow-wrap: anywhere; }
 ul.webhooks li { margin: 0.5rem 0; display: flex; gap: 0.75rem; align-items: baseline; flex-wrap: wrap; }
 select { font: inherit; padding: 0.5rem; }
+:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+nav.settings ul { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; list-style: none; padding: 0; margin: 0.5rem 0; }
+nav.settings a[aria-current] { font-weight: 700; text-decoration: none; }
+label.check { display: flex; gap: 0.5rem; align-items: center; }
+fieldset { border: 1px solid var(--line); border-radius: 6px; display: grid; gap: 0.25rem; }
+button.secondary { background: transparent; color: var(--accent); border: 1px solid var(--accent); }
+ul.rows, ul.sections { padding: 0; list-style: none; }
+ul.rows li, ul.sections li { margin: 0.5rem 0; padding: 0.5rem 0; border-top: 1px solid var(--line); overflow-wrap: anywhere; }
+ul.sections .meta { display: block; }
+/* Wide tables scroll inside their box (positioned: what is hidden in them stays in it). */
+.table { overflow-x: auto; position: relative; }
+table { border-collapse: collapse; width: 100%; }
+caption { text-align: left; font-weight: 700; }
+th, td { text-align: left; padding: 0.35rem 0.5rem; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: break-word; }
+td button { white-space: nowrap; }
+.picture { display: grid; gap: 0.5rem; justify-items: start; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;
 
 /**

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { MediaRecord, MediaStore, ReceivedMedia } from '../../plugins/media/MediaStore';
 import { unprocessableMedia } from '../../plugins/media/MediaProcessing';
+import type { MastodonAccount } from '../../plugins/mastodon/AccountEntity';
 import type { MastodonProfiles, ProfileChanges } from '../../plugins/mastodon/MastodonProfiles';
 import { badRequest } from '../../util/HttpErrors';
 import { mediaTypeOf, readJsonBody, readBody, sendJson } from '../http/HttpUtil';
@@ -32,25 +33,7 @@ export class MastodonCredentialsHandler extends MastodonHandler {
   protected async serve({ request, response, operation }: OperationInput): Promise<void> {
     const username = operation.agent.username!;
     const { params, files } = await this.read(request, username);
-    const images: Record<string, MediaRecord> = {};
-    let changes: ProfileChanges;
-    try {
-      changes = profileChanges(params);
-      for (const [ name, received ] of files) {
-        if (received.type.kind !== 'image') {
-          throw unprocessableMedia(`Validation failed: ${name} must be an image`);
-        }
-      }
-    } catch (error: unknown) {
-      await Promise.all([ ...files.values() ].map(async(received): Promise<void> => this.media.discard(received)));
-      throw error;
-    }
-    for (const [ name, received ] of files) {
-      images[name] = await this.media.commit(received, {});
-      // A profile picture is as public as the profile.
-      await this.media.attach([ images[name] ], images[name].owner);
-    }
-    const account = await this.profiles.update(username, { ...changes, avatar: images.avatar, header: images.header });
+    const account = await updateProfile(this.profiles, this.media, username, params, files);
     sendJson(response, 200, { ...account, source: { privacy: 'public', sensitive: false, language: null,
       note: params.note ?? '', fields: account.fields, follow_requests_count: 0 }});
   }
@@ -72,6 +55,34 @@ export class MastodonCredentialsHandler extends MastodonHandler {
     const form = new URLSearchParams((await readBody(request, MAX_BODY)).toString('utf8'));
     return { params: Object.fromEntries(form), files: new Map() };
   }
+}
+
+/**
+ * Changes a local user's profile as update_credentials does, for the API and the settings page: the
+ * parameters (flat keys, as Mastodon's form names them) and images checked first (422, the received
+ * files discarded), then the images stored as public uploads and one Update of the actor.
+ */
+export async function updateProfile(profiles: MastodonProfiles, media: MediaStore, username: string,
+  params: Record<string, unknown>, files: Map<string, ReceivedMedia>): Promise<MastodonAccount> {
+  let changes: ProfileChanges;
+  try {
+    changes = profileChanges(params);
+    for (const [ name, received ] of files) {
+      if (received.type.kind !== 'image') {
+        throw unprocessableMedia(`Validation failed: ${name} must be an image`);
+      }
+    }
+  } catch (error: unknown) {
+    await Promise.all([ ...files.values() ].map(async(received): Promise<void> => media.discard(received)));
+    throw error;
+  }
+  const images: Record<string, MediaRecord> = {};
+  for (const [ name, received ] of files) {
+    images[name] = await media.commit(received, {});
+    // A profile picture is as public as the profile.
+    await media.attach([ images[name] ], images[name].owner);
+  }
+  return profiles.update(username, { ...changes, avatar: images.avatar, header: images.header });
 }
 
 /** The changes the parameters ask for; 422 for values Mastodon refuses. */

@@ -134,6 +134,15 @@ export class Registrations {
     return invites.sort((left, right): number => right.created.localeCompare(left.created));
   }
 
+  /** Removes an invite code: it admits nobody from now on (the accounts it admitted stay). Whether it was there. */
+  public async revokeInvite(code: string): Promise<boolean> {
+    if (!await this.read(code)) {
+      return false;
+    }
+    await fs.rm(path.join(this.invites, code), { recursive: true, force: true });
+    return true;
+  }
+
   private async takeInvite(code: unknown): Promise<SignupAdmission> {
     const invalid = (): Error => forbidden('Signup needs a valid invite code (invite) on this server.', 'invalid_invite');
     if (typeof code !== 'string' || !CODE.test(code)) {
