@@ -30,14 +30,32 @@ form.inline { display: inline; }
 .app { overflow-wrap: anywhere; }
 ul.webhooks li { margin: 0.5rem 0; display: flex; gap: 0.75rem; align-items: baseline; flex-wrap: wrap; }
 select { font: inherit; padding: 0.5rem; }
+header nav.app { flex-wrap: wrap; gap: 0.25rem 1rem; }
+header nav a[aria-current="page"] { font-weight: 700; text-decoration: none; }
+.status .byline { margin: 0; }
+.status .actions { display: flex; gap: 0.5rem; flex-wrap: wrap; align-items: center; }
+.status .actions form { display: inline; }
+.status .actions button, button.secondary { background: transparent; color: var(--accent); border: 1px solid var(--accent); padding: 0.25rem 0.6rem; }
+.status .actions button[aria-pressed="true"] { background: var(--accent); color: #fff; }
+.status figure { margin: 0.5rem 0; }
+.status figcaption { color: var(--muted); font-size: 0.9rem; }
+.notification { border-top: 1px solid var(--line); padding: 0.5rem 0; }
+.badge { background: #b3261e; color: #fff; border-radius: 1rem; padding: 0 0.45rem; font-size: 0.8rem; }
+.sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;
+
+/** What a page adds to the layout: the navigation of the web app (HTML of links), its scripts (URLs, served as files). */
+export interface PageOptions {
+  nav?: string;
+  scripts?: readonly string[];
+}
 
 /**
  * A whole HTML page with the server's name: a small inline stylesheet (no other request), readable
  * on a phone, landmarks for screen readers. `body` is HTML the caller built from escaped text.
  * Without `baseUrl` (an error page written where it is not known) the home link is `/`.
  */
-export function renderPage(baseUrl: string | undefined, title: string, body: string): string {
+export function renderPage(baseUrl: string | undefined, title: string, body: string, options: PageOptions = {}): string {
   const base = baseUrl === undefined ? '/' : baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
   const host = baseUrl === undefined ? '' : new URL(base).host;
   return `<!DOCTYPE html>
@@ -47,9 +65,9 @@ export function renderPage(baseUrl: string | undefined, title: string, body: str
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} · ${escapeHtml(SERVER_NAME)}</title>
 <style>${STYLE}</style>
-</head>
+${(options.scripts ?? []).map((src): string => `<script src="${escapeHtml(src)}" defer></script>\n`).join('')}</head>
 <body>
-<header><a class="home" href="${escapeHtml(base)}">${escapeHtml(SERVER_NAME)}</a><span class="meta">${escapeHtml(host)}</span></header>
+<header><a class="home" href="${escapeHtml(base)}">${escapeHtml(SERVER_NAME)}</a><span class="meta">${escapeHtml(host)}</span>${options.nav ?? ''}</header>
 <main>
 ${body}
 </main>
