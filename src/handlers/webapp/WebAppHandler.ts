@@ -21,7 +21,7 @@ import { NOT_HANDLED } from '../http/NotHandled';
 import type { OperationInput } from '../http/Operation';
 import { timelineQuery } from '../mastodon/Pagination';
 import type { ViewContext } from './StatusView';
-import { actionForm, formFields, renderNotification, renderStatus } from './StatusView';
+import { accountPath, actionForm, formFields, renderNotification, renderStatus } from './StatusView';
 import { APP_PAGE_HEADERS, renderAppPage } from './WebNav';
 import type { WebReader, WebSession } from './WebSession';
 
@@ -156,8 +156,12 @@ ${posts}
     if (path.startsWith('web/statuses/')) {
       return this.thread(params.id ?? '', context);
     }
-    if (path.startsWith('web/@')) {
-      return this.profile(params.acct ?? '', query, context);
+    if (params.handle !== undefined) {
+      // `/web/@name` or `/web/@name@host` (the path arrives with `@` encoded: a parameter of its own).
+      if (!params.handle.startsWith('@')) {
+        throw notFound(`No page ${path}.`);
+      }
+      return this.profile(params.handle.slice(1), query, context);
     }
     if (!reader) {
       return undefined;
@@ -220,7 +224,7 @@ ${descendants.map((item): string => renderStatus(context, item)).join('\n')}
     const list = username ?
       this.list(await statuses.timeline({ collections: [ accounts.urls.collection(username, 'outbox') ],
         addressedTo: reader.iri === account.uri ? undefined : await statuses.audienceFor(account.uri, reader) },
-      timelineQuery(pageQuery(query)), reader), context, `web/@${acct}`) :
+      timelineQuery(pageQuery(query)), reader), context, accountPath(account)) :
       `<p>Their posts are on their server: <a href="${escapeHtml(account.url)}" rel="nofollow noopener noreferrer">${escapeHtml(account.url)}</a>.</p>`;
     let relation = '';
     if (context.reader && account.uri !== reader.iri) {

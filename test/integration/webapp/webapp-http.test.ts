@@ -148,6 +148,12 @@ describe('the web app over HTTP', () => {
     expect((await page(`web/statuses/${id}`, carol)).status).toBe(404);
     expect((await page(`web/statuses/${id}`)).status).toBe(404);
     expect((await page(`web/statuses/${id}`, alice)).status).toBe(200);
+    // The profile itself is there, with alice's public post.
+    const profile = await page('web/@alice', carol);
+    expect(profile.status).toBe(200);
+    expect(await profile.text()).toContain('Hello from the web app');
+    expect((await page('web/@nobody')).status).toBe(404);
+    expect((await page('web/nothing')).status).toBe(404);
   });
 
   it('answers live updates only to a session', async() => {
