@@ -17,7 +17,7 @@ const FIELD_BYTES = 64 * 1024;
  * fields and the received file; on any refusal nothing stays written.
  */
 export async function readUpload(request: IncomingMessage, media: MediaStore, username: string,
-  fileNames: readonly string[] = [ 'file' ]): Promise<{ fields: Map<string, string>; files: Map<string, ReceivedMedia> }> {
+  fileNames: readonly string[] = [ 'file' ], options: { skipUnnamed?: boolean } = {}): Promise<{ fields: Map<string, string>; files: Map<string, ReceivedMedia> }> {
   const fields = new Map<string, string>();
   const receiving = new Map<string, Promise<ReceivedMedia>>();
   let parser: busboy.Busboy;
@@ -37,7 +37,8 @@ export async function readUpload(request: IncomingMessage, media: MediaStore, us
   };
   const finished = new Promise<void>((resolve, reject): void => {
     parser.on('file', (name, stream, info): void => {
-      if (!fileNames.includes(name) || receiving.has(name)) {
+      // A browser's form sends a part without a file name for a file input left empty (`skipUnnamed`).
+      if (!fileNames.includes(name) || receiving.has(name) || (options.skipUnnamed === true && !info.filename)) {
         // A thumbnail of the client's own, or a second file: not used, read and dropped.
         stream.resume();
         return;

@@ -11,15 +11,17 @@ import type { MastodonStatuses, NewStatus, Reader } from '../../plugins/mastodon
 import type { MastodonThreads } from '../../plugins/mastodon/MastodonThreads';
 import type { MastodonStatus } from '../../plugins/mastodon/StatusEntity';
 import { DEFAULT_INSTANCE_DESCRIPTION, DEFAULT_INSTANCE_TITLE } from '../../plugins/mastodon/InstanceEntity';
+import type { MediaStore, ReceivedMedia } from '../../plugins/media/MediaStore';
 import type { Mutes } from '../../plugins/moderation/Mutes';
 import { badRequest, notFound } from '../../util/HttpErrors';
 import { prefersHtml } from '../http/BrowserAccept';
 import { escapeHtml, safeHtml } from '../http/Html';
-import { readBody, sendHtml } from '../http/HttpUtil';
+import { mediaTypeOf, readBody, sendHtml } from '../http/HttpUtil';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { NOT_HANDLED } from '../http/NotHandled';
 import type { OperationInput } from '../http/Operation';
 import { timelineQuery } from '../mastodon/Pagination';
+import { mediaFields, readUpload } from '../media/MediaUpload';
 import type { ViewContext } from './StatusView';
 import { accountPath, actionForm, formFields, renderNotification, renderStatus } from './StatusView';
 import { APP_PAGE_HEADERS, renderAppPage } from './WebNav';
@@ -40,6 +42,8 @@ export interface WebAppOptions {
   registrations?: Registrations;
   /** Mutes, in setups with moderation. */
   mutes?: Mutes;
+  /** The users' uploads: the compose form's image with its alt text. */
+  media?: MediaStore;
   /** The server's name and description on the front page (as the Mastodon instance entity has them). */
   title?: string;
   description?: string;
@@ -86,9 +90,10 @@ export class WebAppHandler extends JsonHttpHandler {
     response.removeHeader('access-control-allow-credentials');
     const name = operation.route.name;
     if (name === 'web-action') {
-      const form = new URLSearchParams((await readBody(request, this.options.maxBodyBytes ?? 1_048_576)).toString('utf8'));
-      const reader = await this.options.session.poster(request, form);
-      await this.act(operation.target.path, operation.params, reader, form);
+      const { form, reader, upload } = mediaTypeOf(request.headers['content-type']) === 'multipart/form-data' ?
+        await this.readMultipart(request) :
+        await this.readForm(request);
+      await this.act(operation.target.path, operation.params, reader, form, upload);
       response.writeHead(303, { location: `${this.base}${safeBack(form.get('back'))}`, 'cache-control': 'no-store' });
       response.end();
       return;
@@ -270,7 +275,13 @@ ${list}
   private composeForm(context: ViewContext, replyTo?: MastodonStatus): string {
     const visibility = replyTo?.visibility === 'direct' || replyTo?.visibility === 'private' ? replyTo.visibility : 'public';
     const mention = replyTo && replyTo.account.acct !== context.reader?.username ? `@${replyTo.account.acct} ` : '';
-    return `<form method="post" action="${escapeHtml(this.base)}web/statuses" class="compose">${formFields(context)}
+    const enctype = this.options.media ? ' enctype="multipart/form-data"' : '';
+    const media = this.options.media ? `<label for="file">Image (optional)</label>
+<input id="file" name="file" type="file" accept="image/*">
+<label for="description">Image description, for people who cannot see it</label>
+<input id="description" name="description" maxlength="1500">
+<label><input type="checkbox" name="sensitive" value="true"> Sensitive media (hidden until opened)</label>` : '';
+    return `<form method="post" action="${escapeHtml(this.base)}web/statuses" class="compose"${enctype}>${formFields(context)}
 ${replyTo ? `<input type="hidden" name="in_reply_to_id" value="${escapeHtml(replyTo.id)}">` : ''}
 <label for="status">${replyTo ? 'Your reply' : 'What is on your mind?'}</label>
 <textarea id="status" name="status" rows="4" required maxlength="5000">${escapeHtml(mention)}</textarea>
@@ -279,6 +290,7 @@ ${replyTo ? `<input type="hidden" name="in_reply_to_id" value="${escapeHtml(repl
 <label for="visibility">Who can see it</label>
 <select id="visibility" name="visibility">${VISIBILITIES.map(([ value, label ]): string =>
   `<option value="${value}"${value === visibility ? ' selected' : ''}>${escapeHtml(label)}</option>`).join('')}</select>
+${media}
 <button type="submit">${replyTo ? 'Reply' : 'Post'}</button>
 </form>`;
   }
@@ -291,14 +303,61 @@ ${replyTo ? `<input type="hidden" name="in_reply_to_id" value="${escapeHtml(repl
 </form>`;
   }
 
+  private async readForm(request: OperationInput['request']): Promise<PostedForm> {
+    const form = new URLSearchParams((await readBody(request, this.options.maxBodyBytes ?? 1_048_576)).toString('utf8'));
+    return { form, reader: await this.options.session.poster(request, form) };
+  }
+
+  /**
+   * The compose form with a file (multipart): the session first (nobody else's upload is read),
+   * then the file received as the API's uploads are, then the form key; a refused form leaves
+   * nothing stored.
+   */
+  private async readMultipart(request: OperationInput['request']): Promise<PostedForm> {
+    const media = this.options.media;
+    const session = await this.options.session.reader(request);
+    if (!session) {
+      // The form key is checked once the fields are read; without a session nothing is read.
+      return { form: new URLSearchParams(), reader: await this.options.session.poster(request, new URLSearchParams()) };
+    }
+    if (!media) {
+      throw badRequest('This server takes no files from forms.', 'invalid_form');
+    }
+    const { fields, files } = await readUpload(request, media, session.username, [ 'file' ], { skipUnnamed: true });
+    const form = new URLSearchParams([ ...fields ]);
+    const received = files.get('file');
+    try {
+      const reader = await this.options.session.poster(request, form);
+      return { form, reader, upload: received };
+    } catch (error: unknown) {
+      if (received) {
+        await media.discard(received);
+      }
+      throw error;
+    }
+  }
+
   /** What a form asks, done as the session's user. */
-  private async act(path: string, params: Readonly<Record<string, string | undefined>>, reader: WebReader, form: URLSearchParams): Promise<void> {
+  private async act(path: string, params: Readonly<Record<string, string | undefined>>, reader: WebReader, form: URLSearchParams,
+    upload?: ReceivedMedia): Promise<void> {
     const { statuses, threads, follows, mutes } = this.options;
     const username = reader.username;
     if (path === '/web/statuses') {
+      let mediaIds: string[] = [];
+      if (upload && this.options.media) {
+        let fields;
+        try {
+          fields = mediaFields(new Map([[ 'description', form.get('description') ?? '' ]]));
+        } catch (error: unknown) {
+          await this.options.media.discard(upload);
+          throw error;
+        }
+        mediaIds = [ (await this.options.media.commit(upload, fields)).id ];
+      }
       const input: NewStatus = { status: form.get('status') ?? '', spoiler_text: form.get('spoiler_text') ?? '',
         visibility: form.get('visibility') ?? 'public', sensitive: form.get('sensitive') === 'true',
-        ...form.get('in_reply_to_id') ? { in_reply_to_id: form.get('in_reply_to_id')! } : {}};
+        ...form.get('in_reply_to_id') ? { in_reply_to_id: form.get('in_reply_to_id')! } : {},
+        ...mediaIds.length > 0 ? { media_ids: mediaIds } : {}};
       await statuses.post(username, input);
       return;
     }
@@ -367,6 +426,13 @@ ${replyTo ? `<input type="hidden" name="in_reply_to_id" value="${escapeHtml(repl
 interface Page {
   title: string;
   body: string;
+}
+
+/** A form posted to the app, its user, and the compose form's file when it has one. */
+interface PostedForm {
+  form: URLSearchParams;
+  reader: WebReader;
+  upload?: ReceivedMedia;
 }
 
 /** The audience rules' reader of a session (anonymous without one). */

@@ -5,8 +5,11 @@
  * post. Every main page is checked with axe-core (no serious or critical violation) at a desktop
  * and a phone's width; screenshots are kept in the run directory.
  */
-import { readFileSync } from 'node:fs';
-import type { Browser, Page } from 'puppeteer-core';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import type { Browser, ElementHandle, Page } from 'puppeteer-core';
 import { keepScreenshot, launchBrowser } from '../../support/browser';
 import { startFedpod, type FedpodServer } from '../../support/fedpod';
 
@@ -154,6 +157,29 @@ describe('the web app in a browser', () => {
     expect(await mainText(alice)).toContain('I will bring the tea');
     await checkPage(alice, 'thread');
   }, 300_000);
+
+  it('posts an image with its alt text, hidden as sensitive until opened', async() => {
+    const picture = path.join(tmpdir(), `webapp-${process.pid}.png`);
+    writeFileSync(picture, await sharp({ create: { width: 64, height: 32, channels: 3, background: '#3366cc' }}).png().toBuffer());
+    const alice = await newSession();
+    await logIn(alice, 'alice');
+    await alice.type('#status', 'Our new tablecloth');
+    await ((await alice.$('#file')) as ElementHandle<HTMLInputElement>).uploadFile(picture);
+    await alice.type('#description', 'A blue rectangle');
+    await alice.click('input[name="sensitive"]');
+    await submit(alice, 'form.compose button[type="submit"]');
+    expect(alice.url()).toBe(`${server.baseUrl}web/home`);
+    const article = 'article.status:first-of-type';
+    expect(await alice.$eval(`${article} details.sensitive`, (element): boolean => (element as HTMLDetailsElement).open)).toBe(false);
+    expect(await alice.$eval(`${article} img`, (image): string => image.getAttribute('alt') ?? '')).toBe('A blue rectangle');
+    expect(await alice.$eval(`${article} figcaption`, (caption): string => caption.textContent ?? '')).toBe('Alt: A blue rectangle');
+    await alice.click(`${article} details.sensitive summary`);
+    await alice.waitForFunction((selector: string): boolean => {
+      const image = document.querySelector(`${selector} img`) as HTMLImageElement | null;
+      return image !== null && image.complete && image.naturalWidth > 0;
+    }, { timeout: 30_000 }, article);
+    await checkPage(alice, 'home-media');
+  }, 180_000);
 
   it('shows a followers-only post to no stranger, on any page', async() => {
     const alice = await newSession();

@@ -3,6 +3,7 @@
  * clients), the session cookie that reaches the app's pages and nothing else, the form key every
  * form needs, the Content-Security-Policy of its pages, and the audience rules of its pages.
  */
+import sharp from 'sharp';
 import { startFedpod, type FedpodServer } from '../../support/fedpod';
 import { eventually } from '../../support/eventually';
 import { signup, type Session } from '../../support/local-actors';
@@ -104,6 +105,25 @@ describe('the web app over HTTP', () => {
     expect(read.status).toBe(303);
     expect(read.headers.get('access-control-allow-origin')).toBeNull();
     expect((await homeTexts(alice)).join(' ')).not.toMatch(/from elsewhere/u);
+  });
+
+  it('refuses a compose form with a file but without the form key, and keeps no file', async() => {
+    const media = async(): Promise<number> => {
+      const listing = await fetch(`${server.baseUrl}pods/alice/media/`, { headers: { accept: 'text/turtle', authorization: `Bearer ${alice.token}` }});
+      return listing.status === 404 ? 0 : ((await listing.text()).match(/ldp:contains|<http:\/\/www\.w3\.org\/ns\/ldp#contains>/gu) ?? []).length;
+    };
+    const before = await media();
+    const form = new FormData();
+    form.set('csrf', 'guess');
+    form.set('status', 'forged with a file');
+    const picture = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#cc3366' }}).png().toBuffer();
+    form.set('file', new Blob([ new Uint8Array(picture) ], { type: 'image/png' }), 'x.png');
+    const refused = await fetch(`${server.baseUrl}web/statuses`, { method: 'POST', redirect: 'manual', body: form, headers: { cookie: cookieOf(alice) }});
+    expect(refused.status).toBe(403);
+    expect(await media()).toBe(before);
+    const anonymous = await fetch(`${server.baseUrl}web/statuses`, { method: 'POST', redirect: 'manual', body: form });
+    expect(anonymous.status).toBe(403);
+    expect(await media()).toBe(before);
   });
 
   it('posts with the form key, answering 303 back to the page', async() => {
