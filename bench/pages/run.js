@@ -12,30 +12,16 @@ const { loadConfig } = require('../lib/config');
 const { freePort } = require('../lib/ports');
 const { startFedpod } = require('../lib/fedpod');
 const { request } = require('../lib/http');
+const { json, signUp } = require('../lib/accounts');
 const { formatRatio } = require('../lib/report');
 const { log, startRun, runMain, strictExitCode, saveResults, warnIfBusy, measureScenario } = require('../lib/runner');
 const { sleep } = require('../lib/process');
 
 const AS_CONTEXT = 'https://www.w3.org/ns/activitystreams';
 const AS_PUBLIC = 'https://www.w3.org/ns/activitystreams#Public';
-const PASSWORD = 'bench password 1';
 const LABEL_WIDTH = 36;
 // The page may take at most this many times the API's time (compared as requests per second).
 const PAGE_LIMIT = 2;
-
-async function json(url, options, expected) {
-  const res = await request(url, { timeoutMs: 60000, ...options });
-  if (!expected.includes(res.status)) {
-    throw new Error(`${options.method || 'GET'} ${url} answered ${res.status}: ${res.body.slice(0, 300)}`);
-  }
-  return res.body ? JSON.parse(res.body) : {};
-}
-
-async function signUp(baseUrl, username) {
-  const body = await json(`${baseUrl}auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username, email: `${username}@example.com`, password: PASSWORD }) }, [201]);
-  return { username, token: body.token, actor: body.webId };
-}
 
 async function main() {
   const config = loadConfig();
