@@ -182,6 +182,7 @@ describe('the web app over HTTP', () => {
     const live = await fetch(`${server.baseUrl}web/live`, { headers: { cookie: cookieOf(alice) }, signal: controller.signal });
     expect(live.status).toBe(200);
     expect(live.headers.get('content-type')).toContain('text/event-stream');
+    await live.body?.cancel();
     controller.abort();
   });
 });
