@@ -22,4 +22,13 @@ async function signUp(baseUrl, username) {
   return { username, token: body.token, actor: body.webId };
 }
 
-module.exports = { json, signUp, PASSWORD };
+/** A poster and a reader who follows them (the reader's Follow through their outbox). */
+async function posterAndReader(baseUrl) {
+  const poster = await signUp(baseUrl, 'poster');
+  const reader = await signUp(baseUrl, 'reader');
+  await json(`${reader.actor}/outbox`, { method: 'POST', headers: { authorization: `Bearer ${reader.token}`, 'content-type': 'application/activity+json' },
+    body: JSON.stringify({ '@context': 'https://www.w3.org/ns/activitystreams', type: 'Follow', object: poster.actor }) }, [201]);
+  return { poster, reader };
+}
+
+module.exports = { json, signUp, posterAndReader, PASSWORD };

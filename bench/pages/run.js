@@ -12,7 +12,7 @@ const { loadConfig } = require('../lib/config');
 const { freePort } = require('../lib/ports');
 const { startFedpod } = require('../lib/fedpod');
 const { request } = require('../lib/http');
-const { json, signUp } = require('../lib/accounts');
+const { json, posterAndReader } = require('../lib/accounts');
 const { formatRatio } = require('../lib/report');
 const { log, startRun, runMain, strictExitCode, saveResults, warnIfBusy, measureScenario } = require('../lib/runner');
 const { sleep } = require('../lib/process');
@@ -33,10 +33,7 @@ async function main() {
   const results = {};
   try {
     const baseUrl = server.baseUrl;
-    const poster = await signUp(baseUrl, 'poster');
-    const reader = await signUp(baseUrl, 'reader');
-    await json(`${reader.actor}/outbox`, { method: 'POST', headers: { authorization: `Bearer ${reader.token}`, 'content-type': 'application/activity+json' },
-      body: JSON.stringify({ '@context': AS_CONTEXT, type: 'Follow', object: poster.actor }) }, [201]);
+    const { poster, reader } = await posterAndReader(baseUrl);
     for (let i = 0; i < posts; i += 1) {
       await json(`${poster.actor}/outbox`, { method: 'POST', headers: { authorization: `Bearer ${poster.token}`, 'content-type': 'application/activity+json' },
         body: JSON.stringify({ '@context': AS_CONTEXT, type: 'Note', content: `<p>status ${i} with a <a href="https://example.org/">link</a></p>`,
