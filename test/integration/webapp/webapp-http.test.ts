@@ -133,6 +133,14 @@ describe('the web app over HTTP', () => {
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe(`${server.baseUrl}web/local`);
     expect((await homeTexts(alice)).join(' ')).toContain('Hello from the web app');
+    // The way back is a page of the app, never another site.
+    for (const back of [ '//evil.example/web/', 'https://evil.example/', 'web//evil.example', '../auth/logout' ]) {
+      const bookmarked = await post(`web/statuses/${encodeURIComponent('nothing-here')}/bookmark`, alice, { csrf: key, back });
+      expect(bookmarked.status).toBe(404);
+      const followed = await post('web/follow', alice, { csrf: key, back, handle: '@carol' });
+      expect(followed.status).toBe(303);
+      expect(followed.headers.get('location')).toBe(`${server.baseUrl}web/home`);
+    }
     const local = await (await page('web/local')).text();
     expect(local).toContain('<summary>Content warning: greeting</summary>');
   });
