@@ -12,7 +12,7 @@
 const { loadConfig, readList } = require('../lib/config');
 const { freePort } = require('../lib/ports');
 const { startFedpod } = require('../lib/fedpod');
-const { request } = require('../lib/http');
+const { json, posterAndReader } = require('../lib/accounts');
 const { formatNumber, formatRatio } = require('../lib/report');
 const { log, startRun, runMain, strictExitCode, saveResults, warnIfBusy, measureScenario } = require('../lib/runner');
 const { sleep } = require('../lib/process');
@@ -21,24 +21,9 @@ const { sampleRequests } = require('../scale/measure');
 
 const AS_CONTEXT = 'https://www.w3.org/ns/activitystreams';
 const AS_PUBLIC = 'https://www.w3.org/ns/activitystreams#Public';
-const PASSWORD = 'bench password 1';
 const LABEL_WIDTH = 36;
 // The home timeline's cost may grow at most this much from the smallest size to the largest.
 const GROWTH_LIMIT = 1.5;
-
-async function json(url, options, expected) {
-  const res = await request(url, { timeoutMs: 60000, ...options });
-  if (!expected.includes(res.status)) {
-    throw new Error(`${options.method || 'GET'} ${url} answered ${res.status}: ${res.body.slice(0, 300)}`);
-  }
-  return res.body ? JSON.parse(res.body) : {};
-}
-
-async function signUp(baseUrl, username) {
-  const body = await json(`${baseUrl}auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username, email: `${username}@example.com`, password: PASSWORD }) }, [201]);
-  return { username, token: body.token, actor: body.webId };
-}
 
 function outboxPost(user, content) {
   return {
@@ -81,10 +66,7 @@ async function main() {
   const growth = {};
   try {
     const baseUrl = server.baseUrl;
-    const poster = await signUp(baseUrl, 'poster');
-    const reader = await signUp(baseUrl, 'reader');
-    await json(`${reader.actor}/outbox`, { method: 'POST', headers: { authorization: `Bearer ${reader.token}`, 'content-type': 'application/activity+json' },
-      body: JSON.stringify({ '@context': AS_CONTEXT, type: 'Follow', object: poster.actor }) }, [201]);
+    const { poster, reader } = await posterAndReader(baseUrl);
     const note = await json(`${poster.actor}/outbox`, outboxPost(poster, 'the note read by the baseline'), [201]);
     const noteUrl = note.object && note.object.id ? note.object.id : note.object;
     log(`  up at ${baseUrl}; reader follows poster; note ${noteUrl}`);

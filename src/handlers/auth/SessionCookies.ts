@@ -31,3 +31,11 @@ export function readCookie(request: IncomingMessage, name: string): string | und
   }
   return undefined;
 }
+
+/**
+ * The session cookie of the web app (every path, so its pages know the reader): Lax, so a link from
+ * another site opens the app logged in. It is read only by the app's own routes (WebSession): GETs of
+ * pages, and POSTs that carry the session's form key. No other route reads it, so it is never
+ * credentials for LDP, outboxes, the Mastodon API or webhooks.
+ */
+export const WEB_SESSION = { name: 'fedpod_web_session', path: '/', sameSite: 'Lax' } as const;

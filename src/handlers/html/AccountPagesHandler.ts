@@ -11,7 +11,7 @@ import { NOT_HANDLED } from '../http/NotHandled';
 import { prefersHtml } from '../http/BrowserAccept';
 import { escapeHtml } from '../http/Html';
 import { renderPage } from '../http/PageLayout';
-import { ACCOUNT_SESSION, OAUTH_SESSION, readCookie, setCookie } from '../auth/SessionCookies';
+import { ACCOUNT_SESSION, OAUTH_SESSION, readCookie, setCookie, WEB_SESSION } from '../auth/SessionCookies';
 import { FormCsrf } from '../auth/FormCsrf';
 
 const PAGES = new Set([ '/auth/signup', '/auth/login', '/auth/account', '/auth/logout' ]);
@@ -66,8 +66,9 @@ export class AccountPagesHandler extends JsonHttpHandler {
       case '/auth/signup':
       case '/auth/login':
         return form ? this.enter(response, path, form) : this.send(response, 200, path === '/auth/signup' ?
-          this.signupForm(undefined, new URLSearchParams({ invite: operation.target.query.get('invite') ?? '' })) :
-          this.loginForm());
+          this.signupForm(undefined, new URLSearchParams({ invite: operation.target.query.get('invite') ?? '',
+            next: operation.target.query.get('next') ?? '' })) :
+          this.loginForm(undefined, '', operation.target.query.get('next') ?? ''));
       case '/auth/logout':
         response.writeHead(303, { location: `${this.base}auth/login`, 'set-cookie': this.cookie('', 0) });
         response.end();
@@ -90,7 +91,7 @@ export class AccountPagesHandler extends JsonHttpHandler {
       if (!(error instanceof FedpodHttpError) || error.statusCode >= 500) {
         throw error;
       }
-      const html = signup ? this.signupForm(error.message, form) : this.loginForm(error.message, form.get('username') ?? '');
+      const html = signup ? this.signupForm(error.message, form) : this.loginForm(error.message, form.get('username') ?? '', form.get('next') ?? '');
       return this.send(response, error.statusCode, html);
     }
     if (session.pending) {
@@ -100,7 +101,7 @@ export class AccountPagesHandler extends JsonHttpHandler {
 ${steps.join('\n')}
 <p>You can log in once that is done.</p>`));
     }
-    response.writeHead(303, { location: `${this.base}auth/account`, 'set-cookie': this.cookie(session.token), 'cache-control': 'no-store' });
+    response.writeHead(303, { location: `${this.base}${nextPath(form.get('next'))}`, 'set-cookie': this.cookie(session.token), 'cache-control': 'no-store' });
     response.end();
   }
 
@@ -197,7 +198,7 @@ ${apps.length === 0 ? '<p class="meta">None yet.</p>' : `<ul class="apps">${apps
         '';
     return renderPage(this.base, 'Sign up', `<h1>Sign up</h1>
 ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
-<form method="post" action="${escapeHtml(this.base)}auth/signup">
+<form method="post" action="${escapeHtml(this.base)}auth/signup">${nextField(form?.get('next'))}
 <label for="username">Username</label><input id="username" name="username" autocomplete="username" required value="${escapeHtml(form?.get('username'))}">
 <label for="email">Email</label><input id="email" name="email" type="email" autocomplete="email" required value="${escapeHtml(form?.get('email'))}">
 <label for="password">Password (8 characters or more)</label><input id="password" name="password" type="password" autocomplete="new-password" minlength="8" required>
@@ -206,10 +207,10 @@ ${extra}<button type="submit">Sign up</button>
 <p>Already have an account? <a href="${escapeHtml(this.base)}auth/login">Log in</a>.</p>`);
   }
 
-  private loginForm(error?: string, username = ''): string {
+  private loginForm(error?: string, username = '', next = ''): string {
     return renderPage(this.base, 'Log in', `<h1>Log in</h1>
 ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
-<form method="post" action="${escapeHtml(this.base)}auth/login">
+<form method="post" action="${escapeHtml(this.base)}auth/login">${nextField(next)}
 <label for="username">Username or email</label><input id="username" name="username" autocomplete="username" required value="${escapeHtml(username)}">
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Log in</button>
@@ -224,10 +225,23 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
   }
 
   private cookie(token: string, maxAge?: number): string[] {
-    return [ setCookie(ACCOUNT_SESSION, token, this.secure, maxAge), setCookie(OAUTH_SESSION, token, this.secure, maxAge) ];
+    return [ setCookie(ACCOUNT_SESSION, token, this.secure, maxAge), setCookie(OAUTH_SESSION, token, this.secure, maxAge),
+      setCookie(WEB_SESSION, token, this.secure, maxAge) ];
   }
 
   private sessionToken(request: IncomingMessage): string | undefined {
     return readCookie(request, ACCOUNT_SESSION.name);
   }
+}
+
+/**
+ * Where a signup or login goes: `next` when it is a page of this server's web app (`web/...`, as the
+ * app's links ask), else the account page; never another site.
+ */
+function nextPath(next: string | null | undefined): string {
+  return next && /^web\/[\w@%.\-/]*$/u.test(next) && !next.includes('//') ? next : 'auth/account';
+}
+
+function nextField(next: string | null | undefined): string {
+  return next ? `<input type="hidden" name="next" value="${escapeHtml(next)}">` : '';
 }

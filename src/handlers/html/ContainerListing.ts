@@ -60,6 +60,19 @@ ${members}${next}
 `;
 }
 
+/**
+ * Whether the reader may add to a container, from the `WAC-Allow` its access decision gave
+ * (`user="read append"`): the note form is offered only to those whose post would be taken. No
+ * header: a setup whose policy does not say, where anyone may write (the open LDP setup).
+ */
+export function readerMayAppend(wacAllow: string | undefined): boolean {
+  if (wacAllow === undefined) {
+    return true;
+  }
+  const modes = /user="([^"]*)"/u.exec(wacAllow)?.[1].split(' ') ?? [];
+  return modes.includes('append') || modes.includes('write');
+}
+
 /** The entries of the containers above `iri`, up to `root` (a storage root or the server's base URL). */
 export function parentsOf(iri: string, root: string): ListedEntry[] {
   const parents: ListedEntry[] = [];

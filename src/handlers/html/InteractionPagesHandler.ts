@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { AccountService } from '../../plugins/accounts/AccountService';
 import type { TokenClaims, TokenService } from '../../plugins/accounts/TokenService';
@@ -8,6 +7,7 @@ import type { WebFingerResolver } from '../../plugins/activitypub/fetch/WebFinge
 import { looksLikeHandle } from '../../plugins/activitypub/fetch/WebFingerResolver';
 import type { OutboxService } from '../../plugins/activitypub/outbound/OutboxService';
 import { FedpodHttpError, methodNotAllowed } from '../../util/HttpErrors';
+import { CSRF_FIELD, FormCsrf } from '../auth/FormCsrf';
 import { ACCOUNT_SESSION, OAUTH_SESSION, readCookie, setCookie } from '../auth/SessionCookies';
 import { escapeHtml } from '../http/Html';
 import { mediaTypeOf, readBody, sendHtml } from '../http/HttpUtil';
@@ -27,6 +27,7 @@ const MAX_FORM_BYTES = 16 * 1024;
  */
 export class InteractionPagesHandler extends JsonHttpHandler {
   private readonly urls: ActorUrls;
+  private readonly csrf = new FormCsrf();
   private readonly secure: boolean;
 
   public constructor(
@@ -68,9 +69,7 @@ export class InteractionPagesHandler extends JsonHttpHandler {
       return this.send(response, 200, this.loginPage(target));
     }
     if (form) {
-      if (form.get('csrf') !== formKey(token)) {
-        throw new FedpodHttpError(403, 'invalid_form', 'This form was not sent from this page: reload it and try again.');
-      }
+      this.csrf.check(token, form.get(CSRF_FIELD));
       return this.follow(response, claims, target);
     }
     return this.confirm(response, claims, token, target);
@@ -117,7 +116,7 @@ export class InteractionPagesHandler extends JsonHttpHandler {
     this.send(response, 200, renderPage(this.urls.base, `Follow ${name}`, `<h1>Follow ${escapeHtml(name)}?</h1>
 <p>You are logged in as <strong>${escapeHtml(claims.username)}</strong>. <a href="${escapeHtml(actor)}">${escapeHtml(actor)}</a></p>
 <form method="post" action="${escapeHtml(this.pageUrl(target))}">
-<input type="hidden" name="csrf" value="${escapeHtml(formKey(token))}">
+${this.csrf.field(token)}
 <input type="hidden" name="uri" value="${escapeHtml(target)}">
 <button type="submit">Follow</button>
 </form>`));
@@ -147,9 +146,4 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
     sendHtml(response, status, html, { 'cache-control': 'no-store', 'x-frame-options': 'DENY',
       'content-security-policy': 'frame-ancestors \'none\'' });
   }
-}
-
-/** A value of the page's forms that only a page of this session can have (the token's hash). */
-function formKey(token: string): string {
-  return createHash('sha256').update(`fedpod interaction ${token}`).digest('base64url');
 }

@@ -35,7 +35,6 @@ nav.settings ul { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; list-style:
 nav.settings a[aria-current] { font-weight: 700; text-decoration: none; }
 label.check { display: flex; gap: 0.5rem; align-items: center; }
 fieldset { border: 1px solid var(--line); border-radius: 6px; display: grid; gap: 0.25rem; }
-button.secondary { background: transparent; color: var(--accent); border: 1px solid var(--accent); }
 ul.rows, ul.sections { padding: 0; list-style: none; }
 ul.rows li, ul.sections li { margin: 0.5rem 0; padding: 0.5rem 0; border-top: 1px solid var(--line); overflow-wrap: anywhere; }
 ul.sections .meta { display: block; }
@@ -47,14 +46,31 @@ th, td { text-align: left; padding: 0.35rem 0.5rem; border-bottom: 1px solid var
 td button { white-space: nowrap; }
 .picture { display: grid; gap: 0.5rem; justify-items: start; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+header nav.app { flex-wrap: wrap; gap: 0.25rem 1rem; }
+header nav a[aria-current="page"] { font-weight: 700; text-decoration: none; }
+.status .byline { margin: 0; }
+.status .actions { display: flex; gap: 0.5rem; flex-wrap: wrap; align-items: center; }
+.status .actions form { display: inline; }
+.status .actions button, button.secondary { background: transparent; color: var(--accent); border: 1px solid var(--accent); padding: 0.25rem 0.6rem; }
+.status .actions button[aria-pressed="true"] { background: var(--accent); color: #fff; }
+.status figure { margin: 0.5rem 0; }
+.status figcaption { color: var(--muted); font-size: 0.9rem; }
+.notification { border-top: 1px solid var(--line); padding: 0.5rem 0; }
+.badge { background: #b3261e; color: #fff; border-radius: 1rem; padding: 0 0.45rem; font-size: 0.8rem; }
 `;
+
+/** What a page adds to the layout: the navigation of the web app (HTML of links), its scripts (URLs, served as files). */
+export interface PageOptions {
+  nav?: string;
+  scripts?: readonly string[];
+}
 
 /**
  * A whole HTML page with the server's name: a small inline stylesheet (no other request), readable
  * on a phone, landmarks for screen readers. `body` is HTML the caller built from escaped text.
  * Without `baseUrl` (an error page written where it is not known) the home link is `/`.
  */
-export function renderPage(baseUrl: string | undefined, title: string, body: string): string {
+export function renderPage(baseUrl: string | undefined, title: string, body: string, options: PageOptions = {}): string {
   const base = baseUrl === undefined ? '/' : baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
   const host = baseUrl === undefined ? '' : new URL(base).host;
   return `<!DOCTYPE html>
@@ -64,9 +80,9 @@ export function renderPage(baseUrl: string | undefined, title: string, body: str
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} · ${escapeHtml(SERVER_NAME)}</title>
 <style>${STYLE}</style>
-</head>
+${(options.scripts ?? []).map((src): string => `<script src="${escapeHtml(src)}" defer></script>\n`).join('')}</head>
 <body>
-<header><a class="home" href="${escapeHtml(base)}">${escapeHtml(SERVER_NAME)}</a><span class="meta">${escapeHtml(host)}</span></header>
+<header><a class="home" href="${escapeHtml(base)}">${escapeHtml(SERVER_NAME)}</a><span class="meta">${escapeHtml(host)}</span>${options.nav ?? ''}</header>
 <main>
 ${body}
 </main>

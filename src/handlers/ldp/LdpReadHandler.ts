@@ -21,7 +21,7 @@ import { bareMediaType } from '../../util/ContentTypes';
 import { negotiate } from '../http/HttpUtil';
 import { prefersHtml } from '../http/BrowserAccept';
 import { renderPage } from '../http/PageLayout';
-import { containerListing, nameOf, parentsOf } from '../html/ContainerListing';
+import { containerListing, nameOf, parentsOf, readerMayAppend } from '../html/ContainerListing';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { agentIri } from '../http/Agent';
 import type { OperationInput } from '../http/Operation';
@@ -299,8 +299,8 @@ ${containerListing({
     members: members.map(({ iri: member }): { identifier: string; name: string; container: boolean } =>
       ({ identifier: member, name: nameOf(member, iri), container: member.endsWith('/') })),
     next: page.nextAfter ? `${iri}?after=${encodeURIComponent(page.nextAfter)}` : undefined,
-    // The ActivityPub containers take posts through outboxes, not forms.
-    noteForm: !this.audience,
+    // The ActivityPub containers take posts through outboxes, not forms; no form for a reader who may not add.
+    noteForm: !this.audience && readerMayAppend(operation.access.headers?.['wac-allow']),
   })}`);
     // An ETag as CSS gives the page, so a browser's revalidation gets a 304; not for a filtered page,
     // which also changes when the reader's audience does.

@@ -1,7 +1,7 @@
 import type { AccountStore } from '../../plugins/accounts/AccountStore';
 import type { Registrations } from '../../plugins/accounts/Registrations';
 import type { InstanceFacts } from '../../plugins/mastodon/InstanceEntity';
-import { instanceV1, instanceV2 } from '../../plugins/mastodon/InstanceEntity';
+import { DEFAULT_INSTANCE_DESCRIPTION, DEFAULT_INSTANCE_TITLE, instanceV1, instanceV2 } from '../../plugins/mastodon/InstanceEntity';
 import { readSoftwareInfo } from '../discovery/NodeInfoHandler';
 import { sendJson } from '../http/HttpUtil';
 import type { OperationInput } from '../http/Operation';
@@ -39,8 +39,8 @@ export class MastodonInstanceHandler extends MastodonHandler {
     }
     const facts: InstanceFacts = {
       baseUrl: this.options.baseUrl,
-      title: this.options.title ?? 'Fedpod',
-      description: this.options.description ?? 'A Solid pod, an ActivityPub actor and a Mastodon account in one.',
+      title: this.options.title ?? DEFAULT_INSTANCE_TITLE,
+      description: this.options.description ?? DEFAULT_INSTANCE_DESCRIPTION,
       softwareVersion: this.software.version,
       sourceUrl: this.software.repository,
       userCount: (await this.options.accounts.list()).length,

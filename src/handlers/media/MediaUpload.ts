@@ -14,12 +14,12 @@ const FIELD_BYTES = 64 * 1024;
  * MediaStore.receive (sniffed, bounded by its kind's limit, re-encoded), its text fields are
  * kept (64 KiB at most each). The whole body is counted too: past the largest file plus the
  * fields' allowance it is refused (413), so no body is read without bound. Answers the text
- * fields and the received file; on any refusal nothing stays written. `browserForm`: the body is
+ * fields and the received file; on any refusal nothing stays written. `skipUnnamed`: the body is
  * a browser's form, whose file parts without a file name are file inputs left empty (skipped);
  * an API client may send a file without a name.
  */
 export async function readUpload(request: IncomingMessage, media: MediaStore, username: string,
-  fileNames: readonly string[] = [ 'file' ], browserForm = false): Promise<{ fields: Map<string, string>; files: Map<string, ReceivedMedia> }> {
+  fileNames: readonly string[] = [ 'file' ], options: { skipUnnamed?: boolean } = {}): Promise<{ fields: Map<string, string>; files: Map<string, ReceivedMedia> }> {
   const fields = new Map<string, string>();
   const receiving = new Map<string, Promise<ReceivedMedia>>();
   let parser: busboy.Busboy;
@@ -39,8 +39,8 @@ export async function readUpload(request: IncomingMessage, media: MediaStore, us
   };
   const finished = new Promise<void>((resolve, reject): void => {
     parser.on('file', (name, stream, info): void => {
-      // A browser's form sends an empty file input as a part with an empty filename (busboy: none): no file.
-      if (!fileNames.includes(name) || receiving.has(name) || (browserForm && !info.filename)) {
+      // A browser's form sends a part without a file name for a file input left empty (`skipUnnamed`).
+      if (!fileNames.includes(name) || receiving.has(name) || (options.skipUnnamed === true && !info.filename)) {
         // A thumbnail of the client's own, or a second file: not used, read and dropped.
         stream.resume();
         return;

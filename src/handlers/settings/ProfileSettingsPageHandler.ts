@@ -46,7 +46,7 @@ export class ProfileSettingsPageHandler extends SettingsPageHandler {
     if (mediaTypeOf(request.headers['content-type']) !== 'multipart/form-data') {
       return super.readForm(request, session);
     }
-    const { fields, files } = await readUpload(request, this.media, session.username, [ 'avatar', 'header' ], true);
+    const { fields, files } = await readUpload(request, this.media, session.username, [ 'avatar', 'header' ], { skipUnnamed: true });
     return { fields, files, discard: async(): Promise<void> => {
       await Promise.all([ ...files.values() ].map(async(received): Promise<void> => this.media.discard(received)));
       files.clear();

@@ -1,3 +1,7 @@
+/** The server's name and description when the setup gives none (the instance entity's and the front page's). */
+export const DEFAULT_INSTANCE_TITLE = 'Fedpod';
+export const DEFAULT_INSTANCE_DESCRIPTION = 'A Solid pod, an ActivityPub actor and a Mastodon account in one.';
+
 /** What the Instance entities say about this server. */
 export interface InstanceFacts {
   /** The public base URL. */

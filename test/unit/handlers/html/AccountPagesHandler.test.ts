@@ -109,9 +109,21 @@ describe('AccountPagesHandler', (): void => {
     const page = await open('/auth/login', { form: { username: 'alice', password: 'right' }});
     expect(page.status).toBe(303);
     expect(page.headers.get('location')).toBe(`${BASE}auth/account`);
-    const [ pages, oauth ] = page.headers.getSetCookie();
+    const [ pages, oauth, web ] = page.headers.getSetCookie();
     expect(pages).toMatch(/^fedpod_session=[\w.-]+; Path=\/auth\/; HttpOnly; SameSite=Strict; Secure$/u);
     expect(oauth).toMatch(/^fedpod_oauth_session=[\w.-]+; Path=\/oauth\/; HttpOnly; SameSite=Lax; Secure$/u);
+    expect(web).toMatch(/^fedpod_web_session=[\w.-]+; Path=\/; HttpOnly; SameSite=Lax; Secure$/u);
+  });
+
+  it('goes on to the web app page the login was opened for, and never to another site', async(): Promise<void> => {
+    const form = await open('/auth/login?next=web/notifications');
+    expect(form.html).toContain('<input type="hidden" name="next" value="web/notifications">');
+    const to = async(next: string): Promise<string | null> =>
+      (await open('/auth/login', { form: { username: 'alice', password: 'right', next }})).headers.get('location');
+    expect(await to('web/notifications')).toBe(`${BASE}web/notifications`);
+    for (const next of [ '//evil.example/web/', 'https://evil.example/', 'web//evil.example', 'auth/logout', '/web/home' ]) {
+      expect(await to(next)).toBe(`${BASE}auth/account`);
+    }
   });
 
   it('shows the form again with the reason and status of a refused login or signup, keeping what was typed', async(): Promise<void> => {
@@ -181,7 +193,8 @@ describe('AccountPagesHandler', (): void => {
     expect(page.status).toBe(303);
     expect(page.headers.get('location')).toBe(`${BASE}auth/login`);
     expect(page.headers.getSetCookie()).toEqual([ 'fedpod_session=; Path=/auth/; HttpOnly; SameSite=Strict; Secure; Max-Age=0',
-      'fedpod_oauth_session=; Path=/oauth/; HttpOnly; SameSite=Lax; Secure; Max-Age=0' ]);
+      'fedpod_oauth_session=; Path=/oauth/; HttpOnly; SameSite=Lax; Secure; Max-Age=0',
+      'fedpod_web_session=; Path=/; HttpOnly; SameSite=Lax; Secure; Max-Age=0' ]);
   });
 
   it('on a plain-HTTP base, sets no Secure cookie, and without webhooks shows no webhooks and no form', async(): Promise<void> => {

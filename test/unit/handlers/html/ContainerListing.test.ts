@@ -1,4 +1,4 @@
-import { containerListing, nameOf, parentsOf } from '../../../../src/handlers/html/ContainerListing';
+import { containerListing, nameOf, parentsOf, readerMayAppend } from '../../../../src/handlers/html/ContainerListing';
 
 const ROOT = 'https://pod.example/';
 
@@ -32,5 +32,13 @@ describe('ContainerListing', (): void => {
     expect(html).not.toContain('<form');
     expect(containerListing({ identifier: `${ROOT}notes/`, name: 'notes', parents: [], members: [], noteForm: true }))
       .toMatch(/Empty\.[\s\S]*<form method="post" action="https:\/\/pod\.example\/notes\/">/u);
+  });
+
+  it('offers the note form only to a reader whose WAC-Allow lets them add, or where the policy says nothing', (): void => {
+    expect(readerMayAppend('user="read",public="read"')).toBe(false);
+    expect(readerMayAppend('user="read append",public="read"')).toBe(true);
+    expect(readerMayAppend('user="read write",public=""')).toBe(true);
+    expect(readerMayAppend('user="",public="read append"')).toBe(false);
+    expect(readerMayAppend(undefined)).toBe(true);
   });
 });

@@ -1,0 +1,127 @@
+import type { MastodonAccount } from '../../plugins/mastodon/AccountEntity';
+import type { MastodonNotification } from '../../plugins/mastodon/MastodonNotifications';
+import type { MastodonAttachment, MastodonStatus } from '../../plugins/mastodon/StatusEntity';
+import { escapeHtml, isWebUrl, safeHtml } from '../http/Html';
+import type { WebReader } from './WebSession';
+import { FORM_KEY_FIELD } from './WebSession';
+
+/** Where the app's pages are and who reads them: what a status's links and forms need. */
+export interface ViewContext {
+  /** The base URL, ending in `/`. */
+  base: string;
+  reader?: WebReader;
+  /** The page the forms come back to (a path under the base, with its query). */
+  back: string;
+}
+
+/** The hidden fields of every form of a page: the session's form key and the page to come back to. */
+export function formFields(context: ViewContext): string {
+  return `<input type="hidden" name="${FORM_KEY_FIELD}" value="${escapeHtml(context.reader?.formKey)}">` +
+    `<input type="hidden" name="back" value="${escapeHtml(context.back)}">`;
+}
+
+/** A form with one button that POSTs an action of the app. */
+export function actionForm(context: ViewContext, path: string, label: string, pressed?: boolean, extra = ''): string {
+  const state = pressed === undefined ? '' : ` aria-pressed="${pressed}"`;
+  return `<form method="post" action="${escapeHtml(context.base)}${escapeHtml(path)}">${formFields(context)}${extra}` +
+    `<button type="submit"${state}>${escapeHtml(label)}</button></form>`;
+}
+
+/** The app's page of an account: `@user` here, `@user@host` elsewhere. */
+export function accountPath(account: MastodonAccount): string {
+  return `web/@${encodeURIComponent(account.acct).replaceAll('%40', '@')}`;
+}
+
+/** An account's name, linked to its page in the app, with its handle. */
+export function accountLink(context: ViewContext, account: MastodonAccount): string {
+  const name = account.display_name || account.username;
+  return `<a href="${escapeHtml(context.base)}${escapeHtml(accountPath(account))}"><strong>${escapeHtml(name)}</strong></a>` +
+    ` <span class="handle">@${escapeHtml(account.acct)}</span>`;
+}
+
+/**
+ * Media: images with their alt text (shown under them too), others linked. Sensitive media are
+ * behind a `<details>` the reader opens.
+ */
+function media(status: MastodonStatus): string {
+  const items = status.media_attachments.filter((item): boolean => isWebUrl(item.url)).map((item: MastodonAttachment): string => {
+    const alt = item.description ?? '';
+    const caption = alt ? `<figcaption>Alt: ${escapeHtml(alt)}</figcaption>` : '';
+    const shown = item.type === 'image' || item.type === 'gifv' ?
+      `<img src="${escapeHtml(isWebUrl(item.preview_url) ? item.preview_url : item.url)}" alt="${escapeHtml(alt)}" loading="lazy">` :
+      `<a href="${escapeHtml(item.url)}" rel="nofollow noopener noreferrer">${escapeHtml(alt || `A ${item.type} file`)}</a>`;
+    return `<figure>${shown}${caption}</figure>`;
+  });
+  if (items.length === 0) {
+    return '';
+  }
+  const all = items.join('');
+  return status.sensitive ? `<details class="sensitive"><summary>Sensitive media: show</summary>${all}</details>` : all;
+}
+
+function poll(status: MastodonStatus): string {
+  if (!status.poll) {
+    return '';
+  }
+  return `<ul class="poll">${status.poll.options.map((option): string =>
+    `<li>${escapeHtml(option.title)}: ${option.votes_count ?? 0}</li>`).join('')}</ul>`;
+}
+
+const VISIBILITY: Record<MastodonStatus['visibility'], string> = {
+  public: 'Public', unlisted: 'Unlisted', private: 'Followers only', direct: 'Mentioned people only',
+};
+
+/**
+ * One status as an article of the app: author, content (made safe) behind its content warning,
+ * media, poll, date linked to its thread, and for a logged-in reader the buttons (reply, like,
+ * boost, bookmark, delete their own). A boost shows who boosted it above the original.
+ */
+export function renderStatus(context: ViewContext, shown: MastodonStatus): string {
+  const status = shown.reblog ?? shown;
+  const boosted = shown.reblog ? `<p class="meta">${accountLink(context, shown.account)} boosted</p>` : '';
+  const body = `${safeHtml(status.content)}${media(status)}${poll(status)}`;
+  const content = status.spoiler_text ?
+    `<details><summary>Content warning: ${escapeHtml(status.spoiler_text)}</summary>${body}</details>` :
+    body;
+  const thread = `${context.base}web/statuses/${encodeURIComponent(status.id)}`;
+  const when = `<a href="${escapeHtml(thread)}"><time datetime="${escapeHtml(status.created_at)}">${
+    escapeHtml(status.created_at.slice(0, 16).replace('T', ' '))} UTC</time></a>`;
+  const counts = `${status.replies_count} ${status.replies_count === 1 ? 'reply' : 'replies'}`;
+  return `<article class="status" id="status-${escapeHtml(status.id)}" data-status="${escapeHtml(status.id)}">
+${boosted}<p class="byline">${accountLink(context, status.account)}</p>
+${content}
+<p class="meta">${when} · ${escapeHtml(VISIBILITY[status.visibility])} · ${escapeHtml(counts)}</p>
+${context.reader ? actions(context, status) : ''}</article>`;
+}
+
+function actions(context: ViewContext, status: MastodonStatus): string {
+  const path = (action: string): string => `web/statuses/${encodeURIComponent(status.id)}/${action}`;
+  const own = status.account.acct === context.reader!.username;
+  const boostable = status.visibility === 'public' || status.visibility === 'unlisted';
+  return `<div class="actions">
+<a href="${escapeHtml(context.base)}web/compose?in_reply_to_id=${encodeURIComponent(status.id)}">Reply</a>
+${actionForm(context, path(status.favourited ? 'unfavourite' : 'favourite'), `Like (${status.favourites_count})`, status.favourited)}
+${boostable ? actionForm(context, path(status.reblogged ? 'unreblog' : 'reblog'), `Boost (${status.reblogs_count})`, status.reblogged) : ''}
+${actionForm(context, path(status.bookmarked ? 'unbookmark' : 'bookmark'), 'Bookmark', status.bookmarked)}
+${own ? actionForm(context, path('delete'), 'Delete') : ''}
+</div>
+`;
+}
+
+const NOTIFICATION_TEXT: Record<MastodonNotification['type'], string> = {
+  mention: 'mentioned you', reblog: 'boosted your post', follow: 'followed you', follow_request: 'asks to follow you',
+  favourite: 'liked your post', update: 'edited a post',
+};
+
+/** One notification: who did what, the status it is about, and for a follow request the answers. */
+export function renderNotification(context: ViewContext, notification: MastodonNotification): string {
+  const account = notification.account;
+  const answer = notification.type === 'follow_request' ?
+    `<div class="actions">${actionForm(context, `web/accounts/${encodeURIComponent(account.id)}/authorize`, 'Accept')}` +
+    `${actionForm(context, `web/accounts/${encodeURIComponent(account.id)}/reject`, 'Reject')}</div>` :
+    '';
+  return `<section class="notification" data-notification="${escapeHtml(notification.id)}">
+<p>${accountLink(context, account)} ${escapeHtml(NOTIFICATION_TEXT[notification.type])}
+<span class="meta"><time datetime="${escapeHtml(notification.created_at)}">${escapeHtml(notification.created_at.slice(0, 16).replace('T', ' '))} UTC</time></span></p>
+${answer}${notification.status ? renderStatus(context, notification.status) : ''}</section>`;
+}

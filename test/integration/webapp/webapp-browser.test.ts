@@ -1,0 +1,202 @@
+/**
+ * The web app in a real headless Chromium, as people use it: sign up from the front page, post
+ * behind a content warning, see it at home; a second user follows by handle, likes and replies, and
+ * the first sees the notifications arrive without a reload; a stranger never sees a followers-only
+ * post. Every main page is checked with axe-core (no serious or critical violation) at a desktop
+ * and a phone's width; screenshots are kept in the run directory.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import type { Browser, ElementHandle, Page } from 'puppeteer-core';
+import { keepScreenshot, launchBrowser } from '../../support/browser';
+import { startFedpod, type FedpodServer } from '../../support/fedpod';
+
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+const PHONE = { width: 390, height: 844, isMobile: true, hasTouch: true };
+const DESKTOP = { width: 1100, height: 900 };
+
+interface AxeViolation { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }
+
+describe('the web app in a browser', () => {
+  let server: FedpodServer;
+  let browser: Browser;
+  const pages: Page[] = [];
+
+  /** A new browser session (an incognito context: its own cookies). */
+  const newSession = async(): Promise<Page> => {
+    const context = await browser.createBrowserContext();
+    const page = await context.newPage();
+    await page.setViewport(DESKTOP);
+    pages.push(page);
+    return page;
+  };
+
+  const go = async(page: Page, path: string): Promise<void> => {
+    await page.goto(`${server.baseUrl}${path}`, { waitUntil: 'load' });
+  };
+
+  const submit = async(page: Page, selector: string): Promise<void> => {
+    await Promise.all([ page.waitForNavigation({ waitUntil: 'load' }), page.click(selector) ]);
+  };
+
+  const signUp = async(page: Page, username: string): Promise<void> => {
+    await go(page, '');
+    await submit(page, 'main a[href$="auth/signup?next=web/home"]');
+    await page.type('#username', username);
+    await page.type('#email', `${username}@example.com`);
+    await page.type('#password', 'correct horse');
+    await submit(page, 'main form button[type="submit"]');
+    expect(page.url()).toBe(`${server.baseUrl}web/home`);
+  };
+
+  const logIn = async(page: Page, username: string): Promise<void> => {
+    await go(page, 'auth/login?next=web/home');
+    await page.type('#username', username);
+    await page.type('#password', 'correct horse');
+    await submit(page, 'main form button[type="submit"]');
+    expect(page.url()).toBe(`${server.baseUrl}web/home`);
+  };
+
+  const compose = async(page: Page, text: string, options: { warning?: string; visibility?: string } = {}): Promise<void> => {
+    await page.type('#status', text);
+    if (options.warning) {
+      await page.type('#spoiler_text', options.warning);
+    }
+    if (options.visibility) {
+      await page.select('#visibility', options.visibility);
+    }
+    await submit(page, 'form.compose button[type="submit"]');
+  };
+
+  const mainText = async(page: Page): Promise<string> => page.$eval('main', (main): string => main.textContent ?? '');
+
+  /** axe-core's serious and critical violations of the page, at a desktop's and a phone's width; a screenshot of each. */
+  const checkPage = async(page: Page, name: string): Promise<void> => {
+    for (const [ size, viewport ] of [[ 'desktop', DESKTOP ], [ 'phone', PHONE ]] as const) {
+      await page.setViewport(viewport);
+      // Injected through the DevTools protocol, which the page's CSP does not govern.
+      await page.evaluate(AXE);
+      const violations = await page.evaluate(async(): Promise<AxeViolation[]> => {
+        const axe = (window as unknown as { axe: { run: () => Promise<{ violations: AxeViolation[] }> } }).axe;
+        return (await axe.run()).violations;
+      });
+      const serious = violations.filter((violation): boolean => violation.impact === 'serious' || violation.impact === 'critical');
+      expect(serious.map((violation): string => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`))
+        .toEqual([]);
+      await keepScreenshot(page, `webapp-${name}-${size}`);
+      if (size === 'phone') {
+        // Nothing wider than the phone's screen.
+        expect(await page.evaluate((): number => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+      }
+    }
+    await page.setViewport(DESKTOP);
+  };
+
+  beforeAll(async() => {
+    server = await startFedpod({ config: 'activitypub' });
+    browser = await launchBrowser();
+  });
+
+  afterAll(async() => {
+    for (const page of pages) {
+      await page.browserContext().close().catch((): void => undefined);
+    }
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('takes people from the front page to their home, posting, following, liking, replying, with live notifications', async() => {
+    const alice = await newSession();
+    await go(alice, '');
+    expect(await alice.$eval('h1', (heading): string => heading.textContent ?? '')).toBe('Fedpod');
+    await checkPage(alice, 'front');
+
+    await signUp(alice, 'alice');
+    await compose(alice, 'Tea party at four', { warning: 'party plans' });
+    expect(alice.url()).toBe(`${server.baseUrl}web/home`);
+    // Folded behind its warning until opened.
+    const summary = await alice.$eval('article.status details summary', (element): string => element.textContent ?? '');
+    expect(summary).toBe('Content warning: party plans');
+    expect(await alice.$eval('article.status details', (element): boolean => (element as HTMLDetailsElement).open)).toBe(false);
+    await checkPage(alice, 'home');
+
+    // Alice waits on her notifications page; the page is not loaded again from here on.
+    await go(alice, 'web/notifications');
+    await alice.evaluate((): void => {
+      (window as unknown as { loadedOnce: boolean }).loadedOnce = true;
+    });
+
+    const bob = await newSession();
+    await signUp(bob, 'bob');
+    await bob.type('#handle', `@alice@${new URL(server.baseUrl).host}`);
+    await submit(bob, 'form.follow button[type="submit"]');
+    await go(bob, 'web/@alice');
+    expect(await mainText(bob)).toContain('Unfollow');
+    await checkPage(bob, 'profile');
+
+    // Bob likes the post, then replies from its thread.
+    await submit(bob, 'article.status form[action$="/favourite"] button');
+    expect(await bob.$eval('article.status form[action$="/unfavourite"] button', (button): string | null => button.getAttribute('aria-pressed')))
+      .toBe('true');
+    await submit(bob, 'article.status .actions a[href*="in_reply_to_id"]');
+    await checkPage(bob, 'compose-reply');
+    await compose(bob, 'I will bring the tea');
+
+    // Alice's page shows the follow, the like and the reply as they happen.
+    await alice.waitForFunction((): boolean => {
+      const text = document.querySelector('[data-live="notifications"]')?.textContent ?? '';
+      return text.includes('followed you') && text.includes('liked your post') && text.includes('mentioned you');
+    }, { timeout: 60_000 });
+    expect(await alice.evaluate((): boolean => (window as unknown as { loadedOnce?: boolean }).loadedOnce === true)).toBe(true);
+    await checkPage(alice, 'notifications');
+
+    // The thread shows the reply under the post.
+    await submit(alice, '[data-live="notifications"] article.status .meta a');
+    expect(await mainText(alice)).toContain('I will bring the tea');
+    await checkPage(alice, 'thread');
+  }, 300_000);
+
+  it('posts an image with its alt text, hidden as sensitive until opened', async() => {
+    const picture = path.join(tmpdir(), `webapp-${process.pid}.png`);
+    writeFileSync(picture, await sharp({ create: { width: 64, height: 32, channels: 3, background: '#3366cc' }}).png().toBuffer());
+    const alice = await newSession();
+    await logIn(alice, 'alice');
+    await alice.type('#status', 'Our new tablecloth');
+    await ((await alice.$('#file')) as ElementHandle<HTMLInputElement>).uploadFile(picture);
+    await alice.type('#description', 'A blue rectangle');
+    await alice.click('input[name="sensitive"]');
+    await submit(alice, 'form.compose button[type="submit"]');
+    expect(alice.url()).toBe(`${server.baseUrl}web/home`);
+    const article = 'article.status:first-of-type';
+    expect(await alice.$eval(`${article} details.sensitive`, (element): boolean => (element as HTMLDetailsElement).open)).toBe(false);
+    expect(await alice.$eval(`${article} img`, (image): string => image.getAttribute('alt') ?? '')).toBe('A blue rectangle');
+    expect(await alice.$eval(`${article} figcaption`, (caption): string => caption.textContent ?? '')).toBe('Alt: A blue rectangle');
+    await alice.click(`${article} details.sensitive summary`);
+    await alice.waitForFunction((selector: string): boolean => {
+      const image = document.querySelector(`${selector} img`) as HTMLImageElement | null;
+      return image !== null && image.complete && image.naturalWidth > 0;
+    }, { timeout: 30_000 }, article);
+    await checkPage(alice, 'home-media');
+  }, 180_000);
+
+  it('shows a followers-only post to no stranger, on any page', async() => {
+    const alice = await newSession();
+    await logIn(alice, 'alice');
+    await compose(alice, 'Secret recipe for followers', { visibility: 'private' });
+    expect(await mainText(alice)).toContain('Secret recipe for followers');
+
+    const carol = await newSession();
+    await signUp(carol, 'carol');
+    for (const path of [ 'web/home', 'web/local', 'web/federated', 'web/@alice', 'web/notifications' ]) {
+      await go(carol, path);
+      expect(await mainText(carol)).not.toContain('Secret recipe');
+    }
+    const anonymous = await newSession();
+    for (const path of [ '', 'web/local', 'web/@alice' ]) {
+      await go(anonymous, path);
+      expect(await mainText(anonymous)).not.toContain('Secret recipe');
+    }
+  }, 180_000);
+});

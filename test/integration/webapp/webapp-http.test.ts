@@ -1,0 +1,196 @@
+/**
+ * The web app over plain HTTP: the front page at / for browsers (the root container for RDF
+ * clients), the session cookie that reaches the app's pages and nothing else, the form key every
+ * form needs, the Content-Security-Policy of its pages, and the audience rules of its pages.
+ */
+import sharp from 'sharp';
+import { startFedpod, type FedpodServer } from '../../support/fedpod';
+import { eventually } from '../../support/eventually';
+import { signup, type Session } from '../../support/local-actors';
+
+const HTML = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8';
+
+describe('the web app over HTTP', () => {
+  let server: FedpodServer;
+  let alice: Session;
+  let carol: Session;
+
+  const cookieOf = (session: Session): string => `fedpod_web_session=${session.token}`;
+
+  const page = async(path: string, session?: Session, headers: Record<string, string> = {}): Promise<Response> =>
+    fetch(`${server.baseUrl}${path}`, { redirect: 'manual', headers: { accept: HTML, ...session ? { cookie: cookieOf(session) } : {}, ...headers }});
+
+  const formKey = async(session: Session): Promise<string> => {
+    const html = await (await page('web/home', session)).text();
+    const key = /name="csrf" value="([^"]+)"/u.exec(html)?.[1];
+    expect(key).toBeDefined();
+    return key!;
+  };
+
+  const post = async(path: string, session: Session | undefined, fields: Record<string, string>, headers: Record<string, string> = {}):
+  Promise<Response> => fetch(`${server.baseUrl}${path}`, { method: 'POST', redirect: 'manual', body: new URLSearchParams(fields).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...session ? { cookie: cookieOf(session) } : {}, ...headers }});
+
+  /** The texts of the user's home timeline, read through the Mastodon API with their token. */
+  const homeTexts = async(session: Session): Promise<string[]> => {
+    const response = await fetch(`${server.baseUrl}api/v1/timelines/home`, { headers: { authorization: `Bearer ${session.token}` }});
+    expect(response.status).toBe(200);
+    return (await response.json() as { content: string }[]).map((status): string => status.content);
+  };
+
+  beforeAll(async() => {
+    server = await startFedpod({ config: 'activitypub' });
+    alice = await signup(server.baseUrl, 'alice');
+    carol = await signup(server.baseUrl, 'carol');
+  });
+
+  afterAll(async() => {
+    await server?.stop();
+  });
+
+  it('shows a browser the front page at /, with the server\'s name, how to join and a CSP without inline script', async() => {
+    const response = await page('');
+    expect(response.status).toBe(200);
+    const csp = response.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain('script-src \'self\'');
+    expect(csp).not.toContain('unsafe-inline\'; script');
+    expect(csp).toContain('frame-ancestors \'none\'');
+    const html = await response.text();
+    expect(html).toContain('<h1>Fedpod</h1>');
+    expect(html).toContain('auth/signup');
+    expect(html).toMatch(/2 people have an account here/u);
+    // The root container's note form is gone: nobody anonymous may write there.
+    expect(html).not.toContain('Add a note');
+    expect(html).not.toContain('<script>');
+  });
+
+  it('still serves the root container to RDF clients at /', async() => {
+    const response = await fetch(server.baseUrl, { headers: { accept: 'text/turtle' }});
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/turtle');
+    expect(await response.text()).toContain('ldp:contains');
+  });
+
+  it('sends a logged-in reader from / to their home, and anybody else from home to the login', async() => {
+    const front = await page('', alice);
+    expect(front.status).toBe(303);
+    expect(front.headers.get('location')).toBe(`${server.baseUrl}web/home`);
+    const anonymous = await page('web/home');
+    expect(anonymous.status).toBe(303);
+    expect(anonymous.headers.get('location')).toBe(`${server.baseUrl}auth/login?next=web%2Fhome`);
+    const home = await page('web/home', alice);
+    expect(home.status).toBe(200);
+    expect(home.headers.get('content-security-policy')).toContain('script-src \'self\'');
+    expect(home.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('refuses a form without the session\'s form key, or with another session\'s, and posts nothing', async() => {
+    const carolsKey = await formKey(carol);
+    const forged: Record<string, string>[] = [{ status: 'forged one' }, { status: 'forged two', csrf: 'guess' }, { status: 'forged three', csrf: carolsKey }];
+    for (const fields of forged) {
+      const response = await post('web/statuses', alice, fields);
+      expect(response.status).toBe(403);
+      expect((await response.text())).toMatch(/invalid_form/u);
+    }
+    // Without any session, the key alone does nothing either.
+    expect((await post('web/statuses', undefined, { status: 'forged four', csrf: carolsKey })).status).toBe(403);
+    expect((await homeTexts(alice)).join(' ')).not.toMatch(/forged/u);
+  });
+
+  it('does not take the cookie from a request another origin made, even with the right form key', async() => {
+    const key = await formKey(alice);
+    const response = await post('web/statuses', alice, { status: 'from elsewhere', csrf: key }, { origin: 'http://localhost:1' });
+    expect(response.status).toBe(403);
+    const read = await page('web/home', alice, { origin: 'http://localhost:1', 'sec-fetch-site': 'same-site' });
+    expect(read.status).toBe(303);
+    expect(read.headers.get('access-control-allow-origin')).toBeNull();
+    expect((await homeTexts(alice)).join(' ')).not.toMatch(/from elsewhere/u);
+  });
+
+  it('refuses a compose form with a file but without the form key, and keeps no file', async() => {
+    const media = async(): Promise<number> => {
+      const listing = await fetch(`${server.baseUrl}pods/alice/media/`, { headers: { accept: 'text/turtle', authorization: `Bearer ${alice.token}` }});
+      return listing.status === 404 ? 0 : ((await listing.text()).match(/ldp:contains|<http:\/\/www\.w3\.org\/ns\/ldp#contains>/gu) ?? []).length;
+    };
+    const before = await media();
+    const form = new FormData();
+    form.set('csrf', 'guess');
+    form.set('status', 'forged with a file');
+    const picture = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#cc3366' }}).png().toBuffer();
+    form.set('file', new Blob([ new Uint8Array(picture) ], { type: 'image/png' }), 'x.png');
+    const refused = await fetch(`${server.baseUrl}web/statuses`, { method: 'POST', redirect: 'manual', body: form, headers: { cookie: cookieOf(alice) }});
+    expect(refused.status).toBe(403);
+    expect(await media()).toBe(before);
+    const anonymous = await fetch(`${server.baseUrl}web/statuses`, { method: 'POST', redirect: 'manual', body: form });
+    expect(anonymous.status).toBe(403);
+    expect(await media()).toBe(before);
+  });
+
+  it('posts with the form key, answering 303 back to the page', async() => {
+    const key = await formKey(alice);
+    const response = await post('web/statuses', alice, { status: 'Hello from the web app', spoiler_text: 'greeting', visibility: 'public',
+      csrf: key, back: 'web/local' });
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe(`${server.baseUrl}web/local`);
+    expect((await homeTexts(alice)).join(' ')).toContain('Hello from the web app');
+    // The way back is a page of the app, never another site.
+    for (const back of [ '//evil.example/web/', 'https://evil.example/', 'web//evil.example', '../auth/logout' ]) {
+      const bookmarked = await post(`web/statuses/${encodeURIComponent('nothing-here')}/bookmark`, alice, { csrf: key, back });
+      expect(bookmarked.status).toBe(404);
+      const followed = await post('web/follow', alice, { csrf: key, back, handle: '@carol' });
+      expect(followed.status).toBe(303);
+      expect(followed.headers.get('location')).toBe(`${server.baseUrl}web/home`);
+    }
+    const local = await (await page('web/local')).text();
+    expect(local).toContain('<summary>Content warning: greeting</summary>');
+  });
+
+  it('never counts the cookie alone as credentials for LDP, the outbox or the Mastodon API', async() => {
+    const cookie = { cookie: cookieOf(alice) };
+    const outbox = await fetch(`${alice.webId}/outbox`, { method: 'POST', headers: { ...cookie, 'content-type': 'application/activity+json' },
+      body: JSON.stringify({ type: 'Note', content: 'cookie outbox', to: [ 'https://www.w3.org/ns/activitystreams#Public' ]}) });
+    expect([ 401, 403 ]).toContain(outbox.status);
+    const ldp = await fetch(`${server.baseUrl}pods/alice/cookie.txt`, { method: 'PUT', headers: { ...cookie, 'content-type': 'text/plain' },
+      body: 'cookie write' });
+    expect([ 401, 403 ]).toContain(ldp.status);
+    const api = await fetch(`${server.baseUrl}api/v1/statuses`, { method: 'POST', headers: { ...cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ status: 'cookie api' }) });
+    expect(api.status).toBe(401);
+    expect((await fetch(`${server.baseUrl}pods/alice/cookie.txt`, { headers: { authorization: `Bearer ${alice.token}` }})).status).toBe(404);
+    expect((await homeTexts(alice)).join(' ')).not.toMatch(/cookie (outbox|api)/u);
+  });
+
+  it('shows a followers-only post to nobody else on any page', async() => {
+    const key = await formKey(alice);
+    expect((await post('web/statuses', alice, { status: 'Only for my followers', visibility: 'private', csrf: key })).status).toBe(303);
+    const [ id ] = await eventually(async() => {
+      const response = await fetch(`${server.baseUrl}api/v1/timelines/home`, { headers: { authorization: `Bearer ${alice.token}` }});
+      const found = (await response.json() as { id: string; content: string }[]).filter((status) => status.content.includes('Only for my followers'));
+      return found.length > 0 && found.map((status) => status.id);
+    });
+    expect(await (await page('web/home', alice)).text()).toContain('Only for my followers');
+    for (const path of [ '', 'web/local', 'web/federated', 'web/@alice', 'web/home', 'web/notifications' ]) {
+      expect(await (await page(path, carol)).text()).not.toContain('Only for my followers');
+      expect(await (await page(path)).text()).not.toContain('Only for my followers');
+    }
+    expect((await page(`web/statuses/${id}`, carol)).status).toBe(404);
+    expect((await page(`web/statuses/${id}`)).status).toBe(404);
+    expect((await page(`web/statuses/${id}`, alice)).status).toBe(200);
+    // The profile itself is there, with alice's public post.
+    const profile = await page('web/@alice', carol);
+    expect(profile.status).toBe(200);
+    expect(await profile.text()).toContain('Hello from the web app');
+    expect((await page('web/@nobody')).status).toBe(404);
+    expect((await page('web/nothing')).status).toBe(404);
+  });
+
+  it('answers live updates only to a session', async() => {
+    expect((await fetch(`${server.baseUrl}web/live`)).status).toBe(401);
+    const controller = new AbortController();
+    const live = await fetch(`${server.baseUrl}web/live`, { headers: { cookie: cookieOf(alice) }, signal: controller.signal });
+    expect(live.status).toBe(200);
+    expect(live.headers.get('content-type')).toContain('text/event-stream');
+    await live.body?.cancel();
+    controller.abort();
+  });
+});

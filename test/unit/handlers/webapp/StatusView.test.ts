@@ -1,0 +1,69 @@
+import type { MastodonAccount } from '../../../../src/plugins/mastodon/AccountEntity';
+import type { MastodonStatus } from '../../../../src/plugins/mastodon/StatusEntity';
+import { renderNotification, renderStatus } from '../../../../src/handlers/webapp/StatusView';
+
+const BASE = 'https://pod.example/';
+
+function account(username: string, acct = username): MastodonAccount {
+  return { id: username, username, acct, display_name: `<i>${username}</i>`, url: `${BASE}actors/${username}`,
+    uri: `${BASE}actors/${username}` } as unknown as MastodonAccount;
+}
+
+function status(fields: Partial<MastodonStatus> = {}): MastodonStatus {
+  return { id: 's1', uri: `${BASE}objects/1`, created_at: '2026-03-04T05:06:07.000Z', account: account('alice'),
+    content: '<p>Hello <script>alert(1)</script><b>world</b><img src=x onerror=alert(2)></p>', visibility: 'public', sensitive: false,
+    spoiler_text: '', media_attachments: [], replies_count: 0, reblogs_count: 0, favourites_count: 2, reblog: null, poll: null,
+    favourited: false, reblogged: false, bookmarked: false, ...fields } as unknown as MastodonStatus;
+}
+
+const reader = { username: 'bob', webId: `${BASE}actors/bob`, formKey: 'key"1' };
+
+describe('StatusView', (): void => {
+  it('shows the content made safe, the author escaped, and no buttons to an anonymous reader', (): void => {
+    const html = renderStatus({ base: BASE, back: 'web/local' }, status());
+    expect(html).toContain('<b>world</b>');
+    expect(html).not.toMatch(/<script|onerror|<img/u);
+    expect(html).toContain('<strong>&lt;i&gt;alice&lt;/i&gt;</strong>');
+    expect(html).toContain(`href="${BASE}web/@alice"`);
+    expect(html).toContain(`href="${BASE}web/statuses/s1"`);
+    expect(html).not.toContain('<form');
+  });
+
+  it('folds a content warning, hides sensitive media until opened, and shows alt text', (): void => {
+    const html = renderStatus({ base: BASE, back: 'web/home' }, status({ spoiler_text: 'food <3', sensitive: true,
+      media_attachments: [{ id: 'm', type: 'image', url: `${BASE}media/a.png`, preview_url: `${BASE}media/a-small.png`,
+        description: 'A "cake"', remote_url: null, blurhash: null, meta: {}}, { id: 'n', type: 'image', url: 'javascript:alert(1)',
+        preview_url: '', description: null, remote_url: null, blurhash: null, meta: {}}]}));
+    expect(html).toContain('<details><summary>Content warning: food &lt;3</summary>');
+    expect(html).toContain('<details class="sensitive"><summary>Sensitive media: show</summary>');
+    expect(html).toContain(`<img src="${BASE}media/a-small.png" alt="A &quot;cake&quot;" loading="lazy">`);
+    expect(html).toContain('<figcaption>Alt: A &quot;cake&quot;</figcaption>');
+    expect(html).not.toContain('javascript:');
+  });
+
+  it('gives a reader forms that carry the form key and the page to come back to, Delete on their own only', (): void => {
+    const context = { base: BASE, back: 'web/home', reader };
+    const html = renderStatus(context, status({ favourited: true }));
+    expect(html).toContain(`action="${BASE}web/statuses/s1/unfavourite"`);
+    expect(html).toContain('aria-pressed="true">Like (2)</button>');
+    expect(html).toContain('name="csrf" value="key&quot;1"');
+    expect(html).toContain('name="back" value="web/home"');
+    expect(html).not.toContain('/delete"');
+    expect(renderStatus(context, status({ account: account('bob') }))).toContain(`action="${BASE}web/statuses/s1/delete"`);
+    // Only public and unlisted posts can be boosted.
+    expect(renderStatus(context, status({ visibility: 'private' }))).not.toContain('/reblog"');
+  });
+
+  it('shows who boosted above the original, and a follow request with its answers', (): void => {
+    const context = { base: BASE, back: 'web/notifications', reader };
+    const boost = renderStatus(context, status({ id: 'b1', account: account('carol'), reblog: status() }));
+    expect(boost).toMatch(/carol.*boosted[\s\S]*alice/u);
+    expect(boost).toContain('data-status="s1"');
+    const request = renderNotification(context, { id: 'n1', type: 'follow_request', created_at: '2026-03-04T05:06:07.000Z',
+      account: account('dave', 'dave@remote.example') });
+    expect(request).toContain('asks to follow you');
+    expect(request).toContain(`href="${BASE}web/@dave@remote.example"`);
+    expect(request).toContain(`action="${BASE}web/accounts/dave/authorize"`);
+    expect(request).toContain(`action="${BASE}web/accounts/dave/reject"`);
+  });
+});
