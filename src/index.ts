@@ -297,3 +297,4 @@ export * from './handlers/moderation/OperatorFormKey';
 export * from './handlers/moderation/OperatorModerationPagesHandler';
 export * from './handlers/mastodon/AdminEntities';
 export * from './handlers/mastodon/MastodonAccountModerationHandler';
+export * from './plugins/accounts/LoginPolicy';

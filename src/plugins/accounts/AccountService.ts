@@ -17,7 +17,7 @@ import { hasControlCharacter, validatePassword, validateSignup } from './SignupV
 import type { TokenService } from './TokenService';
 import type { Registrations } from './Registrations';
 import type { Mail, Mailer } from './Mailer';
-import type { AccountModerations } from '../moderation/AccountModerations';
+import type { LoginPolicy } from './LoginPolicy';
 import { errnoOf, messageOf } from '../../util/Errors';
 
 export interface Session {
@@ -55,7 +55,7 @@ export interface AccountServiceOptions {
   /** Sends the email confirmation links (with `--smtp-url`); none or off: no confirmation. */
   mailer?: Mailer;
   /** The operator's measures on accounts: a suspended or disabled account cannot log in. */
-  moderation?: AccountModerations;
+  moderation?: LoginPolicy;
 }
 
 /** The one answer to a failed login, whichever part was wrong. */
@@ -108,7 +108,7 @@ export class AccountService {
   private readonly oidcIssuer?: string;
   private readonly registrations?: Registrations;
   private readonly mailer?: Mailer;
-  private readonly moderation?: AccountModerations;
+  private readonly moderation?: LoginPolicy;
   private readonly base: string;
 
   public constructor(options: AccountServiceOptions) {

@@ -1,6 +1,7 @@
 import { FileKeyValueStorage } from '../../storage/FileKeyValueStorage';
 import type { ChangeCounter } from '../cluster/ChangeCounter';
 import { CounterWatch } from '../cluster/CounterWatch';
+import type { LoginPolicy } from '../accounts/LoginPolicy';
 
 /** What an operator did to one account (local or remote); an account with nothing set has no record. */
 export interface AccountModeration {
@@ -23,7 +24,7 @@ export type AccountMeasure = 'suspended' | 'silenced' | 'sensitive' | 'disabled'
  * made through any node holds on every node at once. A suspension keeps the account's data: lifting
  * it restores everything.
  */
-export class AccountModerations {
+export class AccountModerations implements LoginPolicy {
   private readonly storage: FileKeyValueStorage<AccountModeration>;
   private readonly changes: CounterWatch;
   private loaded?: Promise<Map<string, AccountModeration>>;

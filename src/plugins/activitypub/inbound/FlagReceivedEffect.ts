@@ -34,8 +34,9 @@ export class FlagReceivedEffect extends InboundActivityEffect {
     }
     const objects = idsOf(activity.object);
     const local = objects.filter((iri): boolean => iri.startsWith(this.urls.base));
-    const accounts = local.filter((iri): boolean => this.urls.usernameOf(iri) !== undefined && this.urls.usernameOf(iri) !== INSTANCE_ACTOR);
-    const statuses = local.filter((iri): boolean => !accounts.includes(iri));
+    const actors = local.filter((iri): boolean => this.urls.usernameOf(iri) !== undefined);
+    const accounts = actors.filter((iri): boolean => this.urls.usernameOf(iri) !== INSTANCE_ACTOR);
+    const statuses = local.filter((iri): boolean => !actors.includes(iri));
     const existing = await this.moderation.reports.list({ reporter: sender });
     for (const target of accounts) {
       // A Flag delivered again (a retried job) files nothing new.
