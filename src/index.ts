@@ -298,3 +298,4 @@ export * from './handlers/moderation/OperatorModerationPagesHandler';
 export * from './handlers/mastodon/AdminEntities';
 export * from './handlers/mastodon/MastodonAccountModerationHandler';
 export * from './plugins/accounts/LoginPolicy';
+export * from './plugins/moderation/WatchedRecords';

@@ -1,7 +1,6 @@
-import { FileKeyValueStorage } from '../../storage/FileKeyValueStorage';
 import type { ChangeCounter } from '../cluster/ChangeCounter';
-import { CounterWatch } from '../cluster/CounterWatch';
 import type { LoginPolicy } from '../accounts/LoginPolicy';
+import { WatchedRecords } from './WatchedRecords';
 
 /** What an operator did to one account (local or remote); an account with nothing set has no record. */
 export interface AccountModeration {
@@ -25,13 +24,10 @@ export type AccountMeasure = 'suspended' | 'silenced' | 'sensitive' | 'disabled'
  * it restores everything.
  */
 export class AccountModerations implements LoginPolicy {
-  private readonly storage: FileKeyValueStorage<AccountModeration>;
-  private readonly changes: CounterWatch;
-  private loaded?: Promise<Map<string, AccountModeration>>;
+  private readonly records: WatchedRecords<AccountModeration>;
 
   public constructor(dataDir: string, changes?: ChangeCounter) {
-    this.storage = new FileKeyValueStorage(dataDir, 'moderation/accounts');
-    this.changes = new CounterWatch(changes);
+    this.records = new WatchedRecords(dataDir, 'moderation/accounts', changes);
   }
 
   /** Every account with a measure in force, by actor IRI. */
@@ -75,43 +71,11 @@ export class AccountModerations implements LoginPolicy {
     } else {
       delete next[measure];
     }
-    this.changes.changing();
-    if (next.suspended ?? next.silenced ?? next.sensitive ?? next.disabled) {
-      await this.storage.set(actor, next);
-    } else {
-      await this.storage.delete(actor);
-    }
-    this.loaded = undefined;
-    await this.changes.bump();
+    await this.records.write(actor, next.suspended ?? next.silenced ?? next.sensitive ?? next.disabled ? next : undefined);
     return true;
   }
 
   private async all(): Promise<Map<string, AccountModeration>> {
-    if (await this.changes.moved()) {
-      this.loaded = undefined;
-    }
-    if (!this.loaded) {
-      const generation = this.changes.generation;
-      const loading = this.load();
-      this.loaded = loading;
-      const records = await loading.catch((error: unknown): never => {
-        this.loaded = undefined;
-        throw error;
-      });
-      // Read while a change was under way: answer with it, but read again next time.
-      if (this.changes.generation !== generation && this.loaded === loading) {
-        this.loaded = undefined;
-      }
-      return records;
-    }
-    return this.loaded;
-  }
-
-  private async load(): Promise<Map<string, AccountModeration>> {
-    const records = new Map<string, AccountModeration>();
-    for await (const [ actor, record ] of this.storage.entries()) {
-      records.set(actor, record);
-    }
-    return records;
+    return this.records.all();
   }
 }

@@ -4,36 +4,11 @@
  * worked through the admin API, the command line and the operator pages; suspension, silencing and
  * sensitive marks are read back over HTTP; and the report queue is read again after a restart.
  */
-import { execFile } from 'node:child_process';
-import * as path from 'node:path';
 import { startFedpod, type FedpodServer } from '../../support/fedpod';
 import { postToOutbox, signup, type Session } from '../../support/local-actors';
-import { REPO_ROOT } from '../../support/processes';
+import { api, cli, type Json } from '../../support/moderation';
 
-const BIN = path.join(REPO_ROOT, 'bin', 'fedpod.js');
 const AS = 'https://www.w3.org/ns/activitystreams';
-
-// Answers are checked with toMatchObject and friends: any JSON.
-type Json = ReturnType<typeof JSON.parse>;
-
-interface CliResult { code: number; stdout: string; stderr: string }
-
-function cli(server: { dataDir: string }, args: string[]): Promise<CliResult> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [ BIN, ...args, '--data-dir', server.dataDir ], { timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-    });
-  });
-}
-
-async function api(url: string, session: Session | undefined, init: { method?: string; body?: unknown } = {}):
-Promise<{ status: number; body: Json }> {
-  const response = await fetch(url, { method: init.method ?? 'GET',
-    headers: { ...session ? { authorization: `Bearer ${session.token}` } : {}, ...init.body ? { 'content-type': 'application/json' } : {} },
-    ...init.body ? { body: JSON.stringify(init.body) } : {} });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
-}
 
 async function login(server: FedpodServer, username: string): Promise<{ status: number; body: Json }> {
   return api(`${server.baseUrl}auth/login`, undefined, { method: 'POST', body: { username, password: 'correct horse' } });

@@ -9,23 +9,12 @@ import * as path from 'node:path';
 import { eventually } from '../../support/eventually';
 import { startFedpod, type FedpodServer } from '../../support/fedpod';
 import { pageItemIds, postToOutbox, signup, type Session } from '../../support/local-actors';
+import { api, type Json } from '../../support/moderation';
 import { freePort } from '../../support/ports';
 
 const AS = 'https://www.w3.org/ns/activitystreams';
 const PUBLIC = `${AS}#Public`;
 const B_HOST = '127.0.0.2';
-
-// Answers are checked with toMatchObject and friends: any JSON.
-type Json = ReturnType<typeof JSON.parse>;
-
-async function api(url: string, session: Session | undefined, init: { method?: string; body?: unknown } = {}):
-Promise<{ status: number; body: Json }> {
-  const response = await fetch(url, { method: init.method ?? 'GET',
-    headers: { ...session ? { authorization: `Bearer ${session.token}` } : {}, ...init.body ? { 'content-type': 'application/json' } : {} },
-    ...init.body ? { body: JSON.stringify(init.body) } : {} });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
-}
 
 describe('reports and suspension between two instances', () => {
   let a: FedpodServer;
