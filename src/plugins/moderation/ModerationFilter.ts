@@ -11,7 +11,8 @@ interface TimelineReader {
 /**
  * What moderation hides from the Mastodon timelines (MastodonStatuses' StatusFilter): posts from a
  * suspended domain or account everywhere, from a silenced one in the public timelines only (those
- * who follow them still see them at home), and the accounts the reader muted from the reader's timelines.
+ * who follow them still see them at home), and the accounts the reader muted from the reader's timelines;
+ * and the notifications of suspended accounts and domains, and of mutes that cover notifications.
  */
 export class ModerationFilter {
   public constructor(private readonly domainBlocks: DomainBlocks, private readonly mutes?: Mutes,
@@ -27,6 +28,14 @@ export class ModerationFilter {
       return true;
     }
     return reader.username !== undefined && this.mutes !== undefined && this.mutes.isMuted(reader.username, author);
+  }
+
+  /** Whether the user is not notified of what the actor did: suspended (domain or account), or muted with notifications. */
+  public async hidesNotificationsFrom(actor: string, username?: string): Promise<boolean> {
+    if (await this.domainBlocks.refuses(actor) || await this.accounts?.isSuspended(actor)) {
+      return true;
+    }
+    return username !== undefined && this.mutes !== undefined && this.mutes.isMuted(username, actor, true);
   }
 
   /** Whether the author's media are shown as sensitive whatever the post says (an operator marked the account). */

@@ -81,7 +81,11 @@ describe('reports and suspension between two instances', () => {
     expect((await api(`${b.baseUrl}api/v1/admin/reports`, carol)).status).toBe(403);
   });
 
-  it('suspending a remote account drops its follows both ways, refuses its signed requests and hides its posts', async() => {
+  it('suspending a remote account drops its follows both ways, refuses its signed requests and hides its posts and notifications', async() => {
+    const notifiedBy = async(): Promise<string[]> => (await api(`${a.baseUrl}api/v1/notifications`, bob)).body
+      .map((notification: Json) => notification.account.id);
+    // carol's follow notified bob.
+    await eventually(async() => (await notifiedBy()).includes(carolId));
     expect((await api(`${a.baseUrl}api/v1/admin/accounts/${carolId}/action`, bob, { method: 'POST', body: { type: 'suspend' } })).status)
       .toBe(403);
     const acted = await api(`${a.baseUrl}api/v1/admin/accounts/${carolId}/action`, alice, { method: 'POST', body: { type: 'suspend' } });
@@ -90,6 +94,7 @@ describe('reports and suspension between two instances', () => {
     expect(await pageItemIds(`${bob.webId}/followers`)).not.toContain(carol.webId);
     expect((await api(`${a.baseUrl}api/v1/timelines/home?limit=40`, bob)).body.some((status: Json) => status.uri === carolStatus.uri))
       .toBe(false);
+    expect(await notifiedBy()).not.toContain(carolId);
     expect((await api(`${a.baseUrl}api/v2/admin/accounts?origin=remote&status=suspended`, alice)).body)
       .toEqual([ expect.objectContaining({ id: carolId, domain: expect.stringContaining(B_HOST), suspended: true }) ]);
 
