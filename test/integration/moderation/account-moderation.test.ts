@@ -6,6 +6,7 @@
  */
 import { startFedpod, type FedpodServer } from '../../support/fedpod';
 import { postToOutbox, signup, type Session } from '../../support/local-actors';
+import { RawStream } from '../../support/mastodon-streams';
 import { api, cli, type Json } from '../../support/moderation';
 
 const AS = 'https://www.w3.org/ns/activitystreams';
@@ -132,6 +133,8 @@ describe('account moderation and reports', () => {
   it('suspends from the report: tokens dead at once, login refused, everything of the account gone (410), then restored', async() => {
     expect((await api(`${server.baseUrl}api/v1/accounts/verify_credentials`, dan)).status).toBe(200);
     expect((await publicTimeline(sam)).some((status) => status.uri === danNote)).toBe(true);
+    const stream = await RawStream.open(server.baseUrl, '?stream=user', dan.token);
+    await stream.ready();
 
     const acted = await api(`${server.baseUrl}api/v1/admin/accounts/dan/action`, olive, { method: 'POST',
       body: { type: 'suspend', report_id: reportId } });
@@ -143,6 +146,9 @@ describe('account moderation and reports', () => {
     expect(refused).toEqual({ status: 401, body: { error: 'account_suspended', message: expect.any(String) } });
     expect((await api(`${dan.webId}/outbox`, dan, { method: 'POST', body: { type: 'Note', content: 'still here?' } })).status).toBe(401);
     expect(await login(server, 'dan')).toEqual({ status: 403, body: { error: 'account_suspended', message: expect.any(String) } });
+    // The open stream is closed at its next check; a new one is refused.
+    expect(await stream.waitForClose()).toBe(1008);
+    expect(await (await RawStream.open(server.baseUrl, '?stream=user', dan.token)).waitForClose()).toBe(1008);
     for (const url of [ dan.webId, `${dan.webId}/outbox`, `${dan.webId}/followers`, danNote ]) {
       expect([ url, (await fetch(url, { headers: { accept: 'application/activity+json' } })).status ]).toEqual([ url, 410 ]);
     }
