@@ -5,7 +5,8 @@ import { readOperatorFile } from './WebhooksCommand';
 import { messageOf } from '../util/Errors';
 
 export type ModerationCommandName = 'domain-blocks list' | 'domain-blocks add' | 'domain-blocks remove' | 'domain-blocks import' |
-  'domain-blocks export' | 'accounts role' | 'audit-log';
+  'domain-blocks export' | 'accounts role' | 'audit-log' | 'accounts action' | 'reports list' | 'reports show' | 'reports resolve' |
+  'reports reopen';
 type Argv = Record<string, unknown>;
 
 interface Request {
@@ -42,6 +43,16 @@ function requestOf(command: ModerationCommandName, argv: Argv): Request {
     }
     case 'accounts role':
       return { path: 'operator/roles', method: 'POST', ...json({ user: argv.user, role: argv.role }) };
+    case 'accounts action':
+      return { path: 'operator/account-moderation', method: 'POST', ...json({ account: argv.account, action: argv.action, report: argv.report }) };
+    case 'reports list':
+      return { path: `operator/reports${argv.all ? '?all=true' : ''}` };
+    case 'reports show':
+      return { path: `operator/reports/${encodeURIComponent(String(argv.id))}` };
+    case 'reports resolve':
+    case 'reports reopen':
+      return { path: `operator/reports/${encodeURIComponent(String(argv.id))}`, method: 'POST',
+        ...json({ state: command === 'reports resolve' ? 'resolve' : 'reopen' }) };
     default:
       return { path: `operator/audit-log?limit=${Number(argv.limit ?? 100)}` };
   }
@@ -63,6 +74,20 @@ function print(command: ModerationCommandName, answer: unknown, text: string): v
     }
   } else if (command === 'domain-blocks import') {
     out(`imported ${String((answer as { imported: number }).imported)} domain blocks`);
+  } else if (command === 'reports list') {
+    for (const report of answer as Record<string, unknown>[]) {
+      out([ report.id, report.created, report.resolved ? 'resolved' : 'open', report.category, report.target, report.reporter,
+        JSON.stringify(report.comment) ].map(String).join('\t'));
+    }
+  } else if (command === 'reports show') {
+    out(JSON.stringify(answer, undefined, 2));
+  } else if (command === 'reports resolve' || command === 'reports reopen') {
+    const report = answer as { id: string; resolved?: string };
+    out(`report ${report.id}: ${report.resolved ? 'resolved' : 'open'}`);
+  } else if (command === 'accounts action') {
+    const record = answer as Record<string, unknown>;
+    const on = [ 'suspended', 'silenced', 'sensitive', 'disabled' ].filter((measure): boolean => record[measure] !== undefined);
+    out(`${String(record.actor)}: ${on.length > 0 ? on.join(', ') : 'active'}`);
   } else if (command === 'accounts role') {
     const { user, role, changed } = answer as { user: string; role: string; changed: boolean };
     out(`${user}: ${role}${changed ? '' : ' (unchanged)'}`);
@@ -73,7 +98,7 @@ function print(command: ModerationCommandName, answer: unknown, text: string): v
 }
 
 /**
- * `fedpod domain-blocks ...`, `fedpod accounts role`, `fedpod audit-log`: the operator's moderation
+ * `fedpod domain-blocks ...`, `fedpod accounts role|suspend|silence|...`, `fedpod reports ...`, `fedpod audit-log`: the operator's moderation
  * commands, answered by the server running on the data directory (its operator routes, with the
  * secret it wrote there), so that every node sees a change at once. Without a running server they
  * fail: moderation state is only changed through a server. Resolves with the exit code.

@@ -36,6 +36,13 @@ function accounts(command: AccountsCommandName): (argv: Record<string, unknown>)
   };
 }
 
+/** The account actions of `fedpod accounts`, as the admin API names them, with what each does. */
+const ACCOUNT_ACTIONS: [string, string][] = [
+  [ 'suspend', 'refused everywhere, its data kept' ], [ 'unsuspend', 'lifts a suspension' ],
+  [ 'silence', 'out of public timelines' ], [ 'unsilence', 'lifts it' ], [ 'sensitive', 'its media shown as sensitive' ],
+  [ 'unsensitive', 'lifts it' ], [ 'disable', 'a local account cannot log in' ], [ 'enable', 'lifts it' ],
+];
+
 /** The flags of the moderation commands: only where the running server's data directory is. */
 const DATA_DIR = STORE_FLAGS.filter((spec): boolean => spec.name === 'data-dir');
 
@@ -117,7 +124,21 @@ export function main(args: string[] = hideBin(process.argv)): void {
         .command('role <user> <role>', 'Give a local account the operator role, or take it (none)', (sub) => withFlags(sub, DATA_DIR)
           .positional('user', { type: 'string' })
           .positional('role', { type: 'string', choices: [ 'operator', 'none' ] }), moderation('accounts role'))
-        .demandCommand(1, 'Name an accounts command: pending, approve, reject, reset-password, invite, invites or role'))
+        .command(ACCOUNT_ACTIONS.map(([ name ]): string => `${name} <account>`), 'Moderate an account (a local username or a remote actor IRI): '
+          + ACCOUNT_ACTIONS.map(([ name, what ]): string => `${name} (${what})`).join(', '), (sub) => withFlags(sub, DATA_DIR)
+          .positional('account', { type: 'string' })
+          .option('report', { type: 'string', describe: 'The report the action is taken from (resolves it)' }),
+        (argv): void => moderation('accounts action')({ ...argv, action: String(argv._[1]) }))
+        .demandCommand(1, 'Name an accounts command: pending, approve, reject, reset-password, invite, invites, role, or an action such as suspend'))
+    .command('reports', 'The report queue: users\' reports and other servers\' Flags (asks the running server)', (builder) => builder
+      .command('list', 'The open reports, newest first (id, time, state, category, account, reporter, comment)', (sub) => withFlags(sub, DATA_DIR)
+        .option('all', { type: 'boolean', default: false, describe: 'Resolved ones too' }), moderation('reports list'))
+      .command('show <id>', 'One report (JSON)', (sub) => withFlags(sub, DATA_DIR).positional('id', { type: 'string' }), moderation('reports show'))
+      .command('resolve <id>', 'Mark a report resolved', (sub) => withFlags(sub, DATA_DIR).positional('id', { type: 'string' }),
+        moderation('reports resolve'))
+      .command('reopen <id>', 'Open a resolved report again', (sub) => withFlags(sub, DATA_DIR).positional('id', { type: 'string' }),
+        moderation('reports reopen'))
+      .demandCommand(1, 'Name a reports command: list, show, resolve or reopen'))
     .command('audit-log', 'The moderation actions, newest first (when, who, what, to what)', (builder) => withFlags(builder, DATA_DIR)
       .option('limit', { type: 'number', default: 100 }), moderation('audit-log'))
     .command('export', 'Write the store\'s quads (dataset.nq), the files of non-RDF resources and a manifest to a directory',

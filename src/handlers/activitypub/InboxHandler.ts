@@ -1,3 +1,4 @@
+import { INSTANCE_ACTOR } from '../../plugins/activitypub/fetch/InstanceActorInitializer';
 import type { AccountStore } from '../../plugins/accounts/AccountStore';
 import { idOf, idsOf, isObject, typeOf, withStorableIds } from '../../plugins/activitypub/ActivityJson';
 import { ActorUrls } from '../../plugins/activitypub/ActorUrls';
@@ -51,7 +52,8 @@ export class InboxHandler extends JsonHttpHandler implements RequestMatcher {
 
   protected async serve({ request, response, operation }: OperationInput): Promise<void> {
     const owner = this.target(operation.target)!;
-    if (owner && !await this.accounts.findByUsername(owner)) {
+    // The instance actor has no account, and takes reports (Flags) as Mastodon's does.
+    if (owner && owner !== INSTANCE_ACTOR && !await this.accounts.findByUsername(owner)) {
       request.resume();
       throw notFound(`No actor ${owner}`);
     }

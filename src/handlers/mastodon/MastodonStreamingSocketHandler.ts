@@ -1,6 +1,8 @@
 import type { WebSocketHandlerInput } from '@solid/community-server';
 import { getLoggerFor, NotImplementedHttpError, WebSocketHandler } from '@solid/community-server';
+import type { LoginPolicy } from '../../plugins/accounts/LoginPolicy';
 import type { TokenService } from '../../plugins/accounts/TokenService';
+import { ActorUrls } from '../../plugins/activitypub/ActorUrls';
 import type { MastodonOAuthService } from '../../plugins/mastodon/MastodonOAuthService';
 import type { StreamClient } from '../../plugins/mastodon/MastodonStreaming';
 import { STREAMS } from '../../plugins/mastodon/MastodonStreaming';
@@ -29,22 +31,28 @@ interface Login {
  * comes as Mastodon takes it: `access_token` in the query, the `Sec-WebSocket-Protocol` header (as
  * masto.js sends it), or `Authorization: Bearer`; an app's OAuth token needs `read:statuses` or
  * `read:notifications`; a Fedpod token counts too. It is checked again every `recheckSeconds`, and
- * the socket is closed (1008) once it is revoked or expired. Streams: `stream=` of the query (with
+ * the socket is closed (1008) once it is revoked or expired, or its account suspended (`accounts`). Streams: `stream=` of the query (with
  * `tag=`, `list=`), then `{"type":"subscribe"|"unsubscribe","stream":...,"tag":...}` messages.
  */
 export class MastodonStreamingSocketHandler extends WebSocketHandler {
   protected readonly logger = getLoggerFor(this);
   private readonly path: string;
+  private readonly urls: ActorUrls;
 
+  /**
+   * @param accounts - The operator's measures: a suspended account's socket is refused, and closed at the next check.
+   */
   public constructor(
     baseUrl: string,
     private readonly streaming: MastodonStreaming,
     private readonly oauth: MastodonOAuthService,
     private readonly tokens?: TokenService,
     private readonly recheckSeconds = 10,
+    private readonly accounts?: LoginPolicy,
   ) {
     super();
     this.path = `${new URL(baseUrl).pathname.replace(/\/$/u, '')}/api/v1/streaming`;
+    this.urls = new ActorUrls(baseUrl);
   }
 
   public override async canHandle({ upgradeRequest }: WebSocketHandlerInput): Promise<void> {
@@ -149,8 +157,21 @@ export class MastodonStreamingSocketHandler extends WebSocketHandler {
     return match?.[1];
   }
 
-  /** Who the token is; throws when it is missing or holds no valid credential. */
+  /** Who the token is; throws when it is missing, holds no valid credential, or is a locked account's. */
   private async login(token: string | undefined): Promise<Login> {
+    const login = await this.tokenLogin(token);
+    const accounts = this.accounts;
+    if (!accounts || login.username === undefined) {
+      return login;
+    }
+    const actor = this.urls.actor(login.username);
+    if (await accounts.isLocked(actor)) {
+      throw new Error('This account is suspended');
+    }
+    return { username: login.username, valid: async(): Promise<boolean> => await login.valid() && !await accounts.isLocked(actor) };
+  }
+
+  private async tokenLogin(token: string | undefined): Promise<Login> {
     if (!token) {
       throw new Error('Missing access token');
     }

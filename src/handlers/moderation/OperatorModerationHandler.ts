@@ -9,7 +9,7 @@ import type { OperationInput } from '../http/Operation';
 const BODY_LIMIT = 16 * 1024;
 const CSV_LIMIT = 8 * 1024 * 1024;
 /** Who the audit log names for the command line (the operator secret has no account). */
-const CLI = 'operator';
+export const CLI = 'operator';
 
 /** A JSON object body; 400 otherwise. */
 export function objectOf(body: unknown): Record<string, unknown> {

@@ -4,6 +4,7 @@ import type { MastodonOAuthService } from '../../plugins/mastodon/MastodonOAuthS
 import { ActorUrls } from '../../plugins/activitypub/ActorUrls';
 import type { RemoteActorCache } from '../../plugins/activitypub/fetch/RemoteActorCache';
 import type { HttpSignatureVerifier } from '../../plugins/activitypub/signatures/HttpSignatureVerifier';
+import type { AccountModerations } from '../../plugins/moderation/AccountModerations';
 import type { DomainPolicy } from '../../plugins/outbound/DomainPolicy';
 import { FedpodHttpError, unauthorized } from '../../util/HttpErrors';
 import { SolidTokenCache } from '../auth/SolidTokenCache';
@@ -38,7 +39,10 @@ interface CachedToken {
  * A credential that is present but invalid is a 401: it is never silently treated as anonymous (an
  * `Authorization` header with a scheme and no token holds no credential).
  * A signed request (any method) whose key is on a suspended domain (`domains`) is refused with 403
- * first, before its body is read or its key fetched: a blocked server costs one header parse.
+ * first, before its body is read or its key fetched: a blocked server costs one header parse; so is
+ * one whose key is a suspended remote account's (`accounts`). A local account that is suspended or
+ * disabled has every credential refused (401 `account_suspended`), whatever its kind, at once on every
+ * node (AccountModerations reads the shared change counter).
  */
 export class Authenticator {
   private readonly tokenCache = new Map<string, CachedToken>();
@@ -56,6 +60,7 @@ export class Authenticator {
    * @param cachedTokens - How many verified tokens are kept.
    * @param oauth - The OAuth tokens of Mastodon apps, when the setup has the Mastodon client API.
    * @param domains - The domains whose signed requests are refused (the operator's suspensions).
+   * @param accounts - The operator's measures on accounts: suspended ones are refused.
    */
   public constructor(
     baseUrl: string,
@@ -66,6 +71,7 @@ export class Authenticator {
     private readonly cachedTokens = 10_000,
     private readonly oauth?: MastodonOAuthService,
     private readonly domains?: DomainPolicy,
+    private readonly accounts?: AccountModerations,
   ) {
     this.origin = new URL(baseUrl).origin;
     this.actorUrls = new ActorUrls(baseUrl);
@@ -75,14 +81,18 @@ export class Authenticator {
   public async authenticate(operation: Operation): Promise<Agent> {
     const request = operation.request;
     const headers = request.headers;
-    if (this.domains && (headers.signature !== undefined || headers['signature-input'] !== undefined)) {
+    if ((this.domains ?? this.accounts) && (headers.signature !== undefined || headers['signature-input'] !== undefined)) {
       await this.refuseSuspended(headers.signature ?? headers['signature-input']);
     }
     const authorization = headers.authorization;
     // A scheme without a token (`Authorization: DPoP `, as some Solid client libraries send when
     // logged out) carries no credential: the request is anonymous, as CSS takes it.
     if (authorization !== undefined && !/^\s*[\w-]*\s*$/u.test(authorization)) {
-      return this.fromAuthorization(operation, authorization);
+      const agent = await this.fromAuthorization(operation, authorization);
+      if (agent.username && await this.accounts?.isLocked(this.actorUrls.actor(agent.username))) {
+        throw unauthorized('This account is suspended.', 'account_suspended');
+      }
+      return agent;
     }
     if ((headers.signature !== undefined || headers['signature-input'] !== undefined) &&
       (request.method === 'GET' || request.method === 'HEAD')) {
@@ -93,7 +103,10 @@ export class Authenticator {
     return ANONYMOUS;
   }
 
-  /** 403 when the signature's key is on a suspended domain (its keyId, as draft-cavage and RFC 9421 both name it). */
+  /**
+   * 403 when the signature's key is on a suspended domain, or is a suspended account's (its keyId, as
+   * draft-cavage and RFC 9421 both name it; the key's actor is its IRI without the fragment).
+   */
   private async refuseSuspended(header: string | string[] | undefined): Promise<void> {
     const keyId = /keyid="([^"]{1,2048})"/iu.exec(Array.isArray(header) ? header.join(',') : header ?? '')?.[1];
     let host: string | undefined;
@@ -102,8 +115,11 @@ export class Authenticator {
     } catch {
       // Not a URL: the verifier refuses it later.
     }
-    if (host && await this.domains!.refuses(host)) {
+    if (host && await this.domains?.refuses(host)) {
       throw new FedpodHttpError(403, 'domain_blocked', 'This server does not federate with yours.');
+    }
+    if (host && keyId && await this.accounts?.isSuspended(keyId.replace(/#.*$/u, ''))) {
+      throw new FedpodHttpError(403, 'account_suspended', 'This account is suspended here.');
     }
   }
 

@@ -17,6 +17,7 @@ import { hasControlCharacter, validatePassword, validateSignup } from './SignupV
 import type { TokenService } from './TokenService';
 import type { Registrations } from './Registrations';
 import type { Mail, Mailer } from './Mailer';
+import type { LoginPolicy } from './LoginPolicy';
 import { errnoOf, messageOf } from '../../util/Errors';
 
 export interface Session {
@@ -53,6 +54,8 @@ export interface AccountServiceOptions {
   registrations?: Registrations;
   /** Sends the email confirmation links (with `--smtp-url`); none or off: no confirmation. */
   mailer?: Mailer;
+  /** The operator's measures on accounts: a suspended or disabled account cannot log in. */
+  moderation?: LoginPolicy;
 }
 
 /** The one answer to a failed login, whichever part was wrong. */
@@ -105,6 +108,7 @@ export class AccountService {
   private readonly oidcIssuer?: string;
   private readonly registrations?: Registrations;
   private readonly mailer?: Mailer;
+  private readonly moderation?: LoginPolicy;
   private readonly base: string;
 
   public constructor(options: AccountServiceOptions) {
@@ -120,6 +124,7 @@ export class AccountService {
     this.oidcIssuer = options.oidcIssuer?.url;
     this.registrations = options.registrations;
     this.mailer = options.mailer;
+    this.moderation = options.moderation;
     this.base = options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`;
   }
 
@@ -326,6 +331,9 @@ export class AccountService {
     }
     if (account.status === 'pending') {
       throw forbidden('This account awaits an operator\'s approval.', 'account_pending');
+    }
+    if (await this.moderation?.isLocked(this.urls.actor(account.username))) {
+      throw forbidden('This account is suspended.', 'account_suspended');
     }
     return account;
   }

@@ -56,6 +56,14 @@ export interface MastodonNotificationsOptions {
   records: MastodonRecords;
   accounts: MastodonAccounts;
   statuses: MastodonStatuses;
+  /** What moderation hides (none: nothing). */
+  filter?: NotificationFilter;
+}
+
+/** Hides notifications by who caused them; implemented by the moderation plugin. */
+export interface NotificationFilter {
+  /** Whether `username` is not shown what `actor` did (a suspended account or domain, a mute with its notifications). */
+  hidesNotificationsFrom: (actor: string, username?: string) => Promise<boolean>;
 }
 
 interface Recorded {
@@ -269,7 +277,7 @@ WHERE { FILTER NOT EXISTS { GRAPH ${graph} { ?known ${sparqlIri(P.activity)} ${a
   private async entity(id: string, type: NotificationType, actor: string, statusIri: string | undefined, reader: Reader,
     memo: Map<string, Promise<MastodonAccount>>): Promise<MastodonNotification | undefined> {
     const time = MastodonRecords.timeOf(id);
-    if (!time) {
+    if (!time || await this.options.filter?.hidesNotificationsFrom(actor, reader.username)) {
       return undefined;
     }
     const [ account, shown ] = await Promise.all([

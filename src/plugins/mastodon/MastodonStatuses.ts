@@ -47,6 +47,8 @@ export type TimelineKind = 'home' | 'public' | 'list';
 export interface StatusFilter {
   /** Whether `reader` does not see posts (or reblogs) by `author` (an actor IRI) in this timeline. */
   hides: (author: string, reader: Reader, timeline: TimelineKind) => Promise<boolean>;
+  /** Whether the author's posts are shown as sensitive whatever they say (an operator marked the account). */
+  marksSensitive?: (author: string) => Promise<boolean>;
 }
 
 /** What POST /api/v1/statuses takes. */
@@ -184,7 +186,10 @@ export class MastodonStatuses {
     const memo: Memo = new Map();
     const statuses = await Promise.all(items.map(async(item): Promise<MastodonStatus | undefined> => {
       const status = await this.itemStatus(item, reader, memo);
-      return status && await this.hidden(status, reader, kind) ? undefined : status;
+      if (!status || await this.hidden(status, reader, kind)) {
+        return undefined;
+      }
+      return await this.options.filter?.marksSensitive?.(status.account.uri) ? { ...status, sensitive: true } : status;
     }));
     const shown = await this.filtered(statuses.filter((status): status is MastodonStatus => status !== undefined), reader, context);
     return query.ascending ? shown.reverse() : shown;

@@ -1,10 +1,9 @@
 import { domainToASCII } from 'node:url';
 import { isIP } from 'node:net';
-import { FileKeyValueStorage } from '../../storage/FileKeyValueStorage';
 import { badRequest } from '../../util/HttpErrors';
 import type { ChangeCounter } from '../cluster/ChangeCounter';
-import { CounterWatch } from '../cluster/CounterWatch';
 import type { DomainPolicy } from '../outbound/DomainPolicy';
+import { WatchedRecords } from './WatchedRecords';
 
 /** Mastodon's severities: noop only records a comment (or rejects media), silence hides, suspend cuts off. */
 export type DomainSeverity = 'noop' | 'silence' | 'suspend';
@@ -68,13 +67,10 @@ export function hostOf(urlOrHost: string): string | undefined {
  * A block covers its domain and every subdomain: `example.com` covers `social.example.com`.
  */
 export class DomainBlocks implements DomainPolicy {
-  private readonly storage: FileKeyValueStorage<DomainBlock>;
-  private readonly changes: CounterWatch;
-  private loaded?: Promise<Map<string, DomainBlock>>;
+  private readonly records: WatchedRecords<DomainBlock>;
 
   public constructor(dataDir: string, changes?: ChangeCounter) {
-    this.storage = new FileKeyValueStorage(dataDir, 'moderation/domain-blocks');
-    this.changes = new CounterWatch(changes);
+    this.records = new WatchedRecords(dataDir, 'moderation/domain-blocks', changes);
   }
 
   /** Every block, by domain. */
@@ -140,9 +136,7 @@ export class DomainBlocks implements DomainPolicy {
     if (privateComment) {
       block.privateComment = privateComment;
     }
-    this.changes.changing();
-    await this.storage.set(domain, block);
-    await this.changed();
+    await this.records.write(domain, block);
     return { block, ...previous ? { previous } : {} };
   }
 
@@ -153,43 +147,11 @@ export class DomainBlocks implements DomainPolicy {
     if (!previous) {
       return undefined;
     }
-    this.changes.changing();
-    await this.storage.delete(name);
-    await this.changed();
+    await this.records.write(name, undefined);
     return previous;
   }
 
-  private async changed(): Promise<void> {
-    this.loaded = undefined;
-    await this.changes.bump();
-  }
-
   private async blocks(): Promise<Map<string, DomainBlock>> {
-    if (await this.changes.moved()) {
-      this.loaded = undefined;
-    }
-    if (!this.loaded) {
-      const generation = this.changes.generation;
-      const loading = this.load();
-      this.loaded = loading;
-      const blocks = await loading.catch((error: unknown): never => {
-        this.loaded = undefined;
-        throw error;
-      });
-      // Read while a change was under way: answer with it, but read again next time.
-      if (this.changes.generation !== generation && this.loaded === loading) {
-        this.loaded = undefined;
-      }
-      return blocks;
-    }
-    return this.loaded;
-  }
-
-  private async load(): Promise<Map<string, DomainBlock>> {
-    const blocks = new Map<string, DomainBlock>();
-    for await (const [ domain, block ] of this.storage.entries()) {
-      blocks.set(domain, block);
-    }
-    return blocks;
+    return this.records.all();
   }
 }

@@ -1,3 +1,4 @@
+import type { AccountModerations } from './AccountModerations';
 import type { DomainBlocks } from './DomainBlocks';
 import type { Mutes } from './Mutes';
 
@@ -9,17 +10,36 @@ interface TimelineReader {
 
 /**
  * What moderation hides from the Mastodon timelines (MastodonStatuses' StatusFilter): posts from a
- * suspended domain everywhere, from a silenced one in the public timelines only (those who follow
- * them still see them at home), and the accounts the reader muted from the reader's timelines.
+ * suspended domain or account everywhere, from a silenced one in the public timelines only (those
+ * who follow them still see them at home), and the accounts the reader muted from the reader's timelines;
+ * and the notifications of suspended accounts and domains, and of mutes that cover notifications.
  */
 export class ModerationFilter {
-  public constructor(private readonly domainBlocks: DomainBlocks, private readonly mutes?: Mutes) {}
+  public constructor(private readonly domainBlocks: DomainBlocks, private readonly mutes?: Mutes,
+    private readonly accounts?: AccountModerations) {}
 
   public async hides(author: string, reader: TimelineReader, timeline: 'home' | 'public' | 'list'): Promise<boolean> {
     const severity = (await this.domainBlocks.blockOf(author))?.severity;
     if (severity === 'suspend' || (severity === 'silence' && timeline === 'public')) {
       return true;
     }
+    const measures = await this.accounts?.get(author);
+    if (measures?.suspended !== undefined || (measures?.silenced !== undefined && timeline === 'public')) {
+      return true;
+    }
     return reader.username !== undefined && this.mutes !== undefined && this.mutes.isMuted(reader.username, author);
+  }
+
+  /** Whether the user is not notified of what the actor did: suspended (domain or account), or muted with notifications. */
+  public async hidesNotificationsFrom(actor: string, username?: string): Promise<boolean> {
+    if (await this.domainBlocks.refuses(actor) || await this.accounts?.isSuspended(actor)) {
+      return true;
+    }
+    return username !== undefined && this.mutes !== undefined && this.mutes.isMuted(username, actor, true);
+  }
+
+  /** Whether the author's media are shown as sensitive whatever the post says (an operator marked the account). */
+  public async marksSensitive(author: string): Promise<boolean> {
+    return await this.accounts?.isSensitive(author) ?? false;
   }
 }

@@ -4,6 +4,7 @@ import { badRequest, notFound } from '../../util/HttpErrors';
 import type { AccountStore } from '../accounts/AccountStore';
 import { ActorUrls } from '../activitypub/ActorUrls';
 import type { AuditEntry, AuditLog } from './AuditLog';
+import { dropFollowsOf } from './FollowDrops';
 import { domainBlocksFromCsv } from './DomainBlockCsv';
 import type { DomainBlock, DomainBlockInput, DomainBlocks } from './DomainBlocks';
 import { hostOf, normalDomain } from './DomainBlocks';
@@ -101,19 +102,9 @@ export class ModerationService {
 
   /** Removes every actor of the domain (and its subdomains) from the local accounts' followers and following; how many. */
   private async dropFollows(domain: string): Promise<number> {
-    let dropped = 0;
-    for (const username of await this.options.accounts.list()) {
-      for (const name of [ 'followers', 'following' ] as const) {
-        const collection = this.urls.collection(username, name);
-        for (const actor of await this.options.collections.all(collection)) {
-          const host = hostOf(actor);
-          if (host && coveredBy(host, domain)) {
-            await this.options.collections.remove(collection, actor);
-            dropped += 1;
-          }
-        }
-      }
-    }
-    return dropped;
+    return dropFollowsOf(this.options, (actor): boolean => {
+      const host = hostOf(actor);
+      return host !== undefined && coveredBy(host, domain);
+    });
   }
 }

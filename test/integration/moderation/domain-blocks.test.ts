@@ -4,41 +4,18 @@
  * the Mastodon admin API and the command line; what each severity hides, refuses and drops is read
  * back over HTTP on both instances. Then mutes, among three local users of A.
  */
-import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { eventually } from '../../support/eventually';
 import { startFedpod, type FedpodServer } from '../../support/fedpod';
 import { pageItemIds, postToOutbox, signup, type Session } from '../../support/local-actors';
+import { api, cli, type Json } from '../../support/moderation';
 import { freePort } from '../../support/ports';
-import { makeTempDir, REPO_ROOT } from '../../support/processes';
+import { makeTempDir } from '../../support/processes';
 
-const BIN = path.join(REPO_ROOT, 'bin', 'fedpod.js');
 const AS = 'https://www.w3.org/ns/activitystreams';
 const PUBLIC = `${AS}#Public`;
 const B_HOST = '127.0.0.2';
-
-// Answers are checked with toMatchObject and friends: any JSON.
-type Json = ReturnType<typeof JSON.parse>;
-
-interface CliResult { code: number; stdout: string; stderr: string }
-
-function cli(server: FedpodServer, args: string[]): Promise<CliResult> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [ BIN, ...args, '--data-dir', server.dataDir ], { timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-    });
-  });
-}
-
-async function api(url: string, session: Session | undefined, init: { method?: string; body?: unknown } = {}):
-Promise<{ status: number; body: Json }> {
-  const response = await fetch(url, { method: init.method ?? 'GET',
-    headers: { ...session ? { authorization: `Bearer ${session.token}` } : {}, ...init.body ? { 'content-type': 'application/json' } : {} },
-    ...init.body ? { body: JSON.stringify(init.body) } : {} });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
-}
 
 /** The contents of a Mastodon timeline's statuses, as the session reads it. */
 async function timeline(server: FedpodServer, name: 'home' | 'public', session: Session): Promise<string[]> {

@@ -7,6 +7,7 @@ import { SignJWT, generateKeyPair } from 'jose';
 import { Authenticator } from '../../../../src/handlers/pipeline/Authenticator';
 import { Operation } from '../../../../src/handlers/http/Operation';
 import { TokenService } from '../../../../src/plugins/accounts/TokenService';
+import { AccountModerations } from '../../../../src/plugins/moderation/AccountModerations';
 import { MastodonOAuthService } from '../../../../src/plugins/mastodon/MastodonOAuthService';
 
 const BASE = 'https://pod.example/';
@@ -114,5 +115,27 @@ describe('Authenticator', () => {
     const post = request({ signature: 'keyId="k",signature="x"' }, 'POST');
     expect(await authenticator.authenticate(post)).toEqual({});
     expect(await post.resolveAgent()).toEqual({});
+  });
+
+  it('refuses a suspended or disabled account\'s token at once, and a suspended remote account\'s signed requests before any work', async() => {
+    const measures = new AccountModerations(dataDir);
+    const authenticator = new Authenticator(BASE, tokens, undefined, undefined, undefined, 100, undefined, undefined, measures);
+    const token = await tokens.issue({ webId: `${BASE}actors/dan`, username: 'dan' });
+    expect(await authenticator.authenticate(request({ authorization: `Bearer ${token}` }))).toMatchObject({ username: 'dan' });
+    await measures.set(`${BASE}actors/dan`, 'suspended', true);
+    await expect(authenticator.authenticate(request({ authorization: `Bearer ${token}` })))
+      .rejects.toMatchObject({ statusCode: 401, errorCode: 'account_suspended' });
+    await measures.set(`${BASE}actors/dan`, 'suspended', false);
+    await measures.set(`${BASE}actors/dan`, 'disabled', true);
+    await expect(authenticator.authenticate(request({ authorization: `Bearer ${token}` })))
+      .rejects.toMatchObject({ statusCode: 401, errorCode: 'account_suspended' });
+    await measures.set(`${BASE}actors/dan`, 'disabled', false);
+    expect(await authenticator.authenticate(request({ authorization: `Bearer ${token}` }))).toMatchObject({ username: 'dan' });
+
+    await measures.set('https://remote.example/users/eve', 'suspended', true);
+    await expect(authenticator.authenticate(request({ signature: 'keyId="https://remote.example/users/eve#main-key",signature="x"' }, 'POST')))
+      .rejects.toMatchObject({ statusCode: 403, errorCode: 'account_suspended' });
+    expect(await authenticator.authenticate(request({ signature: 'keyId="https://remote.example/users/ann#main-key",signature="x"' }, 'POST')))
+      .toEqual({});
   });
 });

@@ -1,4 +1,12 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { FlagReceivedEffect } from '../../../../../src/plugins/activitypub/inbound/FlagReceivedEffect';
+import type { AccountStore } from '../../../../../src/plugins/accounts/AccountStore';
+import { AccountModerations } from '../../../../../src/plugins/moderation/AccountModerations';
+import { AccountModerationService } from '../../../../../src/plugins/moderation/AccountModerationService';
+import { AuditLog } from '../../../../../src/plugins/moderation/AuditLog';
+import { Reports } from '../../../../../src/plugins/moderation/Reports';
 import { MemoryCollections } from './MemoryCollections';
 
 const BASE = 'https://pod.example/';
@@ -12,5 +20,23 @@ describe('FlagReceivedEffect', (): void => {
     await new FlagReceivedEffect(BASE, collections.store()).apply({ activity: flag, sender: REPORTER, now: new Date() });
     expect(collections.of(`${BASE}actors/instance/inbox`)).toEqual([ flag.id ]);
     expect(collections.of(`${BASE}actors/alice/inbox`)).toEqual([]);
+  });
+
+  it('files a report per reported local account with this server\'s reported posts, once however often it arrives', async(): Promise<void> => {
+    const dir = mkdtempSync(join(tmpdir(), 'flag-'));
+    try {
+      const collections = new MemoryCollections();
+      const moderation = new AccountModerationService({ baseUrl: BASE, measures: new AccountModerations(dir), reports: new Reports(dir),
+        audit: new AuditLog(dir), accounts: {} as AccountStore, collections: collections.store() });
+      const effect = new FlagReceivedEffect(BASE, collections.store(), moderation);
+      const flag = { id: 'https://remote.example/reports/2', type: 'Flag', actor: REPORTER,
+        object: [ `${BASE}actors/alice`, `${BASE}objects/n1`, 'https://elsewhere.example/objects/2', `${BASE}actors/instance` ], content: 'spam' };
+      await effect.apply({ activity: flag, sender: REPORTER, now: new Date() });
+      await effect.apply({ activity: flag, sender: REPORTER, now: new Date() });
+      expect(await moderation.reports.list()).toEqual([ expect.objectContaining({ reporter: REPORTER, target: `${BASE}actors/alice`,
+        statuses: [ `${BASE}objects/n1` ], comment: 'spam', flag: flag.id, forwarded: false }) ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
