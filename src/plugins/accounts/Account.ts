@@ -29,4 +29,9 @@ export interface Account {
    * Mastodon app's) is refused from then on.
    */
   credentialsChanged?: string;
+  /**
+   * While a password reset mailed to the account is open: the SHA-256 of the link's one-time token
+   * (hex) and when it expires. Cleared when used.
+   */
+  passwordReset?: { digest: string; expiresAt: string };
 }
