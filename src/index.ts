@@ -288,3 +288,7 @@ export * from './handlers/mastodon/MastodonStreamingHealthHandler';
 export * from './handlers/mastodon/MastodonStreamingSocketHandler';
 export * from './plugins/accounts/PasswordResets';
 export * from './handlers/auth/PasswordResetHandler';
+export * from './plugins/lifecycle/AccountDeletion';
+export * from './plugins/lifecycle/AccountDeletionResumer';
+export * from './handlers/auth/AccountDeletionHandler';
+export * from './handlers/activitypub/DeletedActorHandler';

@@ -110,6 +110,8 @@ export function main(args: string[] = hideBin(process.argv)): void {
           .positional('user', { type: 'string' }), accounts('reject'))
         .command('reset-password <user>', 'Give an account a new random password (printed) and revoke all its tokens', (sub) => withFlags(sub, STORE_FLAGS)
           .positional('user', { type: 'string' }), accounts('reset-password'))
+        .command('delete <user>', 'Delete an account: its Delete sent to the servers that knew it, its data removed, its name never reused; finishes an interrupted deletion', (sub) => withFlags(sub, STORE_FLAGS)
+          .positional('user', { type: 'string' }), accounts('delete'))
         .command('invite', 'Make an invite code; prints the code', (sub) => withFlags(sub, STORE_FLAGS)
           .option('max-uses', { type: 'number', describe: 'Signups it admits (default: any number)' })
           .option('expires-in', { type: 'number', describe: 'Seconds it stays valid (default: for ever)' }), accounts('invite'))
@@ -117,7 +119,7 @@ export function main(args: string[] = hideBin(process.argv)): void {
         .command('role <user> <role>', 'Give a local account the operator role, or take it (none)', (sub) => withFlags(sub, DATA_DIR)
           .positional('user', { type: 'string' })
           .positional('role', { type: 'string', choices: [ 'operator', 'none' ] }), moderation('accounts role'))
-        .demandCommand(1, 'Name an accounts command: pending, approve, reject, reset-password, invite, invites or role'))
+        .demandCommand(1, 'Name an accounts command: pending, approve, reject, reset-password, delete, invite, invites or role'))
     .command('audit-log', 'The moderation actions, newest first (when, who, what, to what)', (builder) => withFlags(builder, DATA_DIR)
       .option('limit', { type: 'number', default: 100 }), moderation('audit-log'))
     .command('export', 'Write the store\'s quads (dataset.nq), the files of non-RDF resources and a manifest to a directory',

@@ -34,4 +34,9 @@ export interface Account {
    * (hex) and when it expires. Cleared when used.
    */
   passwordReset?: { digest: string; expiresAt: string };
+  /**
+   * Set when the account's deletion began (AccountDeletion): when, the id of the actor's Delete,
+   * whether that was queued, whether the data is gone. The record stays, so the name is not reused.
+   */
+  deleted?: { at: string; activity: string; enqueued?: boolean; done?: boolean };
 }
