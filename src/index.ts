@@ -292,3 +292,5 @@ export * from './plugins/lifecycle/AccountDeletion';
 export * from './plugins/lifecycle/AccountDeletionResumer';
 export * from './handlers/auth/AccountDeletionHandler';
 export * from './handlers/activitypub/DeletedActorHandler';
+export * from './plugins/lifecycle/AccountExports';
+export * from './handlers/auth/AccountExportHandler';
