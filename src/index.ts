@@ -294,3 +294,6 @@ export * from './handlers/auth/AccountDeletionHandler';
 export * from './handlers/activitypub/DeletedActorHandler';
 export * from './plugins/lifecycle/AccountExports';
 export * from './handlers/auth/AccountExportHandler';
+export * from './plugins/moderation/UserDomainBlocks';
+export * from './plugins/lifecycle/UserDomainBlocking';
+export * from './handlers/mastodon/MastodonUserDomainBlocksHandler';
