@@ -297,3 +297,5 @@ export * from './handlers/auth/AccountExportHandler';
 export * from './plugins/moderation/UserDomainBlocks';
 export * from './plugins/lifecycle/UserDomainBlocking';
 export * from './handlers/mastodon/MastodonUserDomainBlocksHandler';
+export * from './handlers/http/CsrfTokens';
+export * from './handlers/html/AccountDeletionPageHandler';

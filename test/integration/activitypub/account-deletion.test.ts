@@ -46,7 +46,7 @@ describe('account deletion', () => {
       startFedpod({ config: 'activitypub', allowPrivateNetwork: true }),
       startFedpod({ config: 'activitypub', allowPrivateNetwork: true }),
     ]);
-    for (const name of [ 'alice', 'carol', 'dave', 'erin' ]) {
+    for (const name of [ 'alice', 'carol', 'dave', 'erin', 'frank' ]) {
       users[name] = await signup(here.baseUrl, name);
     }
     users.bob = await signup(there.baseUrl, 'bob');
@@ -104,6 +104,30 @@ describe('account deletion', () => {
     expect(await tokenWorks(users.dave)).toBe(401);
     await expect(promisify(execFile)(process.execPath, [ BIN, 'accounts', 'delete', 'nobody', '--data-dir', here.dataDir ],
       { timeout: 60_000 })).rejects.toMatchObject({ code: 1 });
+  });
+
+  it('deletes from the account pages\' form, which needs the session, its CSRF value and the password', async() => {
+    const login = await fetch(`${here.baseUrl}auth/login`, { method: 'POST', redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' }, body: `username=frank&password=${encodeURIComponent(PASSWORD)}` });
+    expect(login.status).toBe(303);
+    const cookie = login.headers.get('set-cookie')!.split(';')[0];
+    const page = { accept: 'text/html', cookie };
+    expect((await fetch(`${here.baseUrl}auth/account/delete`, { redirect: 'manual', headers: { accept: 'text/html' } })).status).toBe(303);
+    const form = await fetch(`${here.baseUrl}auth/account/delete`, { headers: page });
+    expect(form.status).toBe(200);
+    const csrf = /name="csrf" value="([^"]+)"/u.exec(await form.text())![1];
+    const post = async(body: string): Promise<Response> => fetch(`${here.baseUrl}auth/account/delete`, { method: 'POST',
+      headers: { ...page, 'content-type': 'application/x-www-form-urlencoded' }, body });
+    expect((await post(`password=${encodeURIComponent(PASSWORD)}`)).status).toBe(403);
+    expect((await post(`csrf=${'A'.repeat(csrf.length)}&password=${encodeURIComponent(PASSWORD)}`)).status).toBe(403);
+    const wrong = await post(`csrf=${csrf}&password=wrong`);
+    expect(wrong.status).toBe(403);
+    expect(await wrong.text()).toContain('The password is wrong.');
+    expect((await fetch(users.frank.webId, { headers: AS_JSON })).status).toBe(200);
+    const done = await post(`csrf=${csrf}&password=${encodeURIComponent(PASSWORD)}`);
+    expect(done.status).toBe(200);
+    expect(await done.text()).toContain('Account deleted');
+    expect((await fetch(users.frank.webId, { headers: AS_JSON })).status).toBe(410);
   });
 
   it('finishes at start-up a deletion a crash interrupted right after its commit point', async() => {
