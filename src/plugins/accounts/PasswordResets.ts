@@ -1,18 +1,15 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { getLoggerFor } from '@solid/community-server';
 import { badRequest, FedpodHttpError, notFound } from '../../util/HttpErrors';
 import { messageOf } from '../../util/Errors';
 import type { AccountStore } from './AccountStore';
 import type { Mailer } from './Mailer';
+import { digestOf, matchesDigest } from './OneTimeTokens';
 import type { PasswordHasher } from './PasswordHasher';
 import { validatePassword } from './SignupValidator';
 
 /** How long a reset link works. */
 const RESET_MS = 3600 * 1000;
-
-function digestOf(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
-}
 
 /**
  * Password resets by a mailed one-time link (with `--smtp-url`). A request names an email or a
@@ -82,9 +79,7 @@ export class PasswordResets {
       throw invalid();
     }
     const account = await this.accounts.findByUsername(username.toLowerCase());
-    const expected = account?.passwordReset ? Buffer.from(account.passwordReset.digest, 'hex') : undefined;
-    const given = Buffer.from(digestOf(token), 'hex');
-    if (!account?.passwordReset || !expected || expected.length !== given.length || !timingSafeEqual(expected, given)) {
+    if (!account?.passwordReset || !matchesDigest(token, account.passwordReset.digest)) {
       throw invalid();
     }
     if (Date.parse(account.passwordReset.expiresAt) <= Date.now()) {
