@@ -3,7 +3,7 @@ import { messageOf } from '../util/Errors';
 import { UsageError } from './Console';
 import { readOperatorFile } from './WebhooksCommand';
 
-export type AccountsCommandName = 'pending' | 'approve' | 'reject' | 'reset-password' | 'invite' | 'invites';
+export type AccountsCommandName = 'pending' | 'approve' | 'reject' | 'reset-password' | 'delete' | 'invite' | 'invites';
 type Argv = Record<string, unknown>;
 
 /** The operator route and request of a command. */
@@ -15,6 +15,7 @@ function requestOf(command: AccountsCommandName, argv: Argv): { path: string; me
     case 'approve':
     case 'reject':
     case 'reset-password':
+    case 'delete':
       return { path: `operator/accounts/${user}/${command}`, method: 'POST' };
     case 'invite':
       return { path: 'operator/invites', method: 'POST',
@@ -59,6 +60,8 @@ export async function runAccounts(command: AccountsCommandName, argv: Argv): Pro
     process.stdout.write(`${(result as { code: string }).code}\n`);
   } else if (command === 'reset-password') {
     process.stdout.write(`${(result as { password: string }).password}\n`);
+  } else if (command === 'delete') {
+    process.stdout.write(`${(result as { username: string }).username}: deleted\n`);
   } else {
     const { username, status } = result as { username: string; status: string };
     process.stdout.write(`${username}: ${status === 'active' ? 'approved' : status}\n`);

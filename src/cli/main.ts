@@ -117,6 +117,8 @@ export function main(args: string[] = hideBin(process.argv)): void {
           .positional('user', { type: 'string' }), accounts('reject'))
         .command('reset-password <user>', 'Give an account a new random password (printed) and revoke all its tokens', (sub) => withFlags(sub, STORE_FLAGS)
           .positional('user', { type: 'string' }), accounts('reset-password'))
+        .command('delete <user>', 'Delete an account: its Delete sent to the servers that knew it, its data removed, its name never reused; finishes an interrupted deletion', (sub) => withFlags(sub, STORE_FLAGS)
+          .positional('user', { type: 'string' }), accounts('delete'))
         .command('invite', 'Make an invite code; prints the code', (sub) => withFlags(sub, STORE_FLAGS)
           .option('max-uses', { type: 'number', describe: 'Signups it admits (default: any number)' })
           .option('expires-in', { type: 'number', describe: 'Seconds it stays valid (default: for ever)' }), accounts('invite'))
@@ -129,7 +131,7 @@ export function main(args: string[] = hideBin(process.argv)): void {
           .positional('account', { type: 'string' })
           .option('report', { type: 'string', describe: 'The report the action is taken from (resolves it)' }),
         (argv): void => moderation('accounts action')({ ...argv, action: String(argv._[1]) }))
-        .demandCommand(1, 'Name an accounts command: pending, approve, reject, reset-password, invite, invites, role, or an action such as suspend'))
+        .demandCommand(1, 'Name an accounts command: pending, approve, reject, reset-password, delete, invite, invites, role, or an action such as suspend'))
     .command('reports', 'The report queue: users\' reports and other servers\' Flags (asks the running server)', (builder) => builder
       .command('list', 'The open reports, newest first (id, time, state, category, account, reporter, comment)', (sub) => withFlags(sub, DATA_DIR)
         .option('all', { type: 'boolean', default: false, describe: 'Resolved ones too' }), moderation('reports list'))

@@ -6,8 +6,9 @@ import type { InboxJob } from '../../plugins/activitypub/delivery/DeliveryJobs';
 import { QUEUES } from '../../plugins/activitypub/delivery/DeliveryJobs';
 import type { RemoteActorCache } from '../../plugins/activitypub/fetch/RemoteActorCache';
 import type { HttpSignatureVerifier } from '../../plugins/activitypub/signatures/HttpSignatureVerifier';
+import type { UserDomainBlocks } from '../../plugins/moderation/UserDomainBlocks';
 import type { JobQueueFactory } from '../../plugins/queue/JobQueueFactory';
-import { badRequest, FedpodHttpError, notFound } from '../../util/HttpErrors';
+import { badRequest, FedpodHttpError, forbidden, notFound } from '../../util/HttpErrors';
 import { parseJson, readBody, sendJson } from '../http/HttpUtil';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { NOT_HANDLED } from '../http/NotHandled';
@@ -33,6 +34,8 @@ export class InboxHandler extends JsonHttpHandler implements RequestMatcher {
     private readonly queues: JobQueueFactory,
     private readonly accounts: AccountStore,
     private readonly maxBodyBytes = 1_048_576,
+    /** Users' own domain blocks: a personal inbox refuses deliveries from a domain its owner blocked. */
+    private readonly userDomainBlocks?: UserDomainBlocks,
   ) {
     super();
     this.urls = new ActorUrls(baseUrl);
@@ -53,9 +56,14 @@ export class InboxHandler extends JsonHttpHandler implements RequestMatcher {
   protected async serve({ request, response, operation }: OperationInput): Promise<void> {
     const owner = this.target(operation.target)!;
     // The instance actor has no account, and takes reports (Flags) as Mastodon's does.
-    if (owner && owner !== INSTANCE_ACTOR && !await this.accounts.findByUsername(owner)) {
+    const account = owner && owner !== INSTANCE_ACTOR ? await this.accounts.findByUsername(owner) : undefined;
+    if (owner && owner !== INSTANCE_ACTOR && !account) {
       request.resume();
       throw notFound(`No actor ${owner}`);
+    }
+    if (account?.deleted) {
+      request.resume();
+      throw new FedpodHttpError(410, 'gone', `${owner} was deleted.`);
     }
     const body = await readBody(request, this.maxBodyBytes);
     const verified = await this.verifier.verify(
@@ -79,6 +87,9 @@ export class InboxHandler extends JsonHttpHandler implements RequestMatcher {
     }
     if (Array.isArray(activity.actor)) {
       activity.actor = verified.owner;
+    }
+    if (owner && await this.userDomainBlocks?.blocks(owner, verified.owner)) {
+      throw forbidden(`${owner} blocked the domain of ${verified.owner}.`, 'domain_blocked');
     }
     const job: InboxJob = { activity, ...owner ? { inboxOwner: owner } : {}};
     await this.queues.create<InboxJob>(QUEUES.inbox).add(job, { jobId: `inbox:${idOf(activity)}:${owner || 'shared'}` });

@@ -29,4 +29,14 @@ export interface Account {
    * Mastodon app's) is refused from then on.
    */
   credentialsChanged?: string;
+  /**
+   * While a password reset mailed to the account is open: the SHA-256 of the link's one-time token
+   * (hex) and when it expires. Cleared when used.
+   */
+  passwordReset?: { digest: string; expiresAt: string };
+  /**
+   * Set when the account's deletion began (AccountDeletion): when, the id of the actor's Delete,
+   * whether that was queued, whether the data is gone. The record stays, so the name is not reused.
+   */
+  deleted?: { at: string; activity: string; enqueued?: boolean; done?: boolean };
 }

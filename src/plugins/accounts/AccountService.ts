@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { getLoggerFor } from '@solid/community-server';
@@ -18,6 +18,7 @@ import type { TokenService } from './TokenService';
 import type { Registrations } from './Registrations';
 import type { Mail, Mailer } from './Mailer';
 import type { LoginPolicy } from './LoginPolicy';
+import { digestOf, matchesDigest } from './OneTimeTokens';
 import { errnoOf, messageOf } from '../../util/Errors';
 
 export interface Session {
@@ -66,10 +67,6 @@ const UNKNOWN_ACCOUNT_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAA
 
 /** How long an email confirmation link works. */
 const CONFIRMATION_MS = 24 * 3600 * 1000;
-
-function digestOf(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
-}
 
 /** The mail with an account's confirmation link. */
 function confirmationMail(base: string, username: string, email: string, token: string): Mail {
@@ -197,9 +194,7 @@ export class AccountService {
       throw invalid();
     }
     const account = await this.accounts.findByUsername(username.toLowerCase());
-    const expected = account?.confirmation ? Buffer.from(account.confirmation.digest, 'hex') : undefined;
-    const given = Buffer.from(digestOf(token), 'hex');
-    if (!account?.confirmation || !expected || expected.length !== given.length || !timingSafeEqual(expected, given)) {
+    if (!account?.confirmation || !matchesDigest(token, account.confirmation.digest)) {
       throw invalid();
     }
     if (Date.parse(account.confirmation.expiresAt) <= Date.now()) {

@@ -5,47 +5,17 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { SMTPServer } from 'smtp-server';
+import type { SMTPServer } from 'smtp-server';
 import { startFedpod, type FedpodServer } from '../../support/fedpod';
 import { freePort } from '../../support/ports';
-
-interface Received {
-  from: string;
-  to: string[];
-  raw: string;
-}
+import { mailText, startSmtp, type Received } from '../../support/smtp';
 
 const PASSWORD = 'correct horse battery';
 const JSON_TYPE = { 'content-type': 'application/json' };
 
-/** An SMTP receiver on loopback that keeps every message (no TLS, no auth: a test double of a mail relay). */
-async function startSmtp(port: number, received: Received[]): Promise<SMTPServer> {
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: [ 'STARTTLS' ],
-    logger: false,
-    onData(stream, session, callback): void {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer): void => {
-        chunks.push(chunk);
-      });
-      stream.on('end', (): void => {
-        received.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((rcpt): string => rcpt.address), raw: Buffer.concat(chunks).toString('utf8') });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve): void => {
-    server.listen(port, '127.0.0.1', resolve);
-  });
-  return server;
-}
-
 /** The confirmation link in a mail (its text part may be quoted-printable). */
 function linkIn(raw: string): string {
-  const text = raw.replace(/=\r?\n/gu, '').replace(/=([0-9A-F]{2})/gu, (_, hex: string): string => String.fromCharCode(Number.parseInt(hex, 16)));
-  const match = /https?:\/\/\S+\/auth\/confirm\?\S+/u.exec(text);
+  const match = /https?:\/\/\S+\/auth\/confirm\?\S+/u.exec(mailText(raw));
   if (!match) {
     throw new Error(`no confirmation link in:\n${raw}`);
   }

@@ -1,9 +1,13 @@
 import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { InboxHandler } from '../../../../src/handlers/activitypub/InboxHandler';
 import type { InboxJob } from '../../../../src/plugins/activitypub/delivery/DeliveryJobs';
 import type { RemoteActorCache, RemoteKey } from '../../../../src/plugins/activitypub/fetch/RemoteActorCache';
 import { HttpSignatureVerifier } from '../../../../src/plugins/activitypub/signatures/HttpSignatureVerifier';
 import { HttpSigner } from '../../../../src/plugins/activitypub/signatures/HttpSigner';
+import { UserDomainBlocks } from '../../../../src/plugins/moderation/UserDomainBlocks';
 import type { JobOptions, JobQueue } from '../../../../src/plugins/queue/JobQueue';
 import type { JobQueueFactory } from '../../../../src/plugins/queue/JobQueueFactory';
 import { InMemoryAccountStoreFake } from '../support/InMemoryAccountStore';
@@ -27,8 +31,11 @@ describe('InboxHandler', (): void => {
   const signer = new HttpSigner();
   const queued: Queued[] = [];
   let server: HandlerServer;
+  const dataDir = mkdtempSync(join(tmpdir(), 'fedpod-inbox-handler-'));
 
   beforeAll(async(): Promise<void> => {
+    const userDomainBlocks = new UserDomainBlocks(dataDir);
+    await userDomainBlocks.add('dave', 'remote.example');
     const actors = {
       getKey: async(keyId: string): Promise<RemoteKey> => {
         const key = KEYS.get(keyId);
@@ -46,12 +53,13 @@ describe('InboxHandler', (): void => {
       }) as unknown as JobQueue<T>,
     } as unknown as JobQueueFactory;
     const handler = new InboxHandler(BASE, new HttpSignatureVerifier(), actors, queues,
-      new InMemoryAccountStoreFake(BASE, [ 'alice' ]), 2000);
+      new InMemoryAccountStoreFake(BASE, [ 'alice', 'dave' ]), 2000, userDomainBlocks);
     server = await serveHandler(handler);
   });
 
   afterAll(async(): Promise<void> => {
     await server.close();
+    rmSync(dataDir, { recursive: true, force: true });
   });
 
   beforeEach((): void => {
@@ -78,6 +86,12 @@ describe('InboxHandler', (): void => {
     expect(answer).toEqual({ status: 202, body: { status: 'accepted', id: follow.id }});
     expect(queued).toEqual([{ queue: 'ap-inbox', job: { activity: follow, inboxOwner: 'alice' },
       options: { jobId: `inbox:${follow.id}:alice` }}]);
+  });
+
+  it('answers 403 domain_blocked to a delivery from a domain the inbox\'s owner blocked', async(): Promise<void> => {
+    const answer = await deliver('/actors/dave/inbox', { ...follow, object: `${BASE}actors/dave` }, BOB);
+    expect(answer).toMatchObject({ status: 403, body: { error: 'domain_blocked' }});
+    expect(queued).toEqual([]);
   });
 
   it('queues a delivery to the shared inbox without an owner', async(): Promise<void> => {
