@@ -286,3 +286,4 @@ export * from './handlers/mastodon/MastodonNotificationsHandler';
 export * from './handlers/mastodon/MastodonMarkersHandler';
 export * from './handlers/mastodon/MastodonStreamingHealthHandler';
 export * from './handlers/mastodon/MastodonStreamingSocketHandler';
+export * from './plugins/media/MediaAttachSentEffect';
