@@ -286,4 +286,5 @@ export * from './handlers/mastodon/MastodonNotificationsHandler';
 export * from './handlers/mastodon/MastodonMarkersHandler';
 export * from './handlers/mastodon/MastodonStreamingHealthHandler';
 export * from './handlers/mastodon/MastodonStreamingSocketHandler';
+export * from './storage/CollectionTimeline';
 export * from './plugins/media/MediaAttachSentEffect';

@@ -174,13 +174,21 @@ export class MastodonStatuses {
   /** A page of a timeline as statuses, newest first; items the reader may not read are left out. */
   public async timeline(source: TimelineSource, query: TimelineQuery, reader: Reader, kind: TimelineKind = 'public'):
   Promise<MastodonStatus[]> {
-    const items = await this.options.records.timeline(source, query);
+    // Read twice the page: items the reader may not see, or moderation hides, leave room for the next ones.
+    const items = await this.options.records.timeline(source, { ...query, limit: query.limit * 2 });
     const memo: Memo = new Map();
-    const statuses = await Promise.all(items.map(async(item): Promise<MastodonStatus | undefined> => {
-      const status = await this.itemStatus(item, reader, memo);
-      return status && await this.hidden(status, reader, kind) ? undefined : status;
-    }));
-    const shown = statuses.filter((status): status is MastodonStatus => status !== undefined);
+    const shown: MastodonStatus[] = [];
+    let next = 0;
+    // Only as many statuses are built as the page still lacks, a batch at a time.
+    while (shown.length < query.limit && next < items.length) {
+      const batch = items.slice(next, next + query.limit - shown.length);
+      next += batch.length;
+      const statuses = await Promise.all(batch.map(async(item): Promise<MastodonStatus | undefined> => {
+        const status = await this.itemStatus(item, reader, memo);
+        return status && await this.hidden(status, reader, kind) ? undefined : status;
+      }));
+      shown.push(...statuses.filter((status): status is MastodonStatus => status !== undefined));
+    }
     return query.ascending ? shown.reverse() : shown;
   }
 
