@@ -139,28 +139,29 @@ export class CollectionTimeline {
 
   /** The best `limit` items of the buckets, in the page's order. */
   private itemsQuery(collection: string, buckets: readonly number[], query: MergedQuery): string {
-    const graph = sparqlIri(collection);
     const time = (date: Date): string => sparqlLiteral(literal(date.toISOString(), namedNode(XSD_DATETIME)));
+    // On `published` and the addition rather than on ?t: Virtuoso paired the rows with other rows'
+    // ?t when a FILTER named it. Before B: either is before B; after A: both are (when published).
     const filters = [
-      ...query.before ? [ `?t < ${time(query.before)}` ] : [],
-      ...query.after ? [ `?t > ${time(query.after)}` ] : [],
+      ...query.before ? [ `(?added < ${time(query.before)} || ?published < ${time(query.before)})` ] : [],
+      ...query.after ? [ `(?added > ${time(query.after)} && (!BOUND(?published) || ?published > ${time(query.after)}))` ] : [],
     ];
     const audience = (query.inToOnly ? [ 'to' ] : [ 'to', 'cc', 'audience' ]).map((name): string => sparqlIri(`${AS_NS}${name}`)).join('|');
     const addressed = query.addressedTo ?
       `VALUES ?recipient { ${query.addressedTo.map(sparqlIri).join(' ')} } GRAPH ?item { ?item ${audience} ?recipient }` :
       '';
     const direction = query.ascending ? 'ASC' : 'DESC';
-    const added = sparqlIri(ADDED_AT);
-    // The time is the earlier of `published` and the addition: MIN over both, not IF(), whose results
-    // Virtuoso paired with other rows' under ORDER BY and LIMIT.
-    const having = filters.map((filter): string => filter.replace('?t', 'MIN(?time)'));
-    return `SELECT ?item (MIN(?time) AS ?t) WHERE { ${this.index.values(buckets)}
+    // The OPTIONAL last, on its own, and no UNION: Oxigraph evaluated a UNION, or an OPTIONAL inside
+    // the item's GRAPH block, over the whole store before joining it with the buckets' items.
+    return `SELECT DISTINCT ?item ?t WHERE { ${this.index.values(buckets)}
   ${this.index.memberPattern(collection, '?item')}
+  GRAPH ${sparqlIri(collection)} { ?item ${sparqlIri(ADDED_AT)} ?added }
   GRAPH ?item { ?item ${sparqlIri(RDF_TYPE)} ?type FILTER(?type IN (${query.types.map(sparqlIri).join(', ')})) }
   ${addressed}
-  { GRAPH ${graph} { ?item ${added} ?time } } UNION { GRAPH ${graph} { ?item ${added} ?added } GRAPH ?item { ?item ${sparqlIri(`${AS_NS}published`)} ?time } }
-} GROUP BY ?item ${having.length > 0 ? `HAVING(${having.join(' && ')})` : ''}
-ORDER BY ${direction}(?t) ${direction}(STR(?item)) LIMIT ${query.limit}`;
+  OPTIONAL { GRAPH ?item { ?item ${sparqlIri(`${AS_NS}published`)} ?published } }
+  ${filters.length > 0 ? `FILTER(${filters.join(' && ')})` : ''}
+  BIND(IF(BOUND(?published) && ?published < ?added, ?published, ?added) AS ?t)
+} ORDER BY ${direction}(?t) ${direction}(STR(?item)) LIMIT ${query.limit}`;
   }
 
   /** The earliest addition in the buckets. */
