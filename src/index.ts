@@ -336,3 +336,5 @@ export * from './plugins/moderation/UserDomainBlocks';
 export * from './plugins/lifecycle/UserDomainBlocking';
 export * from './handlers/mastodon/MastodonUserDomainBlocksHandler';
 export * from './handlers/html/AccountDeletionPageHandler';
+export * from './storage/CollectionTimeline';
+export * from './plugins/media/MediaAttachSentEffect';

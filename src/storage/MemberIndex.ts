@@ -170,6 +170,20 @@ WHERE { { SELECT (COUNT(*) AS ?indexed) WHERE { GRAPH ${graph} { ${sparqlIri(mem
     }
   }
 
+  /**
+   * At most `count` bucket numbers of `list` in page order, after the bucket `start` (from the end
+   * `order` names when undefined), for a reader that walks the buckets itself (merging several
+   * lists). The first read of a list made before the index indexes it, as collect() does.
+   */
+  public async bucketsAfter(list: string, order: ListOrder, count: number, start: number | undefined,
+    existing: ExistingMembers): Promise<number[]> {
+    const buckets = await this.buckets(list, order, count, start, false);
+    if (buckets.length === 0 && start === undefined && await this.build(list, existing)) {
+      return this.buckets(list, order, count, start, false);
+    }
+    return buckets;
+  }
+
   /** Bucket numbers of the directory of `list`, in page order, from `start` on. */
   private async buckets(list: string, order: ListOrder, count: number, start: number | undefined, inclusive: boolean):
   Promise<number[]> {

@@ -9,6 +9,7 @@ import {
 import type { DocumentLoader } from '../ldp/DocumentLoader';
 import { compactWithJsonLd } from '../ldp/JsonLdFallback';
 import { JsonLdCompactor, UnsupportedShapeError } from '../ldp/JsonLdCompactor';
+import { inCompactedValueOrder } from '../ldp/ValueOrder';
 
 /** The `@context` of actor documents and of the objects Fedpod serves to ActivityPub peers. */
 export const ACTIVITYPUB_CONTEXT = [ ACTIVITYSTREAMS_CONTEXT_URL, SECURITY_V1_CONTEXT_URL, FEDIVERSE_TERMS ];
@@ -40,7 +41,8 @@ export class ActivityStreamsSerializer {
       if (!(error instanceof UnsupportedShapeError)) {
         throw error;
       }
-      body = await compactWithJsonLd(quads, ACTIVITYPUB_CONTEXT, rootIri, this.documentLoader);
+      // jsonld.js knows nothing of stored positions (ValueOrder): they order the values here.
+      body = inCompactedValueOrder(await compactWithJsonLd(quads, ACTIVITYPUB_CONTEXT, rootIri, this.documentLoader)) as JsonObject;
     }
     return { '@context': ACTIVITYPUB_CONTEXT, ...body };
   }

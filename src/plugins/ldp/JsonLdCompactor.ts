@@ -1,5 +1,6 @@
 import type { Quad, Term } from '@rdfjs/types';
 import type { JsonObject } from './Contexts';
+import { inValueOrder, VALUE_POSITION } from './ValueOrder';
 
 const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
 const RDF_FIRST = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#first';
@@ -143,8 +144,9 @@ export class JsonLdCompactor {
       node.type = compacted.length === 1 ? compacted[0] : compacted;
     }
     path.add(key);
-    for (const quad of quads) {
-      if (quad.predicate.value === RDF_TYPE) {
+    // A position is how the store keeps an order (ValueOrder), not a property of the node.
+    for (const quad of inValueOrder(quads, (term): Quad[] | undefined => index.get(this.key(term)))) {
+      if (quad.predicate.value === RDF_TYPE || quad.predicate.value === VALUE_POSITION) {
         continue;
       }
       const { term, value, language } = this.compactValue(quad, index, embedded, path);

@@ -7,6 +7,7 @@ import { MAX_JSON_DEPTH, parseJsonText } from '../../util/JsonText';
 import { ACTIVITYSTREAMS_CONTEXT_URL, contextUrlFor, FEDIVERSE_TERMS, UNDEFINED_TERMS_VOCAB } from './Contexts';
 import type { DocumentLoader } from './DocumentLoader';
 import { messageOf } from '../../util/Errors';
+import { withValuePositions } from './ValueOrder';
 
 const { namedNode, blankNode, literal, quad, defaultGraph } = DataFactory;
 
@@ -91,7 +92,8 @@ export class JsonLdParser {
     if (!document || typeof document !== 'object' || Array.isArray(document)) {
       throw badRequest('The body must be a JSON object.', 'invalid_jsonld');
     }
-    const node = { ...document as Record<string, unknown> };
+    // ActivityPub documents keep the order of a Question's options, which RDF alone would lose.
+    const node = { ...(fediverse ? withValuePositions(document) : document) as Record<string, unknown> };
     if (node['@context'] === undefined) {
       node['@context'] = this.defaultContextUrl;
     }

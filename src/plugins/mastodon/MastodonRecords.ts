@@ -1,5 +1,6 @@
 import { DataFactory } from 'n3';
 import { v7 as uuidv7 } from 'uuid';
+import type { CollectionTimeline } from '../../storage/CollectionTimeline';
 import type { SparqlClient } from '../../storage/SparqlClient';
 import { sparqlIri, sparqlLiteral } from '../../storage/SparqlTerms';
 import { FEDPOD_NS, RDF_TYPE, XSD_DATETIME } from '../../storage/StoreVocabulary';
@@ -42,7 +43,7 @@ export interface TimelineQuery {
 export interface TimelineItem {
   /** The activity (a Create or an Announce). */
   iri: string;
-  /** Its time in timelines: its `published`, else when it was added. */
+  /** Its time in timelines: its `published`, else (or when that is later) when it was added. */
   time: Date;
 }
 
@@ -62,7 +63,12 @@ export class MastodonRecords {
   private readonly activities: string;
   private readonly actors: string;
 
-  public constructor(private readonly client: SparqlClient, baseUrl: string) {
+  /**
+   * @param merged - Reads timelines of named collections (home, an account's, a list's) through
+   *   their paging index, at a cost that follows the page; without it every timeline is one query
+   *   that sorts all the items of its collections.
+   */
+  public constructor(private readonly client: SparqlClient, baseUrl: string, private readonly merged?: CollectionTimeline) {
     const base = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
     this.objects = `${base}objects/`;
     this.activities = `${base}activities/`;
@@ -133,13 +139,20 @@ export class MastodonRecords {
 
   /**
    * The Create and Announce items of a timeline, newest first (oldest first when `ascending`), by
-   * their time. Costs one query whose work grows with the collections it reads (no paging index yet).
+   * their time. Named collections are read through their paging index (CollectionTimeline: the
+   * time is `published`, unless that is after the item reached the collection, then that time);
+   * every actor's collections (the public timelines) in one query whose work grows with them.
    */
   public async timeline(source: TimelineSource, query: TimelineQuery): Promise<TimelineItem[]> {
     let collections: string;
     if (source.collections) {
       if (source.collections.length === 0) {
         return [];
+      }
+      if (this.merged) {
+        const items = await this.merged.page({ ...query, collections: source.collections, types: TIMELINE_TYPES,
+          addressedTo: source.addressedTo, inToOnly: source.inToOnly });
+        return items.map(({ iri, time }): TimelineItem => ({ iri, time }));
       }
       collections = `VALUES ?g { ${source.collections.map(sparqlIri).join(' ')} }`;
     } else {

@@ -182,16 +182,24 @@ export class MastodonStatuses {
    */
   public async timeline(source: TimelineSource, query: TimelineQuery, reader: Reader, kind: TimelineKind = 'public',
     context: FilterContext = kind === 'public' ? 'public' : 'home'): Promise<MastodonStatus[]> {
-    const items = await this.options.records.timeline(source, query);
+    // Read twice the page: items the reader may not see, or moderation or filters hide, leave room for the next ones.
+    const items = await this.options.records.timeline(source, { ...query, limit: query.limit * 2 });
     const memo: Memo = new Map();
-    const statuses = await Promise.all(items.map(async(item): Promise<MastodonStatus | undefined> => {
-      const status = await this.itemStatus(item, reader, memo);
-      if (!status || await this.hidden(status, reader, kind)) {
-        return undefined;
-      }
-      return await this.options.filter?.marksSensitive?.(status.account.uri) ? { ...status, sensitive: true } : status;
-    }));
-    const shown = await this.filtered(statuses.filter((status): status is MastodonStatus => status !== undefined), reader, context);
+    const shown: MastodonStatus[] = [];
+    let next = 0;
+    // Only as many statuses are built as the page still lacks, a batch at a time.
+    while (shown.length < query.limit && next < items.length) {
+      const batch = items.slice(next, next + query.limit - shown.length);
+      next += batch.length;
+      const statuses = await Promise.all(batch.map(async(item): Promise<MastodonStatus | undefined> => {
+        const status = await this.itemStatus(item, reader, memo);
+        if (!status || await this.hidden(status, reader, kind)) {
+          return undefined;
+        }
+        return await this.options.filter?.marksSensitive?.(status.account.uri) ? { ...status, sensitive: true } : status;
+      }));
+      shown.push(...await this.filtered(statuses.filter((status): status is MastodonStatus => status !== undefined), reader, context));
+    }
     return query.ascending ? shown.reverse() : shown;
   }
 

@@ -214,9 +214,9 @@ export function pollOf(object: Json, statusId: string, now = new Date()): Mastod
   const multiple = object.anyOf !== undefined;
   const options = list(multiple ? object.anyOf : object.oneOf).filter(isObject).map((option) => {
     const replies = isObject(option.replies) ? option.replies.totalItems : undefined;
+    // In the order they were given: the store keeps each option's position (ValueOrder), so a vote's indexes mean the same on every read.
     return { title: text(option.name), votes_count: typeof replies === 'number' ? replies : 0 };
-    // Stored options are a set (RDF keeps no order): sorted, so that a vote's option indexes mean the same on every read.
-  }).sort((first, second): number => first.title.localeCompare(second.title));
+  });
   const end = text(object.endTime) || text(object.closed);
   const voters = object.votersCount;
   return {

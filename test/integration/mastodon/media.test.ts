@@ -264,6 +264,50 @@ describe('media uploads', () => {
     expect(refused.status).toBe(403);
   });
 
+  it('attaches the poster\'s uploads a Create through the outbox names: the post\'s audience reads them, nobody else', async() => {
+    const form = fileForm(await photo(), 'image/jpeg', 'photo.jpg');
+    form.append('object', JSON.stringify({ type: 'Image', name: 'for my followers' }));
+    const byActivityPub = await (await fetch(`${sessions.alice.webId}/uploadMedia`, { method: 'POST',
+      headers: { authorization: `Bearer ${sessions.alice.token}` }, body: form })).json() as { id: string; url: string };
+    const byApi = await masto.alice.v2.media.create({ file: await photoBlob(), description: 'by the API' });
+    const unattached = await masto.alice.v2.media.create({ file: await photoBlob() });
+    for (const file of [ byActivityPub.url, byApi.url!, unattached.url! ]) {
+      expect(await readStatus(file, 'bob')).toBe(404);
+    }
+
+    const posted = await postToOutbox(sessions.alice, { type: 'Note', content: 'followers only', to: [ `${sessions.alice.webId}/followers` ],
+      attachment: [{ type: 'Image', url: byActivityPub.url }, { type: 'Document', url: byApi.url, name: 'renamed' }] });
+    expect(posted.status).toBe(201);
+    for (const file of [ byActivityPub.url, byApi.url!, byApi.previewUrl! ]) {
+      expect(await readStatus(file, 'alice')).toBe(200);
+      expect(await readStatus(file, 'bob')).toBe(200);
+      expect(await readStatus(file, 'carol')).toBe(404);
+      expect(await readStatus(file)).toBe(404);
+    }
+    // An upload no post names stays its owner's.
+    expect(await readStatus(unattached.url!, 'bob')).toBe(404);
+    expect(await readStatus(unattached.url!, 'alice')).toBe(200);
+    // The post carries the attachments as the Mastodon API makes them, with the names the client gave.
+    const object = (posted.body as { object: string | { id: string } }).object;
+    const note = typeof object === 'string' ? object : object.id;
+    const stored = await (await fetch(note, { headers: { accept: 'application/activity+json',
+      authorization: `Bearer ${sessions.bob.token}` } })).json() as { attachment: Record<string, unknown>[] };
+    expect(stored.attachment).toEqual([
+      expect.objectContaining({ type: 'Image', url: byActivityPub.url, name: 'for my followers', mediaType: 'image/jpeg', blurhash: expect.any(String) }),
+      expect.objectContaining({ type: 'Image', url: byApi.url, name: 'renamed', blurhash: byApi.blurhash }),
+    ]);
+
+    // Naming another's upload attaches nothing; an upload attached already is refused for another post.
+    expect((await postToOutbox(sessions.bob, { type: 'Note', content: 'not mine', to: [ 'https://www.w3.org/ns/activitystreams#Public' ],
+      attachment: [{ type: 'Image', url: unattached.url }] })).status).toBe(201);
+    expect(await readStatus(unattached.url!, 'carol')).toBe(404);
+    const again = await postToOutbox(sessions.alice, { type: 'Note', content: 'again', to: [ 'https://www.w3.org/ns/activitystreams#Public' ],
+      attachment: [{ type: 'Image', url: byApi.url }] });
+    expect(again.status).toBe(422);
+    expect(again.body).toMatchObject({ error: expect.any(String), message: expect.stringMatching(/attached/u) });
+    expect(await readStatus(byApi.url!, 'carol')).toBe(404);
+  });
+
   it('changes the profile with update_credentials: name, note, fields, avatar and header, sent as an Update', async() => {
     const account = await masto.alice.v1.accounts.updateCredentials({ displayName: 'Alice A.', note: 'Hi there',
       locked: false, fieldsAttributes: [{ name: 'Site', value: 'https://example.org/' }],

@@ -152,14 +152,18 @@ describe('threads through the Mastodon client API', () => {
   it('creates a poll, takes a vote from another server, and shows the counts on both', async() => {
     const poll = await masto.alice.v1.statuses.create({ status: 'Tea or coffee?', visibility: 'public',
       poll: { options: [ 'tea', 'coffee' ], expiresIn: 3600 } });
-    // Options come in one order everywhere (sorted: a stored poll's options are a set).
-    expect(poll.poll).toMatchObject({ multiple: false, votesCount: 0, options: [ { title: 'coffee' }, { title: 'tea' } ] });
+    // Options keep the order they were given in, everywhere: the API, the ActivityPub object, the post page.
+    expect(poll.poll).toMatchObject({ multiple: false, votesCount: 0, options: [ { title: 'tea' }, { title: 'coffee' } ] });
+    const object = await (await fetch(poll.uri, { headers: { accept: 'application/activity+json' } })).json() as { oneOf: { name: string }[] };
+    expect(object.oneOf.map((option) => option.name)).toEqual([ 'tea', 'coffee' ]);
+    const page = await (await fetch(poll.uri, { headers: { accept: 'text/html' } })).text();
+    expect(page).toMatch(/<ul class="poll"><li>tea: 0 votes<\/li><li>coffee: 0 votes<\/li><\/ul>/u);
     const seen = await eventually(async() => (await masto.dan.v1.timelines.home.list()).find((status) => status.uri === poll.uri), 30_000);
     const voted = await masto.dan.v1.polls.$select(seen.poll!.id).votes.create({ choices: [ 1 ] });
     expect(voted).toMatchObject({ voted: true, ownVotes: [ 1 ] });
     // The vote is no status of dan's.
     expect((await masto.dan.v1.accounts.$select('dan').statuses.list()).filter((status) => status.content === '')).toEqual([]);
-    // Dan chose tea.
+    // Dan chose coffee, the second option.
     await eventually(async() => (await masto.carol.v1.polls.$select(poll.poll!.id).fetch()).votesCount === 1, 30_000);
     expect((await masto.carol.v1.polls.$select(poll.poll!.id).fetch()).options.map((option) => option.votesCount)).toEqual([ 0, 1 ]);
     // The poll's Update brought the counts to the voter's server.
