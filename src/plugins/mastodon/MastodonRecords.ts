@@ -149,7 +149,8 @@ export class MastodonRecords {
       if (source.collections.length === 0) {
         return [];
       }
-      if (this.merged) {
+      // The merge reads whole collections; a timeline of some actors only (a list's) filters in the one query.
+      if (this.merged && !source.actors) {
         const items = await this.merged.page({ ...query, collections: source.collections, types: TIMELINE_TYPES,
           addressedTo: source.addressedTo, inToOnly: source.inToOnly });
         return items.map(({ iri, time }): TimelineItem => ({ iri, time }));

@@ -20,4 +20,13 @@ export class StatusFilters implements StatusFilter {
     }
     return false;
   }
+
+  public async marksSensitive(author: string): Promise<boolean> {
+    for (const filter of this.filters) {
+      if (await filter.marksSensitive?.(author)) {
+        return true;
+      }
+    }
+    return false;
+  }
 }

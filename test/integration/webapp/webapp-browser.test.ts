@@ -11,6 +11,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import type { Browser, ElementHandle, Page } from 'puppeteer-core';
 import { keepScreenshot, launchBrowser } from '../../support/browser';
+import { eventually } from '../../support/eventually';
 import { startFedpod, type FedpodServer } from '../../support/fedpod';
 
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -132,8 +133,11 @@ describe('the web app in a browser', () => {
     await signUp(bob, 'bob');
     await bob.type('#handle', `@alice@${new URL(server.baseUrl).host}`);
     await submit(bob, 'form.follow button[type="submit"]');
-    await go(bob, 'web/@alice');
-    expect(await mainText(bob)).toContain('Unfollow');
+    // The follow is accepted through the queue: the profile is opened again until it says so.
+    await eventually(async() => {
+      await go(bob, 'web/@alice');
+      return (await mainText(bob)).includes('Unfollow');
+    });
     await checkPage(bob, 'profile');
 
     // Bob likes the post, then replies from its thread.
