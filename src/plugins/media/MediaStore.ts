@@ -110,6 +110,12 @@ export interface StoredMediaFile {
   size: number;
 }
 
+/** An upload as recordOf finds it: its description, and the stored file when a file was asked for. */
+export interface FoundMedia {
+  record: MediaRecord;
+  file?: StoredMediaFile;
+}
+
 /** What a client says of an upload besides its bytes. */
 export interface MediaFields {
   description?: string;
@@ -281,18 +287,36 @@ export class MediaStore {
    * The upload a description's IRI names, or one of its files (`<id>.<ext>`, `<id>-small.jpg`)
    * does, with that file's stored bytes (name, type, size) when `iri` is a file: both read at once.
    */
-  public async recordOf(iri: string): Promise<{ record: MediaRecord; file?: StoredMediaFile } | undefined> {
-    const match = /^(.*\/media\/)([0-9a-f-]{36})(?:-small)?(?:\.[a-z0-9]+)?$/u.exec(iri);
-    if (!match || !ID.test(match[2])) {
+  public async recordOf(iri: string): Promise<FoundMedia | undefined> {
+    return (await this.recordWith(iri, undefined))?.found;
+  }
+
+  /**
+   * As recordOf, and the data of `other` (e.g. the post the upload is attached to) read in the same
+   * query as the description: a reader's check then costs one round trip to the store, not two.
+   */
+  public async recordWith(iri: string, other: string | undefined): Promise<{ found: FoundMedia; other: Quad[] } | undefined> {
+    const description = this.descriptionOf(iri);
+    if (description === undefined) {
       return undefined;
     }
-    const description = `${match[1]}${match[2]}`;
-    const [ record, file ] = await Promise.all([ this.read(description), iri === description ? undefined : this.fileOf(iri) ]);
+    const [ data, file ] = await Promise.all([
+      other === undefined ? this.options.graphs.readData(description) : this.options.graphs.readDataMany([ description, other ]),
+      iri === description ? undefined : this.fileOf(iri),
+    ]);
+    const own = Array.isArray(data) ? data : data.get(description) ?? [];
+    const record = own.length === 0 ? undefined : recordFromQuads(description, own);
     // Only the record's own files: not another file of that name someone wrote there by LDP.
     if (!record || ![ record.iri, record.url, record.previewUrl ].includes(iri) || (iri !== description && !file)) {
       return undefined;
     }
-    return { record, file };
+    return { found: { record, file }, other: Array.isArray(data) || other === undefined ? [] : data.get(other) ?? [] };
+  }
+
+  /** The description IRI of an upload's description or file IRI; undefined for anything else. */
+  public descriptionOf(iri: string): string | undefined {
+    const match = /^(.*\/media\/)([0-9a-f-]{36})(?:-small)?(?:\.[a-z0-9]+)?$/u.exec(iri);
+    return match && ID.test(match[2]) ? `${match[1]}${match[2]}` : undefined;
   }
 
   /** Changes an upload's description or focal point; 404 for none of the user's. */
