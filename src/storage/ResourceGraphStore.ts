@@ -86,7 +86,36 @@ export class ResourceGraphStore implements ResourceGraphs {
    * no data is absent from the map.
    */
   public async readDataMany(iris: readonly string[]): Promise<Map<string, Quad[]>> {
-    const unique = [ ...new Set(iris) ];
+    return this.readGraphs(iris);
+  }
+
+  /**
+   * The data of some resources and the metadata of others, in one query (an upload, the post it is
+   * attached to and its file's metadata); a resource with none is absent from its map.
+   */
+  public async readDataAndMetadata(dataOf: readonly string[], metadataOf: readonly string[]):
+  Promise<{ data: Map<string, Quad[]>; metadata: Map<string, Quad[]> }> {
+    const graphs = await this.readGraphs([ ...dataOf, ...metadataOf.map(metadataGraphOf) ]);
+    const metadata = new Map<string, Quad[]>();
+    for (const iri of new Set(metadataOf)) {
+      const quads = graphs.get(metadataGraphOf(iri));
+      if (quads) {
+        metadata.set(iri, this.latestModified(iri, quads));
+      }
+    }
+    const data = new Map<string, Quad[]>();
+    for (const iri of dataOf) {
+      const quads = graphs.get(iri);
+      if (quads) {
+        data.set(iri, quads);
+      }
+    }
+    return { data, metadata };
+  }
+
+  /** The quads of several named graphs, by graph name, deskolemized; a graph with none is absent. */
+  private async readGraphs(names: readonly string[]): Promise<Map<string, Quad[]>> {
+    const unique = [ ...new Set(names) ];
     const found = new Map<string, Quad[]>();
     if (unique.length === 0) {
       return found;

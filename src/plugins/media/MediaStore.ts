@@ -285,7 +285,7 @@ export class MediaStore {
 
   /**
    * The upload a description's IRI names, or one of its files (`<id>.<ext>`, `<id>-small.jpg`)
-   * does, with that file's stored bytes (name, type, size) when `iri` is a file: both read at once.
+   * does, with that file's stored bytes (name, type, size) when `iri` is a file: both in one query.
    */
   public async recordOf(iri: string): Promise<FoundMedia | undefined> {
     return (await this.recordWith(iri, undefined))?.found;
@@ -293,24 +293,24 @@ export class MediaStore {
 
   /**
    * As recordOf, and the data of `other` (e.g. the post the upload is attached to) read in the same
-   * query as the description: a reader's check then costs one round trip to the store, not two.
+   * query: a reader's check then costs one round trip to the store, not two in turn.
    */
   public async recordWith(iri: string, other: string | undefined): Promise<{ found: FoundMedia; other: Quad[] } | undefined> {
     const description = this.descriptionOf(iri);
     if (description === undefined) {
       return undefined;
     }
-    const [ data, file ] = await Promise.all([
-      other === undefined ? this.options.graphs.readData(description) : this.options.graphs.readDataMany([ description, other ]),
-      iri === description ? undefined : this.fileOf(iri),
-    ]);
-    const own = Array.isArray(data) ? data : data.get(description) ?? [];
-    const record = own.length === 0 ? undefined : recordFromQuads(description, own);
+    const { data, metadata } = await this.options.graphs.readDataAndMetadata(
+      other === undefined ? [ description ] : [ description, other ], iri === description ? [] : [ iri ],
+    );
+    const own = data.get(description);
+    const record = own ? recordFromQuads(description, own) : undefined;
+    const file = iri === description ? undefined : fileIn(iri, metadata.get(iri) ?? []);
     // Only the record's own files: not another file of that name someone wrote there by LDP.
     if (!record || ![ record.iri, record.url, record.previewUrl ].includes(iri) || (iri !== description && !file)) {
       return undefined;
     }
-    return { found: { record, file }, other: Array.isArray(data) || other === undefined ? [] : data.get(other) ?? [] };
+    return { found: { record, file }, other: other === undefined ? [] : data.get(other) ?? [] };
   }
 
   /** The description IRI of an upload's description or file IRI; undefined for anything else. */
@@ -357,19 +357,6 @@ export class MediaStore {
       metadata: documentMetadata(record.iri, new Date()),
       data: recordQuads({ ...record, attachedTo: post }),
     })));
-  }
-
-  /** The stored file of an upload's file resource (itself or its thumbnail): name, type and size. */
-  private async fileOf(iri: string): Promise<StoredMediaFile | undefined> {
-    const metadata = await this.options.graphs.readMetadata(iri);
-    const name = fileNameOf(metadata);
-    if (!name) {
-      return undefined;
-    }
-    const value = (predicate: string): string | undefined =>
-      metadata.find((entry): boolean => entry.subject.value === iri && entry.predicate.value === predicate)?.object.value;
-    return { name, type: value('http://www.w3.org/ns/ma-ont#format') ?? 'application/octet-stream',
-      size: Number(value('http://www.w3.org/ns/posix/stat#size') ?? 0) };
   }
 
   /** The bytes of a stored file. */
@@ -435,6 +422,18 @@ function recordQuads(record: MediaRecord): Quad[] {
     ...add(P.focusY, double(record.focus?.y)),
     ...add(P.attachedTo, record.attachedTo ? namedNode(record.attachedTo) : undefined),
   ];
+}
+
+/** The stored file of an upload's file resource (itself or its thumbnail), by its metadata: name, type and size. */
+function fileIn(iri: string, metadata: readonly Quad[]): StoredMediaFile | undefined {
+  const name = fileNameOf(metadata);
+  if (!name) {
+    return undefined;
+  }
+  const value = (predicate: string): string | undefined =>
+    metadata.find((entry): boolean => entry.subject.value === iri && entry.predicate.value === predicate)?.object.value;
+  return { name, type: value('http://www.w3.org/ns/ma-ont#format') ?? 'application/octet-stream',
+    size: Number(value('http://www.w3.org/ns/posix/stat#size') ?? 0) };
 }
 
 function recordFromQuads(iri: string, quads: readonly Quad[]): MediaRecord | undefined {

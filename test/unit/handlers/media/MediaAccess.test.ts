@@ -64,15 +64,18 @@ describe('MediaAccess (on the embedded store)', () => {
   it('reads the upload and a public post in one store query once it has seen which post it is attached to', async() => {
     await describeUpload(await post('public', `${AS}Public`));
     expect(await read(CAROL)).toBe(200);
-    const many = jest.spyOn(graphs.resources, 'readDataMany');
-    const single = jest.spyOn(graphs.resources, 'readData');
+    const both = jest.spyOn(graphs.resources, 'readDataAndMetadata');
+    const others = [ 'read', 'readData', 'readMetadata', 'readDataMany' ] as const;
+    const singles = others.map((name): jest.SpyInstance => jest.spyOn(graphs.resources, name));
     const postRead = jest.spyOn(audience, 'read');
     const operation = accessRequest('GET', THUMBNAIL, {}, { user: 'alice' });
     expect(await statusOf(policy.authorize(operation))).toBe(200);
     expect(MEDIA_READ.get(operation)).toMatchObject({ record: { iri: UPLOAD }, file: { name: 'thumbnail', type: 'image/jpeg', size: 3 }});
-    expect(many).toHaveBeenCalledTimes(1);
-    expect(many).toHaveBeenCalledWith([ UPLOAD, `${BASE}objects/public` ]);
-    expect(single).not.toHaveBeenCalled();
+    expect(both).toHaveBeenCalledTimes(1);
+    expect(both).toHaveBeenCalledWith([ UPLOAD, `${BASE}objects/public` ], [ THUMBNAIL ]);
+    for (const single of singles) {
+      expect(single).not.toHaveBeenCalled();
+    }
     expect(postRead).not.toHaveBeenCalled();
   });
 
