@@ -1,4 +1,5 @@
 import type { Addressing, AudienceRules } from '../../plugins/activitypub/AudienceRules';
+import { ADDRESSING_PREDICATES } from '../../plugins/activitypub/AudienceRules';
 import type { FoundMedia, MediaStore } from '../../plugins/media/MediaStore';
 import { notFound } from '../../util/HttpErrors';
 import { agentIri } from '../http/Agent';
@@ -78,7 +79,7 @@ export class MediaAccess implements AccessPolicy {
     const description = this.media.descriptionOf(iri);
     const hint = description === undefined ? undefined : this.posts.get(description);
     if (hint !== undefined) {
-      const both = await this.media.recordWith(iri, hint);
+      const both = await this.media.recordWith(iri, hint, ADDRESSING_PREDICATES);
       if (both?.found.record.attachedTo === hint) {
         return { found: both.found, post: both.other.length === 0 ? undefined : this.audience.addressingIn(hint, both.other) };
       }

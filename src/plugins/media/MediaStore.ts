@@ -292,16 +292,19 @@ export class MediaStore {
   }
 
   /**
-   * As recordOf, and the data of `other` (e.g. the post the upload is attached to) read in the same
-   * query: a reader's check then costs one round trip to the store, not two in turn.
+   * As recordOf, and the data of `other` (e.g. the post the upload is attached to; with `predicates`,
+   * only those of its own subject) read in the same query: a reader's check then costs one round trip
+   * to the store, not two in turn.
    */
-  public async recordWith(iri: string, other: string | undefined): Promise<{ found: FoundMedia; other: Quad[] } | undefined> {
+  public async recordWith(iri: string, other: string | undefined, predicates?: readonly string[]):
+  Promise<{ found: FoundMedia; other: Quad[] } | undefined> {
     const description = this.descriptionOf(iri);
     if (description === undefined) {
       return undefined;
     }
     const { data, metadata } = await this.options.graphs.readDataAndMetadata(
       other === undefined ? [ description ] : [ description, other ], iri === description ? [] : [ iri ],
+      other === undefined || predicates === undefined ? undefined : new Map([[ other, predicates ]]),
     );
     const own = data.get(description);
     const record = own ? recordFromQuads(description, own) : undefined;

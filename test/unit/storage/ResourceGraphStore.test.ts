@@ -185,6 +185,11 @@ describe('ResourceGraphStore (on the embedded store)', (): void => {
     expect(text(data.get(iri)!)).toEqual([ `${iri} ${EX}says x` ]);
     expect([ ...metadata.keys() ]).toEqual([ other ]);
     expect(text(metadata.get(other)!)).toEqual(text(await store.readMetadata(other)));
+    await store.write(other, container, documentMetadata(other, new Date()), [ says(other, 'y'), quad(namedNode(other), namedNode(`${EX}tag`), literal('t')),
+      quad(namedNode(`${other}#part`), namedNode(`${EX}says`), literal('z')) ]);
+    const some = await store.readDataAndMetadata([ iri, other ], [], new Map([[ other, [ `${EX}says` ] ]]));
+    expect(text(some.data.get(other)!)).toEqual([ `${other} ${EX}says y` ]);
+    expect(text(some.data.get(iri)!)).toEqual([ `${iri} ${EX}says x` ]);
   });
 
   it('adds metadata without doubling it, and replaces it all on writeMetadata', async(): Promise<void> => {

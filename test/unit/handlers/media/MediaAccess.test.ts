@@ -72,7 +72,7 @@ describe('MediaAccess (on the embedded store)', () => {
     expect(await statusOf(policy.authorize(operation))).toBe(200);
     expect(MEDIA_READ.get(operation)).toMatchObject({ record: { iri: UPLOAD }, file: { name: 'thumbnail', type: 'image/jpeg', size: 3 }});
     expect(both).toHaveBeenCalledTimes(1);
-    expect(both).toHaveBeenCalledWith([ UPLOAD, `${BASE}objects/public` ], [ THUMBNAIL ]);
+    expect(both).toHaveBeenCalledWith([ UPLOAD, `${BASE}objects/public` ], [ THUMBNAIL ], expect.any(Map));
     for (const single of singles) {
       expect(single).not.toHaveBeenCalled();
     }
