@@ -9,6 +9,8 @@ const ADDRESSING = ADDRESS_FIELDS.map((name): string => `${AS_NS}${name}`);
 const AUTHORS = [ `${AS_NS}attributedTo`, `${AS_NS}actor` ];
 const TOMBSTONE = `${AS_NS}Tombstone`;
 const READ_PREDICATES = new Set([ ...ADDRESSING, ...AUTHORS, RDF_TYPE ]);
+/** The predicates of a resource's own subject its addressing is read from (addressingIn needs no others). */
+export const ADDRESSING_PREDICATES: readonly string[] = [ ...READ_PREDICATES ];
 
 /** Who an object or activity is for, as its stored triples say. */
 export interface Addressing {

@@ -110,6 +110,12 @@ export interface StoredMediaFile {
   size: number;
 }
 
+/** An upload as recordOf finds it: its description, and the stored file when a file was asked for. */
+export interface FoundMedia {
+  record: MediaRecord;
+  file?: StoredMediaFile;
+}
+
 /** What a client says of an upload besides its bytes. */
 export interface MediaFields {
   description?: string;
@@ -279,20 +285,41 @@ export class MediaStore {
 
   /**
    * The upload a description's IRI names, or one of its files (`<id>.<ext>`, `<id>-small.jpg`)
-   * does, with that file's stored bytes (name, type, size) when `iri` is a file: both read at once.
+   * does, with that file's stored bytes (name, type, size) when `iri` is a file: both in one query.
    */
-  public async recordOf(iri: string): Promise<{ record: MediaRecord; file?: StoredMediaFile } | undefined> {
-    const match = /^(.*\/media\/)([0-9a-f-]{36})(?:-small)?(?:\.[a-z0-9]+)?$/u.exec(iri);
-    if (!match || !ID.test(match[2])) {
+  public async recordOf(iri: string): Promise<FoundMedia | undefined> {
+    return (await this.recordWith(iri, undefined))?.found;
+  }
+
+  /**
+   * As recordOf, and the data of `other` (e.g. the post the upload is attached to; with `predicates`,
+   * only those of its own subject) read in the same query: a reader's check then costs one round trip
+   * to the store, not two in turn.
+   */
+  public async recordWith(iri: string, other: string | undefined, predicates?: readonly string[]):
+  Promise<{ found: FoundMedia; other: Quad[] } | undefined> {
+    const description = this.descriptionOf(iri);
+    if (description === undefined) {
       return undefined;
     }
-    const description = `${match[1]}${match[2]}`;
-    const [ record, file ] = await Promise.all([ this.read(description), iri === description ? undefined : this.fileOf(iri) ]);
+    const { data, metadata } = await this.options.graphs.readDataAndMetadata(
+      other === undefined ? [ description ] : [ description, other ], iri === description ? [] : [ iri ],
+      other === undefined || predicates === undefined ? undefined : new Map([[ other, predicates ]]),
+    );
+    const own = data.get(description);
+    const record = own ? recordFromQuads(description, own) : undefined;
+    const file = iri === description ? undefined : fileIn(iri, metadata.get(iri) ?? []);
     // Only the record's own files: not another file of that name someone wrote there by LDP.
     if (!record || ![ record.iri, record.url, record.previewUrl ].includes(iri) || (iri !== description && !file)) {
       return undefined;
     }
-    return { record, file };
+    return { found: { record, file }, other: other === undefined ? [] : data.get(other) ?? [] };
+  }
+
+  /** The description IRI of an upload's description or file IRI; undefined for anything else. */
+  public descriptionOf(iri: string): string | undefined {
+    const match = /^(.*\/media\/)([0-9a-f-]{36})(?:-small)?(?:\.[a-z0-9]+)?$/u.exec(iri);
+    return match && ID.test(match[2]) ? `${match[1]}${match[2]}` : undefined;
   }
 
   /** Changes an upload's description or focal point; 404 for none of the user's. */
@@ -333,19 +360,6 @@ export class MediaStore {
       metadata: documentMetadata(record.iri, new Date()),
       data: recordQuads({ ...record, attachedTo: post }),
     })));
-  }
-
-  /** The stored file of an upload's file resource (itself or its thumbnail): name, type and size. */
-  private async fileOf(iri: string): Promise<StoredMediaFile | undefined> {
-    const metadata = await this.options.graphs.readMetadata(iri);
-    const name = fileNameOf(metadata);
-    if (!name) {
-      return undefined;
-    }
-    const value = (predicate: string): string | undefined =>
-      metadata.find((entry): boolean => entry.subject.value === iri && entry.predicate.value === predicate)?.object.value;
-    return { name, type: value('http://www.w3.org/ns/ma-ont#format') ?? 'application/octet-stream',
-      size: Number(value('http://www.w3.org/ns/posix/stat#size') ?? 0) };
   }
 
   /** The bytes of a stored file. */
@@ -411,6 +425,18 @@ function recordQuads(record: MediaRecord): Quad[] {
     ...add(P.focusY, double(record.focus?.y)),
     ...add(P.attachedTo, record.attachedTo ? namedNode(record.attachedTo) : undefined),
   ];
+}
+
+/** The stored file of an upload's file resource (itself or its thumbnail), by its metadata: name, type and size. */
+function fileIn(iri: string, metadata: readonly Quad[]): StoredMediaFile | undefined {
+  const name = fileNameOf(metadata);
+  if (!name) {
+    return undefined;
+  }
+  const value = (predicate: string): string | undefined =>
+    metadata.find((entry): boolean => entry.subject.value === iri && entry.predicate.value === predicate)?.object.value;
+  return { name, type: value('http://www.w3.org/ns/ma-ont#format') ?? 'application/octet-stream',
+    size: Number(value('http://www.w3.org/ns/posix/stat#size') ?? 0) };
 }
 
 function recordFromQuads(iri: string, quads: readonly Quad[]): MediaRecord | undefined {

@@ -175,6 +175,23 @@ describe('ResourceGraphStore (on the embedded store)', (): void => {
     expect((await store.readDataMany([])).size).toBe(0);
   });
 
+  it('reads the data of some resources and the metadata of others in one query', async(): Promise<void> => {
+    const iri = `${container}doc`;
+    const other = `${container}other`;
+    await store.write(iri, container, documentMetadata(iri, '2026-01-01T00:00:00.000Z'), [ says(iri, 'x') ]);
+    await store.write(other, container, documentMetadata(other, '2026-01-02T00:00:00.000Z'), [ says(other, 'y') ]);
+    const { data, metadata } = await store.readDataAndMetadata([ iri, `${container}none` ], [ other, `${container}none` ]);
+    expect([ ...data.keys() ]).toEqual([ iri ]);
+    expect(text(data.get(iri)!)).toEqual([ `${iri} ${EX}says x` ]);
+    expect([ ...metadata.keys() ]).toEqual([ other ]);
+    expect(text(metadata.get(other)!)).toEqual(text(await store.readMetadata(other)));
+    await store.write(other, container, documentMetadata(other, new Date()), [ says(other, 'y'), quad(namedNode(other), namedNode(`${EX}tag`), literal('t')),
+      quad(namedNode(`${other}#part`), namedNode(`${EX}says`), literal('z')) ]);
+    const some = await store.readDataAndMetadata([ iri, other ], [], new Map([[ other, [ `${EX}says` ] ]]));
+    expect(text(some.data.get(other)!)).toEqual([ `${other} ${EX}says y` ]);
+    expect(text(some.data.get(iri)!)).toEqual([ `${iri} ${EX}says x` ]);
+  });
+
   it('adds metadata without doubling it, and replaces it all on writeMetadata', async(): Promise<void> => {
     const iri = `${container}doc`;
     await store.write(iri, container, documentMetadata(iri, '2026-01-01T00:00:00.000Z'), [ says(iri, 'x') ]);
