@@ -241,6 +241,7 @@ ${descendants.map((item): string => renderStatus(context, item)).join('\n')}
 ${actionForm(context, path(state.following || state.requested ? 'unfollow' : 'follow'), state.following ? 'Unfollow' : state.requested ? 'Cancel follow request' : 'Follow')}
 ${actionForm(context, path(state.muting ? 'unmute' : 'mute'), state.muting ? 'Unmute' : 'Mute')}
 ${actionForm(context, path(state.blocking ? 'unblock' : 'block'), state.blocking ? 'Unblock' : 'Block')}
+<a href="${escapeHtml(this.base)}web/report?account_id=${encodeURIComponent(account.id)}">Report</a>
 </div>
 <p class="meta">${state.followed_by ? 'Follows you. ' : ''}${state.requested ? 'Follow request sent.' : ''}</p>`;
     }
