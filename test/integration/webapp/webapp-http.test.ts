@@ -306,6 +306,7 @@ describe('the web app over HTTP', () => {
     const id = await statusIdOf(alice, 'Buy cheap things');
     const aliceAccount = (await statusOf(id, alice)).body.account.id;
     expect(await (await page(`web/statuses/${id}`, carol)).text()).toContain(`web/report?account_id=${aliceAccount}&amp;status_id=${id}`);
+    expect(await (await page('web/@alice', carol)).text()).toContain(`web/report?account_id=${aliceAccount}"`);
     const form = await page(`web/report?account_id=${aliceAccount}&status_id=${id}`, carol);
     expect(form.status).toBe(200);
     const html = await form.text();
