@@ -338,3 +338,4 @@ export * from './handlers/mastodon/MastodonUserDomainBlocksHandler';
 export * from './handlers/html/AccountDeletionPageHandler';
 export * from './storage/CollectionTimeline';
 export * from './plugins/media/MediaAttachSentEffect';
+export * from './handlers/webapp/WebWriteHandler';

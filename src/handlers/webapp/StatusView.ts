@@ -1,6 +1,6 @@
 import type { MastodonAccount } from '../../plugins/mastodon/AccountEntity';
 import type { MastodonNotification } from '../../plugins/mastodon/MastodonNotifications';
-import type { MastodonAttachment, MastodonStatus } from '../../plugins/mastodon/StatusEntity';
+import type { MastodonAttachment, MastodonPoll, MastodonStatus } from '../../plugins/mastodon/StatusEntity';
 import { escapeHtml, isWebUrl, safeHtml } from '../http/Html';
 import type { WebReader } from './WebSession';
 import { FORM_KEY_FIELD } from './WebSession';
@@ -59,12 +59,46 @@ function media(status: MastodonStatus): string {
   return status.sensitive ? `<details class="sensitive"><summary>Sensitive media: show</summary>${all}</details>` : all;
 }
 
-function poll(status: MastodonStatus): string {
-  if (!status.poll) {
+/**
+ * A poll: its vote form when the reader may still vote (`own` is the poll as the reader sees it, with
+ * their votes: only the status view reads it), its results once they voted, for its author, or once
+ * it ended; otherwise just its options (the counts would sway the vote).
+ */
+function poll(context: ViewContext, status: MastodonStatus, own?: MastodonPoll): string {
+  const shown = own ?? status.poll;
+  if (!shown) {
     return '';
   }
-  return `<ul class="poll">${status.poll.options.map((option): string =>
-    `<li>${escapeHtml(option.title)}: ${option.votes_count ?? 0}</li>`).join('')}</ul>`;
+  const mine = context.reader !== undefined && status.account.acct === context.reader.username;
+  const ends = shown.expires_at ? `<time datetime="${escapeHtml(shown.expires_at)}">${escapeHtml(shown.expires_at.slice(0, 16).replace('T', ' '))} UTC</time>` : '';
+  const meta = `<p class="meta">${shown.votes_count} ${shown.votes_count === 1 ? 'vote' : 'votes'}${
+    ends ? ` · ${shown.expired ? 'ended' : 'ends'} ${ends}` : ''}${shown.multiple ? ' · several choices allowed' : ''}</p>`;
+  if (own && context.reader && !mine && !own.expired && !own.voted) {
+    const type = own.multiple ? 'checkbox' : 'radio';
+    const choices = own.options.map((option, index): string => `<label><input type="${type}" name="choices" value="${index}"${
+      own.multiple ? '' : ' required'}> ${escapeHtml(option.title)}</label>`).join('\n');
+    return `<form method="post" action="${escapeHtml(context.base)}web/statuses/${encodeURIComponent(status.id)}/vote" class="poll">${
+      formFields(context)}
+<fieldset><legend>Poll: ${own.multiple ? 'choose one or more' : 'choose one'}</legend>
+${choices}
+</fieldset>
+<button type="submit">Vote</button>
+</form>${meta}`;
+  }
+  if (shown.expired || own?.voted || mine) {
+    const total = shown.options.reduce((sum, option): number => sum + (option.votes_count ?? 0), 0);
+    return `<ul class="poll" aria-label="Poll results">${shown.options.map((option, index): string => {
+      const count = option.votes_count ?? 0;
+      const share = total > 0 ? Math.round(count * 100 / total) : 0;
+      const chosen = own?.own_votes.includes(index) ? ' (your vote)' : '';
+      return `<li>${escapeHtml(option.title)}: ${count} (${share}%)${chosen}</li>`;
+    }).join('')}</ul>${meta}`;
+  }
+  const hint = context.reader && !mine ?
+    `<a href="${escapeHtml(context.base)}web/statuses/${encodeURIComponent(status.id)}">Vote</a>` :
+    'Results when the poll ends.';
+  return `<ul class="poll" aria-label="Poll options">${shown.options.map((option): string =>
+    `<li>${escapeHtml(option.title)}</li>`).join('')}</ul>${meta}<p class="meta">${hint}</p>`;
 }
 
 const VISIBILITY: Record<MastodonStatus['visibility'], string> = {
@@ -73,13 +107,13 @@ const VISIBILITY: Record<MastodonStatus['visibility'], string> = {
 
 /**
  * One status as an article of the app: author, content (made safe) behind its content warning,
- * media, poll, date linked to its thread, and for a logged-in reader the buttons (reply, like,
- * boost, bookmark, delete their own). A boost shows who boosted it above the original.
+ * media, poll, date linked to its thread (and when it was edited), and for a logged-in reader the
+ * buttons (reply, like, boost, bookmark; edit and delete their own, report anybody else's). A boost shows who boosted it above the original.
  */
-export function renderStatus(context: ViewContext, shown: MastodonStatus): string {
+export function renderStatus(context: ViewContext, shown: MastodonStatus, ownPoll?: MastodonPoll): string {
   const status = shown.reblog ?? shown;
   const boosted = shown.reblog ? `<p class="meta">${accountLink(context, shown.account)} boosted</p>` : '';
-  const body = `${safeHtml(status.content)}${media(status)}${poll(status)}`;
+  const body = `${safeHtml(status.content)}${media(status)}${poll(context, status, ownPoll)}`;
   const content = status.spoiler_text ?
     `<details><summary>Content warning: ${escapeHtml(status.spoiler_text)}</summary>${body}</details>` :
     body;
@@ -87,10 +121,12 @@ export function renderStatus(context: ViewContext, shown: MastodonStatus): strin
   const when = `<a href="${escapeHtml(thread)}"><time datetime="${escapeHtml(status.created_at)}">${
     escapeHtml(status.created_at.slice(0, 16).replace('T', ' '))} UTC</time></a>`;
   const counts = `${status.replies_count} ${status.replies_count === 1 ? 'reply' : 'replies'}`;
+  const edited = status.edited_at ? ` · <span class="edited">edited <time datetime="${escapeHtml(status.edited_at)}">${
+    escapeHtml(status.edited_at.slice(0, 16).replace('T', ' '))} UTC</time></span>` : '';
   return `<article class="status" id="status-${escapeHtml(status.id)}" data-status="${escapeHtml(status.id)}">
 ${boosted}<p class="byline">${accountLink(context, status.account)}</p>
 ${content}
-<p class="meta">${when} · ${escapeHtml(VISIBILITY[status.visibility])} · ${escapeHtml(counts)}</p>
+<p class="meta">${when}${edited} · ${escapeHtml(VISIBILITY[status.visibility])} · ${escapeHtml(counts)}</p>
 ${context.reader ? actions(context, status) : ''}</article>`;
 }
 
@@ -103,7 +139,9 @@ function actions(context: ViewContext, status: MastodonStatus): string {
 ${actionForm(context, path(status.favourited ? 'unfavourite' : 'favourite'), `Like (${status.favourites_count})`, status.favourited)}
 ${boostable ? actionForm(context, path(status.reblogged ? 'unreblog' : 'reblog'), `Boost (${status.reblogs_count})`, status.reblogged) : ''}
 ${actionForm(context, path(status.bookmarked ? 'unbookmark' : 'bookmark'), 'Bookmark', status.bookmarked)}
-${own ? actionForm(context, path('delete'), 'Delete') : ''}
+${own ? `<a href="${escapeHtml(context.base)}${escapeHtml(path('edit'))}">Edit</a>` : ''}
+${own ? actionForm(context, path('delete'), 'Delete') : `<a href="${escapeHtml(context.base)}web/report?account_id=${
+  encodeURIComponent(status.account.id)}&amp;status_id=${encodeURIComponent(status.id)}">Report</a>`}
 </div>
 `;
 }

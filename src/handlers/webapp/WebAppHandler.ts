@@ -209,9 +209,11 @@ ${this.composeForm(context, original)}` };
     const status = await this.options.statuses.get(id, reader);
     const { ancestors, descendants } = await this.options.statuses.context(id, reader);
     const shown = status.reblog ?? status;
+    // The reader's own votes decide whether the poll is a form or its results.
+    const ownPoll = shown.poll && context.reader ? await this.options.threads.poll(shown.id, reader) : undefined;
     return { title: `Post by @${shown.account.acct}`, body: `<h1>Post by ${escapeHtml(shown.account.display_name || shown.account.username)}</h1>
 ${ancestors.map((item): string => renderStatus(context, item)).join('\n')}
-${renderStatus(context, status)}
+${renderStatus(context, status, ownPoll)}
 ${context.reader ? this.composeForm(context, shown) : ''}
 <section aria-label="Replies">
 ${descendants.map((item): string => renderStatus(context, item)).join('\n')}
@@ -239,6 +241,7 @@ ${descendants.map((item): string => renderStatus(context, item)).join('\n')}
 ${actionForm(context, path(state.following || state.requested ? 'unfollow' : 'follow'), state.following ? 'Unfollow' : state.requested ? 'Cancel follow request' : 'Follow')}
 ${actionForm(context, path(state.muting ? 'unmute' : 'mute'), state.muting ? 'Unmute' : 'Mute')}
 ${actionForm(context, path(state.blocking ? 'unblock' : 'block'), state.blocking ? 'Unblock' : 'Block')}
+<a href="${escapeHtml(this.base)}web/report?account_id=${encodeURIComponent(account.id)}">Report</a>
 </div>
 <p class="meta">${state.followed_by ? 'Follows you. ' : ''}${state.requested ? 'Follow request sent.' : ''}</p>`;
     }
@@ -291,6 +294,7 @@ ${replyTo ? `<input type="hidden" name="in_reply_to_id" value="${escapeHtml(repl
 <select id="visibility" name="visibility">${VISIBILITIES.map(([ value, label ]): string =>
   `<option value="${value}"${value === visibility ? ' selected' : ''}>${escapeHtml(label)}</option>`).join('')}</select>
 ${media}
+${replyTo ? '' : pollFields()}
 <button type="submit">${replyTo ? 'Reply' : 'Post'}</button>
 </form>`;
   }
@@ -357,7 +361,7 @@ ${media}
       const input: NewStatus = { status: form.get('status') ?? '', spoiler_text: form.get('spoiler_text') ?? '',
         visibility: form.get('visibility') ?? 'public', sensitive: form.get('sensitive') === 'true',
         ...form.get('in_reply_to_id') ? { in_reply_to_id: form.get('in_reply_to_id')! } : {},
-        ...mediaIds.length > 0 ? { media_ids: mediaIds } : {}};
+        ...mediaIds.length > 0 ? { media_ids: mediaIds } : {}, ...pollOfForm(form)};
       await statuses.post(username, input);
       return;
     }
@@ -438,6 +442,28 @@ interface PostedForm {
 /** The audience rules' reader of a session (anonymous without one). */
 function readerOf(reader: WebReader | undefined): Reader {
   return reader ? { iri: reader.webId, username: reader.username } : { iri: undefined };
+}
+
+const POLL_OPTION_FIELDS = [ 'poll_option_1', 'poll_option_2', 'poll_option_3', 'poll_option_4' ];
+const POLL_DURATIONS = [[ 300, '5 minutes' ], [ 1800, '30 minutes' ], [ 3600, '1 hour' ], [ 21_600, '6 hours' ], [ 86_400, '1 day' ],
+  [ 259_200, '3 days' ], [ 604_800, '7 days' ]] as const;
+
+/** The compose form's optional poll: up to four options (fields of their own: a multipart form has one value a name), its length, one or several choices. */
+function pollFields(): string {
+  return `<fieldset class="poll"><legend>Poll (optional: fill in two to four options)</legend>
+${POLL_OPTION_FIELDS.map((name, index): string => `<label for="${name}">Option ${index + 1}</label>
+<input id="${name}" name="${name}" maxlength="50">`).join('\n')}
+<label for="poll_expires_in">Poll ends after</label>
+<select id="poll_expires_in" name="poll_expires_in">${POLL_DURATIONS.map(([ seconds, label ]): string =>
+  `<option value="${seconds}"${seconds === 86_400 ? ' selected' : ''}>${label}</option>`).join('')}</select>
+<label><input type="checkbox" name="poll_multiple" value="true"> Allow several choices</label>
+</fieldset>`;
+}
+
+/** The poll of a compose form, as the API's `poll` parameters (checked there: 422 out of its limits), when any option is filled in. */
+function pollOfForm(form: URLSearchParams): Pick<NewStatus, 'poll'> {
+  const options = POLL_OPTION_FIELDS.map((name): string => (form.get(name) ?? '').trim()).filter((option): boolean => option.length > 0);
+  return options.length === 0 ? {} : { poll: { options, expires_in: form.get('poll_expires_in') ?? '86400', multiple: form.get('poll_multiple') === 'true' }};
 }
 
 /** Only `max_id` pages the app's lists (older posts). */

@@ -2,8 +2,8 @@
  * The web app in a real headless Chromium, as people use it: sign up from the front page, post
  * behind a content warning, see it at home; a second user follows by handle, likes and replies, and
  * the first sees the notifications arrive without a reload; a stranger never sees a followers-only
- * post. Every main page is checked with axe-core (no serious or critical violation) at a desktop
- * and a phone's width; screenshots are kept in the run directory.
+ * post; a poll is composed, voted in by another user, its post edited and reported. Every main page
+ * is checked with axe-core (no serious or critical violation) at a desktop and a phone's width; screenshots are kept in the run directory.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -72,6 +72,17 @@ describe('the web app in a browser', () => {
   };
 
   const mainText = async(page: Page): Promise<string> => page.$eval('main', (main): string => main.textContent ?? '');
+
+  /** Loads the page again until its main part has `text` (what another user's action changes arrives through the queues). */
+  const eventuallyOnPage = async(page: Page, url: string, text: string): Promise<void> => {
+    for (let attempt = 0; attempt < 60 && !(await mainText(page)).includes(text); attempt++) {
+      await new Promise((resolve): void => {
+        setTimeout(resolve, 500);
+      });
+      await page.goto(url, { waitUntil: 'load' });
+    }
+    expect(await mainText(page)).toContain(text);
+  };
 
   /** axe-core's serious and critical violations of the page, at a desktop's and a phone's width; a screenshot of each. */
   const checkPage = async(page: Page, name: string): Promise<void> => {
@@ -203,4 +214,59 @@ describe('the web app in a browser', () => {
       expect(await mainText(anonymous)).not.toContain('Secret recipe');
     }
   }, 180_000);
+
+  it('composes a poll, lets another user vote in it, edits a post and reports it', async() => {
+    /** The path of the post on the page whose text has `text` (its date links to its page). */
+    const postPath = async(page: Page, text: string): Promise<string> => page.$$eval('article.status', (articles, wanted): string => {
+      const article = articles.find((element): boolean => (element.textContent ?? '').includes(wanted));
+      return article?.querySelector('p.meta a')?.getAttribute('href') ?? '';
+    }, text);
+
+    const alice = await newSession();
+    await logIn(alice, 'alice');
+    // Checked before typing: the phone's viewport loads the page again.
+    await checkPage(alice, 'compose-poll');
+    await alice.type('#status', 'Where do we have lunch?');
+    await alice.type('#poll_option_1', 'The park');
+    await alice.type('#poll_option_2', 'The pier');
+    await alice.select('#poll_expires_in', '3600');
+    await submit(alice, 'form.compose button[type="submit"]');
+    const poll = await postPath(alice, 'Where do we have lunch?');
+    expect(poll).toContain('web/statuses/');
+
+    const bob = await newSession();
+    await logIn(bob, 'bob');
+    await bob.goto(poll, { waitUntil: 'load' });
+    await checkPage(bob, 'poll-vote');
+    await bob.click('form.poll input[name="choices"][value="1"]');
+    await submit(bob, 'form.poll button[type="submit"]');
+    expect(bob.url()).toBe(poll);
+    // The results, once the vote reached the poll (the delivery queue): counted, and marked as bob's.
+    await eventuallyOnPage(bob, poll, 'The pier: 1 (100%) (your vote)');
+    await checkPage(bob, 'poll-results');
+
+    // Alice edits her post from its Edit link; bob sees it changed and marked as edited.
+    await alice.goto(poll, { waitUntil: 'load' });
+    await submit(alice, 'article.status .actions a[href$="/edit"]');
+    await checkPage(alice, 'edit');
+    await alice.$eval('#status', (area): void => {
+      (area as HTMLTextAreaElement).value = '';
+    });
+    await alice.type('#status', 'Where do we have lunch tomorrow?');
+    await submit(alice, 'form.compose button[type="submit"]');
+    expect(alice.url()).toBe(poll);
+    expect(await mainText(alice)).toContain('lunch tomorrow?');
+    await bob.goto(poll, { waitUntil: 'load' });
+    expect(await mainText(bob)).toContain('lunch tomorrow?');
+    expect(await bob.$eval('article.status .edited', (element): string => element.textContent ?? '')).toMatch(/^edited /u);
+
+    // Bob reports the post.
+    await submit(bob, 'article.status .actions a[href*="web/report"]');
+    await checkPage(bob, 'report');
+    await bob.click('input[name="category"][value="spam"]');
+    await bob.type('#comment', 'Asks everyone about lunch');
+    await submit(bob, 'form.report button[type="submit"]');
+    expect(await bob.$eval('h1', (heading): string => heading.textContent ?? '')).toBe('Report sent');
+    await checkPage(bob, 'report-sent');
+  }, 300_000);
 });

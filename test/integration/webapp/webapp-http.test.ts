@@ -184,6 +184,158 @@ describe('the web app over HTTP', () => {
     expect((await page('web/nothing')).status).toBe(404);
   });
 
+  /** The id of the user's newest status whose text has `text`, read through the API. */
+  const statusIdOf = async(session: Session, text: string): Promise<string> => {
+    const [ id ] = await eventually(async() => {
+      const response = await fetch(`${server.baseUrl}api/v1/timelines/home`, { headers: { authorization: `Bearer ${session.token}` }});
+      const found = (await response.json() as { id: string; content: string }[]).filter((status) => status.content.includes(text));
+      return found.length > 0 && found.map((status) => status.id);
+    });
+    return id;
+  };
+
+  interface ApiStatus {
+    content: string;
+    spoiler_text: string;
+    edited_at: string | null;
+    account: { id: string };
+    poll: { multiple: boolean; votes_count: number; options: { title: string }[] };
+  }
+
+  const statusOf = async(id: string, session: Session): Promise<{ status: number; body: ApiStatus }> => {
+    const response = await fetch(`${server.baseUrl}api/v1/statuses/${id}`, { headers: { authorization: `Bearer ${session.token}` }});
+    return { status: response.status, body: await response.json() as ApiStatus };
+  };
+
+  it('posts a poll from the compose form, and refuses one out of the API\'s limits', async() => {
+    const key = await formKey(alice);
+    const home = await (await page('web/home', alice)).text();
+    expect(home).toContain('<legend>Poll (optional');
+    expect(home).toContain('name="poll_option_4"');
+    const posted = await post('web/statuses', alice, { status: 'Tea or coffee?', poll_option_1: 'Tea', poll_option_2: 'Coffee',
+      poll_option_3: '', poll_expires_in: '3600', poll_multiple: 'true', csrf: key });
+    expect(posted.status).toBe(303);
+    const id = await statusIdOf(alice, 'Tea or coffee?');
+    const { body } = await statusOf(id, alice);
+    expect(body.poll.options.map((option: { title: string }) => option.title)).toEqual([ 'Tea', 'Coffee' ]);
+    expect(body.poll.multiple).toBe(true);
+    // One option only is no poll: refused, nothing posted.
+    const single = await post('web/statuses', alice, { status: 'Only tea', poll_option_1: 'Tea', poll_expires_in: '3600', csrf: key });
+    expect(single.status).toBe(422);
+    expect((await homeTexts(alice)).join(' ')).not.toContain('Only tea');
+  });
+
+  it('lets another user vote once from the post\'s page, then shows the results; refuses a forged vote', async() => {
+    const aliceKey = await formKey(alice);
+    expect((await post('web/statuses', alice, { status: 'Which season?', poll_option_1: 'Summer', poll_option_2: 'Winter',
+      poll_expires_in: '86400', csrf: aliceKey })).status).toBe(303);
+    const id = await statusIdOf(alice, 'Which season?');
+    // The author sees the results; a voter the form.
+    expect(await (await page(`web/statuses/${id}`, alice)).text()).toContain('aria-label="Poll results"');
+    const before = await (await page(`web/statuses/${id}`, carol)).text();
+    expect(before).toContain(`web/statuses/${id}/vote`);
+    expect(before).toContain('type="radio" name="choices" value="1"');
+    const carolKey = await formKey(carol);
+    // Without the form key, or with alice's, nothing is counted.
+    expect((await post(`web/statuses/${id}/vote`, carol, { choices: '1' })).status).toBe(403);
+    expect((await post(`web/statuses/${id}/vote`, carol, { choices: '1', csrf: aliceKey })).status).toBe(403);
+    expect((await statusOf(id, alice)).body.poll.votes_count).toBe(0);
+    const voted = await post(`web/statuses/${id}/vote`, carol, { choices: '1', csrf: carolKey });
+    expect(voted.status).toBe(303);
+    expect(voted.headers.get('location')).toBe(`${server.baseUrl}web/statuses/${id}`);
+    // The vote is counted once the poll's author received it (the delivery queue).
+    const after = await eventually(async() => {
+      const html = await (await page(`web/statuses/${id}`, carol)).text();
+      return html.includes('Winter: 1 (100%) (your vote)') && html;
+    });
+    expect(after).not.toContain(`web/statuses/${id}/vote`);
+    // A second vote, or the author's own, is refused as the API refuses it.
+    expect((await post(`web/statuses/${id}/vote`, carol, { choices: '0', csrf: carolKey })).status).toBe(422);
+    expect((await post(`web/statuses/${id}/vote`, alice, { choices: '0', csrf: aliceKey })).status).toBe(422);
+    expect((await statusOf(id, alice)).body.poll.votes_count).toBe(1);
+  });
+
+  it('lets nobody vote in a followers-only poll they cannot read', async() => {
+    const key = await formKey(alice);
+    expect((await post('web/statuses', alice, { status: 'Followers poll', visibility: 'private', poll_option_1: 'Yes', poll_option_2: 'No',
+      poll_expires_in: '86400', csrf: key })).status).toBe(303);
+    const id = await statusIdOf(alice, 'Followers poll');
+    const stranger = await signup(server.baseUrl, 'dave');
+    const daveKey = await formKey(stranger);
+    expect((await post(`web/statuses/${id}/vote`, stranger, { choices: '0', csrf: daveKey })).status).toBe(404);
+    expect((await statusOf(id, alice)).body.poll.votes_count).toBe(0);
+  });
+
+  it('edits the user\'s own post as the API does, shows it as edited, and lets nobody else edit it', async() => {
+    const key = await formKey(alice);
+    expect((await post('web/statuses', alice, { status: 'First draft', spoiler_text: 'draft', csrf: key })).status).toBe(303);
+    const id = await statusIdOf(alice, 'First draft');
+    const editPage = await page(`web/statuses/${id}/edit`, alice);
+    expect(editPage.status).toBe(200);
+    expect(editPage.headers.get('content-security-policy')).toContain('script-src \'self\'');
+    const html = await editPage.text();
+    expect(html).toContain('>First draft</textarea>');
+    expect(html).toContain('value="draft"');
+    // Anybody else: 404 for the page and the form, nothing changed; without a session: the login.
+    expect((await page(`web/statuses/${id}/edit`, carol)).status).toBe(404);
+    expect((await page(`web/statuses/${id}/edit`)).status).toBe(303);
+    const carolKey = await formKey(carol);
+    expect((await post(`web/statuses/${id}/edit`, carol, { status: 'Hijacked', csrf: carolKey })).status).toBe(404);
+    expect((await post(`web/statuses/${id}/edit`, alice, { status: 'Forged edit' })).status).toBe(403);
+    expect((await post(`web/statuses/${id}/edit`, alice, { status: 'Forged edit', csrf: carolKey })).status).toBe(403);
+    expect((await statusOf(id, alice)).body.content).toContain('First draft');
+    const saved = await post(`web/statuses/${id}/edit`, alice, { status: 'Final text', spoiler_text: '', csrf: key });
+    expect(saved.status).toBe(303);
+    expect(saved.headers.get('location')).toBe(`${server.baseUrl}web/statuses/${id}`);
+    const { body } = await statusOf(id, alice);
+    expect(body.content).toContain('Final text');
+    expect(body.spoiler_text).toBe('');
+    expect(body.edited_at).toBeTruthy();
+    const thread = await (await page(`web/statuses/${id}`, alice)).text();
+    expect(thread).toContain('class="edited">edited');
+    expect(thread).toContain(`web/statuses/${id}/edit`);
+    // The Update reached the author's outbox: the edit history has both texts.
+    const history = await (await fetch(`${server.baseUrl}api/v1/statuses/${id}/history`, { headers: { authorization: `Bearer ${alice.token}` }}))
+      .json() as { content: string }[];
+    expect(history.map((edit) => edit.content).join(' ')).toMatch(/First draft.*Final text/su);
+  });
+
+  it('files a report about a post through the reports service, and refuses a forged one', async() => {
+    const key = await formKey(alice);
+    expect((await post('web/statuses', alice, { status: 'Buy cheap things', csrf: key })).status).toBe(303);
+    const id = await statusIdOf(alice, 'Buy cheap things');
+    const aliceAccount = (await statusOf(id, alice)).body.account.id;
+    expect(await (await page(`web/statuses/${id}`, carol)).text()).toContain(`web/report?account_id=${aliceAccount}&amp;status_id=${id}`);
+    expect(await (await page('web/@alice', carol)).text()).toContain(`web/report?account_id=${aliceAccount}"`);
+    const form = await page(`web/report?account_id=${aliceAccount}&status_id=${id}`, carol);
+    expect(form.status).toBe(200);
+    const html = await form.text();
+    expect(html).toContain('name="category" value="spam"');
+    // A local account: no copy to another server is offered.
+    expect(html).not.toContain('name="forward"');
+    const reports = async(session: Session): Promise<{ comment: string; category: string; status_ids: string[] }[]> =>
+      (await fetch(`${server.baseUrl}api/v1/reports`, { headers: { authorization: `Bearer ${session.token}` }})).json() as
+      Promise<{ comment: string; category: string; status_ids: string[] }[]>;
+    const carolKey = await formKey(carol);
+    expect((await post('web/reports', carol, { account_id: aliceAccount, status_id: id, category: 'spam', comment: 'forged' })).status).toBe(403);
+    expect((await post('web/reports', carol, { account_id: aliceAccount, category: 'spam', comment: 'bad', csrf: carolKey, status_id: 'nothing' }))
+      .status).toBe(404);
+    expect(await reports(carol)).toHaveLength(0);
+    const sent = await post('web/reports', carol, { account_id: aliceAccount, status_id: id, category: 'spam', comment: 'Selling things',
+      csrf: carolKey });
+    expect(sent.status).toBe(303);
+    const confirmation = sent.headers.get('location')!;
+    expect(confirmation).toBe(`${server.baseUrl}web/report?account_id=${aliceAccount}&sent=1`);
+    expect(await (await fetch(confirmation, { headers: { cookie: cookieOf(carol), accept: HTML }})).text()).toContain('Report sent');
+    const filed = await reports(carol);
+    expect(filed).toHaveLength(1);
+    expect(filed[0]).toMatchObject({ comment: 'Selling things', category: 'spam', status_ids: [ id ]});
+    // A category the service does not know is bad input, and nobody reports themselves.
+    expect((await post('web/reports', carol, { account_id: aliceAccount, category: 'boring', csrf: carolKey })).status).toBe(400);
+    expect((await post('web/reports', alice, { account_id: aliceAccount, category: 'spam', csrf: key })).status).toBe(400);
+    expect(await reports(carol)).toHaveLength(1);
+  });
+
   it('answers live updates only to a session', async() => {
     expect((await fetch(`${server.baseUrl}web/live`)).status).toBe(401);
     const controller = new AbortController();

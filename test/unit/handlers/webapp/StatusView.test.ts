@@ -1,5 +1,5 @@
 import type { MastodonAccount } from '../../../../src/plugins/mastodon/AccountEntity';
-import type { MastodonStatus } from '../../../../src/plugins/mastodon/StatusEntity';
+import type { MastodonPoll, MastodonStatus } from '../../../../src/plugins/mastodon/StatusEntity';
 import { renderNotification, renderStatus } from '../../../../src/handlers/webapp/StatusView';
 
 const BASE = 'https://pod.example/';
@@ -52,6 +52,42 @@ describe('StatusView', (): void => {
     expect(renderStatus(context, status({ account: account('bob') }))).toContain(`action="${BASE}web/statuses/s1/delete"`);
     // Only public and unlisted posts can be boosted.
     expect(renderStatus(context, status({ visibility: 'private' }))).not.toContain('/reblog"');
+  });
+
+  const openPoll = (fields: Partial<MastodonPoll> = {}): MastodonPoll => ({ id: 's1', expires_at: '2026-03-05T05:06:07.000Z', expired: false,
+    multiple: false, votes_count: 3, voters_count: 3, voted: false, own_votes: [], emojis: [],
+    options: [{ title: 'Tea <b>', votes_count: 1 }, { title: 'Coffee', votes_count: 2 }], ...fields });
+
+  it('gives a voter a poll form, and shows the counts only once they voted, to its author, or once it ended', (): void => {
+    const context = { base: BASE, back: 'web/statuses/s1', reader };
+    const form = renderStatus(context, status({ poll: openPoll() }), openPoll());
+    expect(form).toContain(`action="${BASE}web/statuses/s1/vote"`);
+    expect(form).toContain('<input type="radio" name="choices" value="0" required> Tea &lt;b&gt;');
+    expect(form).not.toContain('(67%)');
+    const several = renderStatus(context, status({ poll: openPoll() }), openPoll({ multiple: true }));
+    expect(several).toContain('<input type="checkbox" name="choices" value="1">');
+    const voted = renderStatus(context, status({ poll: openPoll() }), openPoll({ voted: true, own_votes: [ 1 ]}));
+    expect(voted).toContain('<li>Coffee: 2 (67%) (your vote)</li>');
+    expect(voted).not.toContain('/vote"');
+    // In a list (no own votes read): the options, a link to vote, no counts.
+    const listed = renderStatus(context, status({ poll: openPoll() }));
+    expect(listed).not.toContain('(67%)');
+    expect(listed).toContain(`<a href="${BASE}web/statuses/s1">Vote</a>`);
+    expect(renderStatus({ base: BASE, back: 'web/local' }, status({ poll: openPoll() }))).not.toContain('(67%)');
+    expect(renderStatus({ base: BASE, back: 'web/local' }, status({ poll: openPoll({ expired: true }) }))).toContain('Coffee: 2 (67%)');
+    expect(renderStatus(context, status({ account: account('bob'), poll: openPoll() }), openPoll())).toContain('Coffee: 2 (67%)');
+  });
+
+  it('marks an edited status, and offers Edit on the reader\'s own and Report on anybody else\'s', (): void => {
+    const context = { base: BASE, back: 'web/home', reader };
+    const edited = renderStatus(context, status({ edited_at: '2026-03-04T06:00:00.000Z' }));
+    expect(edited).toContain('<span class="edited">edited <time datetime="2026-03-04T06:00:00.000Z">');
+    expect(edited).toContain(`href="${BASE}web/report?account_id=alice&amp;status_id=s1"`);
+    expect(edited).not.toContain('/edit"');
+    const own = renderStatus(context, status({ account: account('bob') }));
+    expect(own).toContain(`href="${BASE}web/statuses/s1/edit"`);
+    expect(own).not.toContain('web/report');
+    expect(own).not.toContain('class="edited"');
   });
 
   it('shows who boosted above the original, and a follow request with its answers', (): void => {
