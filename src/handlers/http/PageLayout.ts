@@ -78,7 +78,7 @@ export function renderPage(baseUrl: string | undefined, title: string, body: str
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} · ${escapeHtml(SERVER_NAME)}</title>
+<title>${title === SERVER_NAME ? '' : `${escapeHtml(title)} · `}${escapeHtml(SERVER_NAME)}</title>
 <style>${STYLE}</style>
 ${(options.scripts ?? []).map((src): string => `<script src="${escapeHtml(src)}" defer></script>\n`).join('')}</head>
 <body>
