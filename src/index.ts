@@ -338,3 +338,6 @@ export * from './handlers/mastodon/MastodonUserDomainBlocksHandler';
 export * from './handlers/html/AccountDeletionPageHandler';
 export * from './storage/CollectionTimeline';
 export * from './plugins/media/MediaAttachSentEffect';
+export * from './plugins/lifecycle/AccountImports';
+export * from './plugins/lifecycle/AccountImportWorker';
+export * from './handlers/auth/AccountImportHandler';
