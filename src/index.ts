@@ -341,3 +341,5 @@ export * from './plugins/media/MediaAttachSentEffect';
 export * from './plugins/lifecycle/AccountImports';
 export * from './plugins/lifecycle/AccountImportWorker';
 export * from './handlers/auth/AccountImportHandler';
+export * from './plugins/lifecycle/AccountArchive';
+export * from './handlers/auth/AccountArchiveHandler';
