@@ -343,3 +343,4 @@ export * from './plugins/lifecycle/AccountImportWorker';
 export * from './handlers/auth/AccountImportHandler';
 export * from './plugins/lifecycle/AccountArchive';
 export * from './handlers/auth/AccountArchiveHandler';
+export * from './handlers/settings/ExportImportPageHandler';

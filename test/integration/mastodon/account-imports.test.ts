@@ -138,4 +138,32 @@ describe('imports of Mastodon\'s CSV files', () => {
     expect(mode.status).toBe(400);
     expect(await mode.json()).toMatchObject({ error: 'invalid_mode' });
   });
+
+  it('has a settings page with the exports and an import form, which checks the form\'s CSRF token', async() => {
+    const login = await fetch(`${a.baseUrl}auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'zed', password: 'correct horse' }) });
+    expect(login.status).toBe(200);
+    const cookie = { cookie: `fedpod_session=${(await login.json() as { token: string }).token}` };
+    const page = await fetch(`${a.baseUrl}auth/settings/export`, { headers: { ...cookie, accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain(`href="${a.baseUrl}auth/export/blocked_domains.csv"`);
+    expect(html).toContain(`href="${a.baseUrl}auth/export/archive"`);
+    const csrf = /name="csrf" value="([^"]+)"/u.exec(html)![1];
+    const form = (token: string): FormData => {
+      const data = new FormData();
+      data.set('csrf', token);
+      data.set('kind', 'domain_blocks');
+      data.set('mode', 'merge');
+      data.set('data', new Blob([ 'from-the-page.example\n' ], { type: 'text/csv' }), 'blocked_domains.csv');
+      return data;
+    };
+    const forged = await fetch(`${a.baseUrl}auth/settings/export`, { method: 'POST', headers: cookie, body: form('forged'), redirect: 'manual' });
+    expect(forged.status).toBe(403);
+    const sent = await fetch(`${a.baseUrl}auth/settings/export`, { method: 'POST', headers: cookie, body: form(csrf), redirect: 'manual' });
+    expect(sent.status).toBe(303);
+    expect(sent.headers.get('location')).toBe(`${a.baseUrl}auth/settings/export?done=queued`);
+    await eventually(async() => (await exported(users.zed, 'blocked_domains.csv')).includes('from-the-page.example'), 60_000);
+    expect(await exported(users.zed, 'blocked_domains.csv')).not.toContain('forged');
+  });
 });
