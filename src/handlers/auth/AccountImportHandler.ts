@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { AccountImports } from '../../plugins/lifecycle/AccountImports';
 import { badRequest, unsupportedMediaType } from '../../util/HttpErrors';
 import { mediaTypeOf, readBody, sendJson } from '../http/HttpUtil';
+import { readMultipartText } from '../http/MultipartText';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import type { OperationInput } from '../http/Operation';
 
@@ -42,18 +43,11 @@ export class AccountImportHandler extends JsonHttpHandler {
       request.resume();
       throw unsupportedMediaType(`Content-Type ${type} is not accepted here; send text/csv or a form with the file as data.`);
     }
-    const body = await readBody(request, MAX_FILE);
-    let form: FormData;
-    try {
-      form = await new Response(new Uint8Array(body), { headers: { 'content-type': request.headers['content-type']! }}).formData();
-    } catch {
-      throw badRequest('The multipart body could not be read.', 'invalid_request');
-    }
+    const form = await readMultipartText(request, MAX_FILE);
     const data = form.get('data');
-    if (data === null) {
+    if (data === undefined) {
       throw badRequest('Send the file as the form\'s data field.', 'missing_file');
     }
-    const field = form.get('mode');
-    return { text: typeof data === 'string' ? data : await data.text(), mode: typeof field === 'string' ? field : mode };
+    return { text: data, mode: form.get('mode') ?? mode };
   }
 }

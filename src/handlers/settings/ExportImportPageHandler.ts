@@ -6,7 +6,8 @@ import { IMPORT_KINDS } from '../../plugins/lifecycle/AccountImports';
 import type { ModerationRoles } from '../../plugins/moderation/ModerationRoles';
 import { badRequest } from '../../util/HttpErrors';
 import { escapeHtml } from '../http/Html';
-import { mediaTypeOf, readBody } from '../http/HttpUtil';
+import { mediaTypeOf } from '../http/HttpUtil';
+import { readMultipartText } from '../http/MultipartText';
 import type { FormOutcome, PageForm, PageSession, PageState } from './SettingsPageHandler';
 import { SettingsPageHandler } from './SettingsPageHandler';
 
@@ -35,21 +36,7 @@ export class ExportImportPageHandler extends SettingsPageHandler {
     if (mediaTypeOf(request.headers['content-type']) !== 'multipart/form-data') {
       return super.readForm(request, session);
     }
-    const body = await readBody(request, MAX_FORM_BYTES);
-    let data: FormData;
-    try {
-      data = await new Response(new Uint8Array(body), { headers: { 'content-type': request.headers['content-type']! }}).formData();
-    } catch {
-      throw badRequest('The form could not be read.', 'invalid_request');
-    }
-    const entries: [string, string | Blob][] = [];
-    data.forEach((value, name): void => {
-      entries.push([ name, value ]);
-    });
-    const fields = new Map<string, string>();
-    for (const [ name, value ] of entries) {
-      fields.set(name, typeof value === 'string' ? value : await value.text());
-    }
+    const fields = await readMultipartText(request, MAX_FORM_BYTES);
     return { fields, files: new Map(), discard: async(): Promise<void> => undefined };
   }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Collections } from '../../storage/Collections';
 import { FileKeyValueStorage } from '../../storage/FileKeyValueStorage';
+import { parseCsv } from '../../util/Csv';
 import { messageOf } from '../../util/Errors';
 import { badRequest, notFound } from '../../util/HttpErrors';
 import { blockedCollection } from '../activitypub/outbound/BlockSentEffect';
@@ -73,56 +74,6 @@ export interface AccountImportsOptions {
   collections: Collections;
   /** Rows one import may hold (Mastodon: 20,000 for follows). */
   maxRows?: number;
-}
-
-/** Parses CSV (RFC 4180: quoted fields, doubled quotes, CRLF or LF) into rows with their line numbers. */
-export function parseCsv(text: string): { line: number; cells: string[] }[] {
-  const rows: { line: number; cells: string[] }[] = [];
-  let cells: string[] = [];
-  let cell = '';
-  let quoted = false;
-  let line = 1;
-  let start = 1;
-  const end = (): void => {
-    cells.push(cell);
-    if (cells.some((value): boolean => value.trim() !== '')) {
-      rows.push({ line: start, cells: cells.map((value): string => value.trim()) });
-    }
-    cells = [];
-    cell = '';
-  };
-  for (let index = 0; index < text.length; index++) {
-    const char = text[index];
-    if (quoted) {
-      if (char === '"' && text[index + 1] === '"') {
-        cell += '"';
-        index += 1;
-      } else if (char === '"') {
-        quoted = false;
-      } else {
-        line += char === '\n' ? 1 : 0;
-        cell += char;
-      }
-    } else if (char === '"') {
-      quoted = true;
-    } else if (char === ',') {
-      cells.push(cell);
-      cell = '';
-    } else if (char === '\n' || char === '\r') {
-      if (char === '\r' && text[index + 1] === '\n') {
-        index += 1;
-      }
-      end();
-      line += 1;
-      start = line;
-    } else {
-      cell += char;
-    }
-  }
-  if (cell !== '' || cells.length > 0) {
-    end();
-  }
-  return rows;
 }
 
 /**
@@ -215,11 +166,11 @@ export class AccountImports {
 
   private rowsOf(kind: ImportKind, text: string): ImportRow[] {
     const parsed = parseCsv(text);
-    if (parsed.length > 0 && HEADERS.has(parsed[0].cells[0].toLowerCase())) {
+    if (parsed.length > 0 && HEADERS.has(parsed[0].cells[0].trim().toLowerCase())) {
       parsed.shift();
     }
-    return parsed.map(({ line, cells }): ImportRow => ({ line, value: cells[0],
-      ...kind === 'mutes' ? { notifications: cells[1]?.toLowerCase() !== 'false' } : {}}));
+    return parsed.map(({ line, cells }): ImportRow => ({ line, value: cells[0].trim(),
+      ...kind === 'mutes' ? { notifications: cells[1]?.trim().toLowerCase() !== 'false' } : {}}));
   }
 
   /** Imports one row; what it names (for an overwrite). Throws what makes the row fail. */

@@ -2,19 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AccountImport, AccountImportsOptions } from '../../../../src/plugins/lifecycle/AccountImports';
-import { AccountImports, parseCsv } from '../../../../src/plugins/lifecycle/AccountImports';
+import { AccountImports } from '../../../../src/plugins/lifecycle/AccountImports';
 import { FileKeyValueStorage } from '../../../../src/storage/FileKeyValueStorage';
-
-describe('parseCsv', () => {
-  it('reads quoted fields, doubled quotes and CRLF, skips blank lines and keeps each row\'s first line', () => {
-    expect(parseCsv('a,"b, c"\r\n\r\n"say ""hi""",x\n"two\nlines",y\nlast')).toEqual([
-      { line: 1, cells: [ 'a', 'b, c' ]},
-      { line: 3, cells: [ 'say "hi"', 'x' ]},
-      { line: 4, cells: [ 'two\nlines', 'y' ]},
-      { line: 6, cells: [ 'last' ]},
-    ]);
-  });
-});
 
 describe('AccountImports', () => {
   let dir: string;
