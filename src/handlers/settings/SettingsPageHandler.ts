@@ -170,6 +170,7 @@ export abstract class SettingsPageHandler extends JsonHttpHandler {
       [ 'auth/settings/profile', 'Profile' ],
       [ 'auth/settings/password', 'Password' ],
       [ 'auth/settings/sessions', 'Apps and sessions' ],
+      [ 'auth/settings/export', 'Export and import' ],
       [ 'auth/account/delete', 'Delete account' ],
       ...session.operator ? [[ 'auth/operator', 'Operator' ] as [string, string]] : [],
     ];

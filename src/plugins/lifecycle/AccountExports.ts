@@ -5,9 +5,12 @@ import type { MastodonAccount } from '../mastodon/AccountEntity';
 import type { MastodonAccounts } from '../mastodon/MastodonAccounts';
 import { bookmarksOf } from '../mastodon/MastodonStatuses';
 import type { Mutes } from '../moderation/Mutes';
+import type { UserDomainBlocks } from '../moderation/UserDomainBlocks';
 
 /** The lists a user exports, by the file names Mastodon gives them. */
-export const EXPORT_FILES = [ 'following_accounts.csv', 'blocked_accounts.csv', 'muted_accounts.csv', 'bookmarks.csv' ] as const;
+export const EXPORT_FILES = [
+  'following_accounts.csv', 'blocked_accounts.csv', 'muted_accounts.csv', 'bookmarks.csv', 'blocked_domains.csv',
+] as const;
 export type ExportFile = typeof EXPORT_FILES[number];
 
 /** One CSV field: quoted when it holds a comma, a quote or a line break (RFC 4180). */
@@ -20,7 +23,7 @@ function csv(rows: string[][]): string {
 }
 
 /**
- * A user's follows, blocks, mutes and bookmarks as the CSV files Mastodon exports (its
+ * A user's follows, blocks, mutes, bookmarks and blocked domains as the CSV files Mastodon exports (its
  * `app/models/export.rb`), so that they import into Mastodon or another Fedpod: accounts by their
  * full address (`user@host`, this server's too), statuses by their URI, newest first.
  */
@@ -31,6 +34,7 @@ export class AccountExports {
     private readonly accounts: MastodonAccounts,
     private readonly collections: Collections,
     private readonly mutes: Mutes,
+    private readonly domainBlocks: UserDomainBlocks,
   ) {
     this.host = new URL(accounts.urls.base).host;
   }
@@ -56,6 +60,9 @@ export class AccountExports {
       }
       case 'bookmarks.csv':
         return csv((await this.newestFirst(bookmarksOf(actor))).map((iri): string[] => [ iri ]));
+      case 'blocked_domains.csv':
+        // Mastodon's `to_blocked_domains_csv`: one domain a line, no header.
+        return csv((await this.domainBlocks.list(username)).map((block): string[] => [ block.domain ]));
       default:
         throw notFound(`No export ${file}; there are ${EXPORT_FILES.join(', ')}.`, 'not_found');
     }

@@ -1,3 +1,4 @@
+import { parseCsv } from '../../util/Csv';
 import { badRequest } from '../../util/HttpErrors';
 import type { DomainBlock, DomainBlockInput, DomainSeverity } from './DomainBlocks';
 import { DOMAIN_SEVERITIES } from './DomainBlocks';
@@ -18,47 +19,6 @@ export function domainBlocksToCsv(blocks: readonly DomainBlock[]): string {
   return `${[ DOMAIN_BLOCK_CSV_HEADER, ...lines ].join('\n')}\n`;
 }
 
-/** The rows of a CSV text (RFC 4180: quoted fields may hold commas, quotes doubled, line breaks). */
-function rowsOf(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let value = '';
-  let quoted = false;
-  for (let index = 0; index < text.length; index += 1) {
-    const char = text[index];
-    if (quoted) {
-      if (char === '"' && text[index + 1] === '"') {
-        value += '"';
-        index += 1;
-      } else if (char === '"') {
-        quoted = false;
-      } else {
-        value += char;
-      }
-    } else if (char === '"' && value === '') {
-      quoted = true;
-    } else if (char === ',') {
-      row.push(value);
-      value = '';
-    } else if (char === '\n' || char === '\r') {
-      if (char === '\r' && text[index + 1] === '\n') {
-        index += 1;
-      }
-      row.push(value);
-      rows.push(row);
-      row = [];
-      value = '';
-    } else {
-      value += char;
-    }
-  }
-  if (value !== '' || row.length > 0) {
-    row.push(value);
-    rows.push(row);
-  }
-  return rows.filter((cells): boolean => cells.some((cell): boolean => cell.trim() !== ''));
-}
-
 const truthy = (value: string | undefined): boolean => [ 'true', '1', 'yes' ].includes((value ?? '').trim().toLowerCase());
 
 /**
@@ -67,7 +27,7 @@ const truthy = (value: string | undefined): boolean => [ 'true', '1', 'yes' ].in
  * with an unknown severity.
  */
 export function domainBlocksFromCsv(text: string): DomainBlockInput[] {
-  const rows = rowsOf(text);
+  const rows = parseCsv(text).map((row): string[] => row.cells);
   if (rows.length > MAX_ROWS) {
     throw badRequest(`At most ${MAX_ROWS} rows are imported at once.`, 'invalid_csv');
   }

@@ -1,7 +1,7 @@
 /**
  * A user's follows, blocks, mutes and bookmarks exported as Mastodon's CSV files, on a real server
- * with four local users: alice follows bob and carol, blocks dave, mutes carol (notifications too)
- * and bookmarks a post of bob's; what she exports is hers alone, and only she reads it.
+ * with four local users: alice follows bob and carol, blocks dave, mutes carol (notifications too),
+ * bookmarks a post of bob's and blocks two domains; what she exports is hers alone, and only she reads it.
  */
 import { startFedpod, type FedpodServer } from '../../support/fedpod';
 import { postToOutbox, signup, type Session } from '../../support/local-actors';
@@ -37,6 +37,8 @@ describe('exports as Mastodon\'s CSV', () => {
     expect((await postToOutbox(users.alice, { type: 'Block', object: users.dave.webId })).status).toBe(201);
     expect((await postToOutbox(users.bob, { type: 'Note', content: 'worth keeping', to: [ PUBLIC ]})).status).toBe(201);
     await api('accounts/carol/mute', 'POST');
+    await api('domain_blocks?domain=spam.example', 'POST');
+    await api('domain_blocks?domain=worse.example', 'POST');
     const [ status ] = await api('accounts/bob/statuses');
     await api(`statuses/${String(status.id)}/bookmark`, 'POST');
     users.bobsPost = { token: '', webId: String(status.uri) };
@@ -59,6 +61,7 @@ describe('exports as Mastodon\'s CSV', () => {
     expect(await (await exported('blocked_accounts.csv', users.alice)).text()).toBe(`dave@${host}\n`);
     expect(await (await exported('muted_accounts.csv', users.alice)).text()).toBe(`Account address,Hide notifications\ncarol@${host},true\n`);
     expect(await (await exported('bookmarks.csv', users.alice)).text()).toBe(`${users.bobsPost.webId}\n`);
+    expect(await (await exported('blocked_domains.csv', users.alice)).text()).toBe('worse.example\nspam.example\n');
   });
 
   it('gives each user their own lists, nobody else\'s, and refuses unknown files', async() => {
