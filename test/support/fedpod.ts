@@ -133,3 +133,16 @@ export async function startFedpod(options: StartFedpodOptions): Promise<FedpodSe
     }
   }
 }
+
+/**
+ * Starts servers side by side and waits for all: if one fails, the others that started are still
+ * returned to the caller's afterAll (through `onStarted`) before the failure is thrown, so none leaks.
+ */
+export async function startAll<T>(starts: Promise<T>[], onStarted: (servers: (T | undefined)[]) => void): Promise<T[]> {
+  const started = await Promise.allSettled(starts);
+  const servers = started.map((result) => (result.status === 'fulfilled' ? result.value : undefined));
+  onStarted(servers);
+  const failed = started.find((result) => result.status === 'rejected');
+  if (failed) throw (failed as PromiseRejectedResult).reason;
+  return servers as T[];
+}

@@ -5,7 +5,7 @@
  * only the user reads their import.
  */
 import { eventually } from '../../support/eventually';
-import { startFedpod, type FedpodServer } from '../../support/fedpod';
+import { startAll, startFedpod, type FedpodServer } from '../../support/fedpod';
 import { pageItemIds, postToOutbox, signup, type Session } from '../../support/local-actors';
 
 interface ImportStatus {
@@ -57,13 +57,10 @@ describe('imports of Mastodon\'s CSV files', () => {
   }
 
   beforeAll(async() => {
-    const started = await Promise.allSettled([
-      startFedpod({ config: 'activitypub', allowPrivateNetwork: true }),
-      startFedpod({ config: 'activitypub', allowPrivateNetwork: true }),
-    ]);
-    [ a, b ] = started.map((result) => (result.status === 'fulfilled' ? result.value : undefined)) as FedpodServer[];
-    const failed = started.find((result) => result.status === 'rejected');
-    if (failed) throw (failed as PromiseRejectedResult).reason;
+    await startAll([ startFedpod({ config: 'activitypub', allowPrivateNetwork: true }),
+      startFedpod({ config: 'activitypub', allowPrivateNetwork: true }) ], (servers) => {
+      [ a, b ] = servers as FedpodServer[];
+    });
     hostB = new URL(b.baseUrl).host;
     for (const name of [ 'alice', 'zed' ]) {
       users[name] = await signup(a.baseUrl, name);

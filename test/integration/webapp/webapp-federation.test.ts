@@ -6,7 +6,7 @@
 import type { Browser, Page } from 'puppeteer-core';
 import { keepScreenshot, launchBrowser } from '../../support/browser';
 import { eventually } from '../../support/eventually';
-import { startFedpod, type FedpodServer } from '../../support/fedpod';
+import { startAll, startFedpod, type FedpodServer } from '../../support/fedpod';
 import { pageItemIds, postToOutbox, signup, type Session } from '../../support/local-actors';
 
 const AS_PUBLIC = 'https://www.w3.org/ns/activitystreams#Public';
@@ -24,13 +24,10 @@ describe('the web app between two instances', () => {
   };
 
   beforeAll(async() => {
-    const started = await Promise.allSettled([
-      startFedpod({ config: 'activitypub', allowPrivateNetwork: true }),
-      startFedpod({ config: 'activitypub', allowPrivateNetwork: true }),
-    ]);
-    [ a, b ] = started.map((result) => (result.status === 'fulfilled' ? result.value : undefined)) as FedpodServer[];
-    const failed = started.find((result) => result.status === 'rejected');
-    if (failed) throw (failed as PromiseRejectedResult).reason;
+    await startAll([ startFedpod({ config: 'activitypub', allowPrivateNetwork: true }),
+      startFedpod({ config: 'activitypub', allowPrivateNetwork: true }) ], (servers) => {
+      [ a, b ] = servers as FedpodServer[];
+    });
     alice = await signup(a.baseUrl, 'alice');
     bob = await signup(b.baseUrl, 'bob');
     browser = await launchBrowser();
