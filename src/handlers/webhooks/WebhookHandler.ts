@@ -1,8 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { HttpHandlerInput } from '@solid/community-server';
+import type { LoginPolicy } from '../../plugins/accounts/LoginPolicy';
 import type { WebhookService } from '../../plugins/webhooks/WebhookService';
 import { WEBHOOK_SEGMENT } from '../../plugins/webhooks/WebhookVocabulary';
-import { badRequest, methodNotAllowed, notFound, unauthorized } from '../../util/HttpErrors';
+import { badRequest, FedpodHttpError, methodNotAllowed, notFound, unauthorized } from '../../util/HttpErrors';
 import { parseJson, readBody, sendJson } from '../http/HttpUtil';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { NOT_HANDLED } from '../http/NotHandled';
@@ -34,11 +35,13 @@ export class WebhookHandler extends JsonHttpHandler implements RequestMatcher {
    * @param baseUrl - Public base URL.
    * @param service - The webhook service.
    * @param maxBodyBytes - Largest body accepted by a webhook (413 above).
+   * @param loginPolicy - The accounts an operator locked out (suspended, disabled): their webhooks act no more.
    */
   public constructor(
     baseUrl: string,
     private readonly service: WebhookService,
     private readonly maxBodyBytes = 1_048_576,
+    private readonly loginPolicy?: LoginPolicy,
   ) {
     super();
     this.paths = new WebhookPaths(baseUrl);
@@ -125,6 +128,11 @@ export class WebhookHandler extends JsonHttpHandler implements RequestMatcher {
     if (!record) {
       request.resume();
       throw notFound('No such webhook (unknown or revoked).', 'unknown_webhook');
+    }
+    // A webhook acts as its owner: not while the owner is locked out (the body is never read).
+    if (await this.loginPolicy?.isLocked(record.user)) {
+      request.resume();
+      throw new FedpodHttpError(403, 'account_suspended', 'The account this webhook acts for is suspended: nothing was queued.');
     }
     const body = await readBody(request, this.maxBodyBytes);
     return this.service.acceptFor(record, this.parse(body), body.length);

@@ -135,6 +135,13 @@ describe('account moderation and reports', () => {
     expect((await publicTimeline(sam)).some((status) => status.uri === danNote)).toBe(true);
     const stream = await RawStream.open(server.baseUrl, '?stream=user', dan.token);
     await stream.ready();
+    const webhook = (await fetch(`${server.baseUrl}webhooks`, { method: 'POST', headers: { 'content-type': 'application/json',
+      authorization: `Bearer ${dan.token}` }, body: JSON.stringify({ action: 'post-to-outbox' }) })).headers.get('location')!;
+    const callWebhook = async(): Promise<{ status: number; body: Json }> => {
+      const answer = await fetch(webhook, { method: 'POST', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'Note', content: 'from the webhook' }) });
+      return { status: answer.status, body: await answer.json() as Json };
+    };
 
     const acted = await api(`${server.baseUrl}api/v1/admin/accounts/dan/action`, olive, { method: 'POST',
       body: { type: 'suspend', report_id: reportId } });
@@ -146,6 +153,8 @@ describe('account moderation and reports', () => {
     expect(refused).toEqual({ status: 401, body: { error: 'account_suspended', message: expect.any(String) } });
     expect((await api(`${dan.webId}/outbox`, dan, { method: 'POST', body: { type: 'Note', content: 'still here?' } })).status).toBe(401);
     expect(await login(server, 'dan')).toEqual({ status: 403, body: { error: 'account_suspended', message: expect.any(String) } });
+    // The account's webhooks act for it no more.
+    expect(await callWebhook()).toEqual({ status: 403, body: { error: 'account_suspended', message: expect.any(String) } });
     // The open stream is closed at its next check; a new one is refused.
     expect(await stream.waitForClose()).toBe(1008);
     expect(await (await RawStream.open(server.baseUrl, '?stream=user', dan.token)).waitForClose()).toBe(1008);
@@ -162,6 +171,7 @@ describe('account moderation and reports', () => {
     expect(restored.body).toMatchObject({ username: 'dan', suspended: false });
     expect((await api(`${server.baseUrl}api/v1/accounts/verify_credentials`, dan)).status).toBe(200);
     expect((await login(server, 'dan')).status).toBe(200);
+    expect((await callWebhook()).status).toBe(202);
     expect((await fetch(danNote, { headers: { accept: 'application/activity+json' } })).status).toBe(200);
     expect((await publicTimeline(sam)).some((status) => status.uri === danNote)).toBe(true);
 
