@@ -49,6 +49,8 @@ export interface StatusFilter {
   hides: (author: string, reader: Reader, timeline: TimelineKind) => Promise<boolean>;
   /** Whether the author's posts are shown as sensitive whatever they say (an operator marked the account). */
   marksSensitive?: (author: string) => Promise<boolean>;
+  /** Whether the author's media are left out (their domain is blocked with reject_media). */
+  rejectsMedia?: (author: string) => Promise<boolean>;
 }
 
 /** What POST /api/v1/statuses takes. */
@@ -196,7 +198,7 @@ export class MastodonStatuses {
         if (!status || await this.hidden(status, reader, kind)) {
           return undefined;
         }
-        return await this.options.filter?.marksSensitive?.(status.account.uri) ? { ...status, sensitive: true } : status;
+        return this.moderated(status);
       }));
       shown.push(...await this.filtered(statuses.filter((status): status is MastodonStatus => status !== undefined), reader, context));
     }
@@ -207,6 +209,25 @@ export class MastodonStatuses {
   public async filtered(statuses: MastodonStatus[], reader: Reader, context: FilterContext): Promise<MastodonStatus[]> {
     const { userFilters } = this.options;
     return userFilters && reader.username !== undefined ? userFilters.apply(reader.username, statuses, context) : statuses;
+  }
+
+  /** The status as moderation presents it: media of a reject_media domain left out, an account marked sensitive shown so. */
+  private async moderated(status: MastodonStatus): Promise<MastodonStatus> {
+    const filter = this.options.filter;
+    if (!filter) {
+      return status;
+    }
+    let shown = status;
+    if (await filter.marksSensitive?.(status.account.uri)) {
+      shown = { ...shown, sensitive: true };
+    }
+    if (shown.media_attachments.length > 0 && await filter.rejectsMedia?.(status.account.uri)) {
+      shown = { ...shown, media_attachments: []};
+    }
+    if (shown.reblog && shown.reblog.media_attachments.length > 0 && await filter.rejectsMedia?.(shown.reblog.account.uri)) {
+      shown = { ...shown, reblog: { ...shown.reblog, media_attachments: []}};
+    }
+    return shown;
   }
 
   /** Whether moderation hides the status (by its author, or a reblog by the original's) from the reader's timeline. */

@@ -22,8 +22,16 @@ export class StatusFilters implements StatusFilter {
   }
 
   public async marksSensitive(author: string): Promise<boolean> {
+    return this.any(async(filter): Promise<boolean> => await filter.marksSensitive?.(author) === true);
+  }
+
+  public async rejectsMedia(author: string): Promise<boolean> {
+    return this.any(async(filter): Promise<boolean> => await filter.rejectsMedia?.(author) === true);
+  }
+
+  private async any(test: (filter: StatusFilter) => Promise<boolean>): Promise<boolean> {
     for (const filter of this.filters) {
-      if (await filter.marksSensitive?.(author)) {
+      if (await test(filter)) {
         return true;
       }
     }

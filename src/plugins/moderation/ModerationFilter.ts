@@ -56,4 +56,12 @@ export class ModerationFilter {
   public async marksSensitive(author: string): Promise<boolean> {
     return await this.accounts?.isSensitive(author) ?? false;
   }
+
+  /**
+   * Whether the author's media are left out: their domain is blocked with reject_media. Fedpod keeps
+   * no copy of other servers' media, so rejecting them is not linking them.
+   */
+  public async rejectsMedia(author: string): Promise<boolean> {
+    return (await this.domainBlocks.blockOf(author))?.rejectMedia === true;
+  }
 }

@@ -86,6 +86,24 @@ describe('domain blocks between two instances, and mutes', () => {
     expect((await api(`${a.baseUrl}api/v1/admin/domain_blocks`, alice)).body).toEqual([]);
   });
 
+  it('reject_media: the domain\'s posts are shown without their media; lifting it shows them again', async() => {
+    const content = 'carol\'s picture';
+    expect((await postToOutbox(carol, { '@context': AS, type: 'Note', content, to: [ PUBLIC ], cc: [ `${carol.webId}/followers` ],
+      attachment: [{ type: 'Image', mediaType: 'image/png', url: `http://${B_HOST}/media/picture.png`, name: 'a picture' }] })).status).toBe(201);
+    const mediaOf = async(): Promise<number | undefined> => {
+      const answer = await api(`${a.baseUrl}api/v1/timelines/home?limit=40`, alice);
+      const status = (answer.body as { content: string; media_attachments: unknown[] }[]).find((entry) => entry.content.includes(content));
+      return status?.media_attachments.length;
+    };
+    expect(await eventually(async() => mediaOf())).toBe(1);
+    const created = await api(`${a.baseUrl}api/v1/admin/domain_blocks`, alice, { method: 'POST',
+      body: { domain: B_HOST, severity: 'noop', reject_media: true } });
+    expect(created.body).toMatchObject({ domain: B_HOST, severity: 'noop', reject_media: true });
+    expect(await mediaOf()).toBe(0);
+    expect((await api(`${a.baseUrl}api/v1/admin/domain_blocks/${B_HOST}`, alice, { method: 'DELETE' })).status).toBe(200);
+    expect(await mediaOf()).toBe(1);
+  });
+
   it('silence: the domain\'s posts leave the public timeline and stay in their followers\' home', async() => {
     const content = await carolPosts();
     await eventually(async() => (await timeline(a, 'public', bob)).some((text) => text.includes(content)));

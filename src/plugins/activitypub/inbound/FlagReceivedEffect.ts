@@ -1,6 +1,7 @@
 import { getLoggerFor } from '@solid/community-server';
 import type { Collections } from '../../../storage/Collections';
 import type { AccountModerationService } from '../../moderation/AccountModerationService';
+import type { DomainBlocks } from '../../moderation/DomainBlocks';
 import { idsOf } from '../ActivityJson';
 import { ActorUrls } from '../ActorUrls';
 import { INSTANCE_ACTOR } from '../fetch/InstanceActorInitializer';
@@ -20,12 +21,18 @@ export class FlagReceivedEffect extends InboundActivityEffect {
   public readonly types = [ 'Flag' ];
   private readonly urls: ActorUrls;
 
-  public constructor(baseUrl: string, private readonly collections: Collections, private readonly moderation?: AccountModerationService) {
+  /** @param domainBlocks - The operator's domain blocks: a Flag from a domain blocked with reject_reports is dropped. */
+  public constructor(baseUrl: string, private readonly collections: Collections, private readonly moderation?: AccountModerationService,
+    private readonly domainBlocks?: DomainBlocks) {
     super();
     this.urls = new ActorUrls(baseUrl);
   }
 
   public async apply({ activity, sender, now }: ReceivedActivity): Promise<void> {
+    if ((await this.domainBlocks?.blockOf(sender))?.rejectReports === true) {
+      this.logger.info(`Report ${String(activity.id)} from ${sender} dropped: its domain's reports are rejected`);
+      return;
+    }
     await this.collections.add(this.urls.collection(INSTANCE_ACTOR, 'inbox'), activity.id as string, now);
     const reason = typeof activity.content === 'string' ? `: ${JSON.stringify(activity.content.slice(0, 200))}` : '';
     this.logger.warn(`Report ${String(activity.id)} from ${sender} about ${idsOf(activity.object).join(', ')}${reason}`);

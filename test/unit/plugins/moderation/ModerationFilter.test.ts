@@ -51,4 +51,15 @@ describe('ModerationFilter', () => {
     expect(await filter.marksSensitive(EVE)).toBe(false);
     expect(await new ModerationFilter(new DomainBlocks(dir)).marksSensitive(DAN)).toBe(false);
   });
+
+  it('leaves out the media of a domain blocked with reject_media, and only those', async() => {
+    const blocks = new DomainBlocks(dir);
+    const withBlocks = new ModerationFilter(blocks, mutes, accounts);
+    expect(await withBlocks.rejectsMedia(EVE)).toBe(false);
+    await blocks.put({ domain: 'remote.example', severity: 'noop', rejectMedia: true });
+    expect(await withBlocks.rejectsMedia(EVE)).toBe(true);
+    expect(await withBlocks.rejectsMedia(DAN)).toBe(false);
+    // Noted, not silenced: its posts are still shown, without their media.
+    expect(await withBlocks.hides(EVE, { username: 'rita' }, 'public')).toBe(false);
+  });
 });
