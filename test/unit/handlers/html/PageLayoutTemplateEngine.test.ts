@@ -18,9 +18,9 @@ describe('PageLayoutTemplateEngine', (): void => {
   });
 
   it('titles a page without a heading, or without a body, after the server', async(): Promise<void> => {
-    expect(await engine.handle({ contents: { htmlBody: '<p>no heading</p>' }})).toContain('<title>Fedpod · Fedpod</title>');
+    expect(await engine.handle({ contents: { htmlBody: '<p>no heading</p>' }})).toContain('<title>Fedpod</title>');
     const empty = await engine.handle({ contents: {}});
-    expect(empty).toContain('<title>Fedpod · Fedpod</title>');
+    expect(empty).toContain('<title>Fedpod</title>');
     expect(empty).toContain('<main>\n\n</main>');
   });
 });
