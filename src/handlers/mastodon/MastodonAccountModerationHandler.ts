@@ -1,3 +1,4 @@
+import { recordNotFound } from '../../plugins/mastodon/MastodonRecords';
 import type { AccountStore } from '../../plugins/accounts/AccountStore';
 import type { MastodonAccount } from '../../plugins/mastodon/AccountEntity';
 import type { MastodonAccounts } from '../../plugins/mastodon/MastodonAccounts';
@@ -14,7 +15,6 @@ import { MastodonHandler } from './MastodonHandler';
 import type { OAuthParams } from './OAuthParams';
 import { readOAuthParams, single } from './OAuthParams';
 
-const recordNotFound = (what: string): FedpodHttpError => new FedpodHttpError(404, 'Record not found', what);
 const MAX_LIMIT = 200;
 
 /** The values of a list parameter (`status_ids[]`), none when absent. */

@@ -1,7 +1,7 @@
+import { recordNotFound } from '../../plugins/mastodon/MastodonRecords';
 import { createHash } from 'node:crypto';
 import type { DomainBlock } from '../../plugins/moderation/DomainBlocks';
 import type { ModerationService } from '../../plugins/moderation/ModerationService';
-import { FedpodHttpError } from '../../util/HttpErrors';
 import { sendJson } from '../http/HttpUtil';
 import type { OperationInput } from '../http/Operation';
 import { domainBlockInput } from '../moderation/OperatorModerationHandler';
@@ -33,7 +33,6 @@ function obfuscated(domain: string): string {
     [ ...label ].map((char, at): string => (at % 2 === 1 ? '*' : char)).join(''))).join('.');
 }
 
-const notFound = (): FedpodHttpError => new FedpodHttpError(404, 'Record not found', 'No block of that domain.');
 
 /**
  * Domain blocks in the Mastodon API, by the route's name: `mastodon-admin-domain-blocks` (GET lists,
@@ -78,7 +77,7 @@ export class MastodonDomainBlocksHandler extends MastodonHandler {
         const domain = operation.params.id ?? '';
         const block = (await blocks.list()).find((entry): boolean => entry.domain === domain);
         if (!block) {
-          throw notFound();
+          throw recordNotFound('No block of that domain.');
         }
         if (request.method === 'DELETE') {
           await this.moderation.removeDomainBlock(by, domain);

@@ -1,3 +1,4 @@
+import { recordNotFound } from '../../plugins/mastodon/MastodonRecords';
 import type { Collections } from '../../storage/Collections';
 import type { MastodonAccount } from '../../plugins/mastodon/AccountEntity';
 import type { MastodonAccounts } from '../../plugins/mastodon/MastodonAccounts';
@@ -127,7 +128,7 @@ export class MastodonListsHandler extends MastodonHandler {
   private async accountById(id: string): Promise<MastodonAccount> {
     const account = await this.accounts.byId(id);
     if (!account) {
-      throw new FedpodHttpError(404, 'Record not found', 'Record not found');
+      throw recordNotFound();
     }
     return account;
   }

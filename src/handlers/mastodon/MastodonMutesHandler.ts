@@ -1,3 +1,4 @@
+import { recordNotFound } from '../../plugins/mastodon/MastodonRecords';
 import type { MastodonAccounts } from '../../plugins/mastodon/MastodonAccounts';
 import type { Mute, Mutes } from '../../plugins/moderation/Mutes';
 import { badRequest, FedpodHttpError } from '../../util/HttpErrors';
@@ -40,7 +41,7 @@ export class MastodonMutesHandler extends MastodonHandler {
     const id = operation.params.id ?? '';
     const account = await this.accounts.byId(id);
     if (!account) {
-      throw new FedpodHttpError(404, 'Record not found', `No account ${id}.`);
+      throw recordNotFound(`No account ${id}.`);
     }
     if (operation.route.name === 'mastodon-account-unmute') {
       await this.mutes.unmute(username, account.uri);

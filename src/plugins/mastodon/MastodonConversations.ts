@@ -3,11 +3,11 @@ import { FileKeyValueStorage } from '../../storage/FileKeyValueStorage';
 import type { SparqlClient } from '../../storage/SparqlClient';
 import { sparqlIri, sparqlLiteral } from '../../storage/SparqlTerms';
 import { FEDPOD_NS, RDF_TYPE } from '../../storage/StoreVocabulary';
-import { FedpodHttpError } from '../../util/HttpErrors';
 import { AS_NS, PUBLIC_FORMS } from '../activitypub/ActivityVocabulary';
 import type { MastodonAccount } from './AccountEntity';
 import type { MastodonAccounts } from './MastodonAccounts';
 import type { MastodonRecords, TimelineQuery } from './MastodonRecords';
+import { recordNotFound } from './MastodonRecords';
 import type { MastodonStatuses, Reader } from './MastodonStatuses';
 import type { MastodonStatus } from './StatusEntity';
 
@@ -40,7 +40,6 @@ const RECENT_DIRECT = 400;
 /** How far up a thread its root is looked for. */
 const THREAD_DEPTH = 40;
 
-const recordNotFound = (): FedpodHttpError => new FedpodHttpError(404, 'Record not found', 'Record not found');
 
 interface DirectPost {
   object: string;

@@ -1,3 +1,4 @@
+import { recordNotFound } from './MastodonRecords';
 import { v7 as uuidv7 } from 'uuid';
 import { FileKeyValueStorage } from '../../storage/FileKeyValueStorage';
 import { FedpodHttpError } from '../../util/HttpErrors';
@@ -51,7 +52,6 @@ const MAX_FILTERS = 100;
 const MAX_KEYWORDS = 100;
 const MAX_TEXT = 200;
 
-const recordNotFound = (): FedpodHttpError => new FedpodHttpError(404, 'Record not found', 'Record not found');
 const invalid = (message: string): FedpodHttpError => new FedpodHttpError(422, 'Validation failed', `Validation failed: ${message}`);
 
 /** A status's text as a filter reads it: content without markup, content warning, poll options, media descriptions. */

@@ -1,3 +1,4 @@
+import { recordNotFound } from './MastodonRecords';
 import { v7 as uuidv7 } from 'uuid';
 import { FileKeyValueStorage } from '../../storage/FileKeyValueStorage';
 import { FedpodHttpError } from '../../util/HttpErrors';
@@ -28,7 +29,6 @@ const MAX_LISTS = 50;
 const MAX_MEMBERS = 500;
 const MAX_TITLE = 200;
 
-export const listNotFound = (): FedpodHttpError => new FedpodHttpError(404, 'Record not found', 'Record not found');
 
 /**
  * The users' lists (Mastodon's), one small JSON file per user under `<data-dir>/mastodon/lists/`:
@@ -55,7 +55,7 @@ export class MastodonLists {
   public async get(username: string, id: string): Promise<StoredList> {
     const list = (await this.all(username)).find((candidate): boolean => candidate.id === id);
     if (!list) {
-      throw listNotFound();
+      throw recordNotFound();
     }
     return list;
   }
@@ -120,7 +120,7 @@ export class MastodonLists {
     const lists = await this.all(username);
     const index = lists.findIndex((list): boolean => list.id === id);
     if (index < 0) {
-      throw listNotFound();
+      throw recordNotFound();
     }
     const changed = change(lists[index]);
     await this.storage.set(username, lists.map((list, at): StoredList => at === index ? changed : list));

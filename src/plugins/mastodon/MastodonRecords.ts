@@ -5,6 +5,7 @@ import type { SparqlClient } from '../../storage/SparqlClient';
 import { sparqlIri, sparqlLiteral } from '../../storage/SparqlTerms';
 import { FEDPOD_NS, RDF_TYPE, XSD_DATETIME } from '../../storage/StoreVocabulary';
 import { AS_NS } from '../activitypub/ActivityVocabulary';
+import { FedpodHttpError } from '../../util/HttpErrors';
 
 const { literal, namedNode } = DataFactory;
 
@@ -214,4 +215,12 @@ export class MastodonRecords {
     const rows = await this.client.select(`SELECT DISTINCT ?o WHERE { GRAPH ?o { ?o ${sparqlIri(`${AS_NS}inReplyTo`)} ${sparqlIri(iri)} } }`);
     return rows.map((row): string => row.o.value);
   }
+}
+
+/**
+ * Mastodon's 404 for an unknown record, or one of another user's: `{ "error": "Record not found" }`,
+ * the shape apps read; `message` says which record for the JSON error's message.
+ */
+export function recordNotFound(message = 'Record not found'): FedpodHttpError {
+  return new FedpodHttpError(404, 'Record not found', message);
 }
