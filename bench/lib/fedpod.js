@@ -63,10 +63,10 @@ async function fedpodCommand(command, root = FEDPOD_ROOT) {
 /** Start `fedpod start --config <config>` and wait for GET /healthz = 200. */
 /**
  * Start `fedpod start` (without rate limits unless `rateLimits`). Nodes of one deployment share `dataDir` and `baseUrl` (then `readyUrl` is
- * the node's own /healthz); `prefix` runs it under another command, e.g. ['chrt', '--idle', '0'].
+ * the node's own /healthz); `prefix` runs it under another command, e.g. ['chrt', '--idle', '0']; `env` adds variables.
  */
 async function startFedpod({ name = 'fedpod', config, port, storePort, timeoutMs, extraArgs = [], dataDir, baseUrl, prefix = [],
-  root = FEDPOD_ROOT, rateLimits = false }) {
+  root = FEDPOD_ROOT, rateLimits = false, env = {} }) {
   const publicBase = baseUrl || `http://localhost:${port}/`;
   const args = [
     path.join(root, 'bin', 'fedpod.js'), 'start',
@@ -80,7 +80,7 @@ async function startFedpod({ name = 'fedpod', config, port, storePort, timeoutMs
   const handle = await startServer({
     name, cwd: root, readyUrl: `http://localhost:${port}/healthz`, timeoutMs,
     // A load from one address is what rate limits stop: off unless the bench measures them (bench/rate-limits).
-    env: { FEDPOD_RATE_LIMITS: rateLimits ? 'true' : 'false' },
+    env: { FEDPOD_RATE_LIMITS: rateLimits ? 'true' : 'false', ...env },
     ...prefix.length > 0 ? { command: prefix[0], args: [ ...prefix.slice(1), process.execPath, ...args ] } : { args },
   });
   return { ...handle, baseUrl: publicBase };

@@ -1,37 +1,37 @@
+import { LRUCache } from 'lru-cache';
 import type { Json } from '../ActivityJson';
 import { idOf, idsOf, isObject, typeOf } from '../ActivityJson';
 import { RemoteFetchError } from './FetchErrors';
 import type { RemoteActorCache } from './RemoteActorCache';
 import type { RemoteFetcher } from './RemoteFetcher';
 
-interface Entry {
-  moderators: Set<string>;
-  until: number;
-}
-
 /**
  * The moderators of a remote Group (a Lemmy community, an Mbin magazine): the collection its actor
  * document names in `moderators` (Mbin) or `attributedTo` (Lemmy), on the Group's own server, read
  * from its first page at most (the whole list where it is not paged, as both serve it). Cached for
- * `ttlMs` per Group. A network failure is thrown (the job is tried again later); a Group that names
+ * `ttlMs` per Group, for at most `maxGroups` Groups (any activity can name a Group, so the cache must
+ * not grow with what others send: the least recently asked is dropped). A network failure is thrown (the job is tried again later); a Group that names
  * no such collection, or serves none, has no moderators.
  */
 export class GroupModerators {
-  private readonly groups = new Map<string, Entry>();
+  private readonly groups: LRUCache<string, Set<string>>;
 
   public constructor(
     private readonly actors: RemoteActorCache,
     private readonly fetcher: RemoteFetcher,
-    private readonly ttlMs = 600_000,
-  ) {}
+    ttlMs = 600_000,
+    maxGroups = 1000,
+  ) {
+    this.groups = new LRUCache({ max: maxGroups, ttl: ttlMs });
+  }
 
   public async isModerator(group: string, actor: string): Promise<boolean> {
-    let entry = this.groups.get(group);
-    if (!entry || entry.until <= Date.now()) {
-      entry = { moderators: await this.fetchModerators(group), until: Date.now() + this.ttlMs };
-      this.groups.set(group, entry);
+    let moderators = this.groups.get(group);
+    if (!moderators) {
+      moderators = await this.fetchModerators(group);
+      this.groups.set(group, moderators);
     }
-    return entry.moderators.has(actor);
+    return moderators.has(actor);
   }
 
   private async fetchModerators(group: string): Promise<Set<string>> {

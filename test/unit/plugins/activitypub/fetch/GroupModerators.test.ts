@@ -53,4 +53,20 @@ describe('GroupModerators', (): void => {
     const id = group('/c/other', { attributedTo: 'http://elsewhere.invalid/mods' });
     expect(await moderators.isModerator(id, `${server.origin}/u/mod`)).toBe(false);
   });
+
+  it('keeps at most maxGroups Groups, dropping the least recently asked', async(): Promise<void> => {
+    const bounded = new GroupModerators(new RemoteActorCache(fetcher), fetcher, 600_000, 2);
+    const mod = `${server.origin}/u/mod`;
+    const ids = [ 'a', 'b', 'c' ].map((name): string => {
+      server.json(`/c/${name}/moderators`, { type: 'OrderedCollection', orderedItems: [ mod ] });
+      return group(`/c/${name}`, { attributedTo: `${server.origin}/c/${name}/moderators` });
+    });
+    for (const id of [ ids[0], ids[1], ids[0], ids[2], ids[0], ids[1] ]) {
+      expect(await bounded.isModerator(id, mod)).toBe(true);
+    }
+    // a stayed (asked again before c came); b was dropped for c, so it was read again.
+    expect(server.requestsTo('/c/a/moderators')).toHaveLength(1);
+    expect(server.requestsTo('/c/b/moderators')).toHaveLength(2);
+    expect(server.requestsTo('/c/c/moderators')).toHaveLength(1);
+  });
 });
