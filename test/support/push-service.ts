@@ -30,6 +30,13 @@ export interface ReceivedPush {
   headers: Record<string, string | string[] | undefined>;
 }
 
+/** The keys a browser gives an app for a subscription: its P-256 public key and a 16-byte auth secret (base64url). */
+export function browserKeys(): { p256dh: string; auth: string } {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  return { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') };
+}
+
 export class PushService {
   public readonly received: ReceivedPush[] = [];
   /** Pushes refused: a bad signature or a body that does not decrypt (a test expects none). */

@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import webPush from 'web-push';
+import { createFileOnce } from '../../util/DurableFiles';
 import { errnoOf } from '../../util/Errors';
 
 /** The server's VAPID key pair (RFC 8292), as web-push encodes it: base64url, the public key uncompressed. */
@@ -43,20 +43,9 @@ export class VapidKeys {
         throw error;
       }
     }
-    await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
     const { publicKey, privateKey } = webPush.generateVAPIDKeys();
-    const temporary = `${file}.${randomUUID()}.tmp`;
-    await fs.writeFile(temporary, JSON.stringify({ publicKey, privateKey }), { mode: 0o600, flag: 'wx' });
-    try {
-      // link() fails if another process made the key first: then that key is the one.
-      await fs.link(temporary, file);
-    } catch (error: unknown) {
-      if (errnoOf(error) !== 'EEXIST') {
-        throw error;
-      }
-    } finally {
-      await fs.rm(temporary, { force: true });
-    }
+    // Another process may make the key at the same time: the first one made is the one.
+    await createFileOnce(file, JSON.stringify({ publicKey, privateKey }));
     return this.load(file);
   }
 

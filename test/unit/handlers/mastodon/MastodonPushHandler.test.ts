@@ -1,4 +1,3 @@
-import { createECDH, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,14 +6,9 @@ import { PushSubscriptions } from '../../../../src/plugins/mastodon/PushSubscrip
 import { VapidKeys } from '../../../../src/plugins/mastodon/VapidKeys';
 import type { HandlerServer } from '../support/handlerServer';
 import { serveHandler } from '../support/handlerServer';
+import { browserKeys } from '../../../support/push-service';
 
 const ALICE = { username: 'alice', webId: 'https://pod.example/actors/alice' };
-
-function keys(): { p256dh: string; auth: string } {
-  const ecdh = createECDH('prime256v1');
-  ecdh.generateKeys();
-  return { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') };
-}
 
 describe('MastodonPushHandler', (): void => {
   let dataDir: string;
@@ -47,7 +41,7 @@ describe('MastodonPushHandler', (): void => {
   };
 
   it('subscribes from a form, one subscription per token, and shows, changes and ends it', async(): Promise<void> => {
-    const given = keys();
+    const given = browserKeys();
     const form = new URLSearchParams({ 'subscription[endpoint]': 'https://push.example/a', 'subscription[keys][p256dh]': given.p256dh,
       'subscription[keys][auth]': given.auth, 'data[alerts][mention]': 'true', 'data[alerts][admin.report]': '1', 'data[policy]': 'follower' });
     const created = await call('app-1', 'POST', form.toString(), 'application/x-www-form-urlencoded');
@@ -65,10 +59,10 @@ describe('MastodonPushHandler', (): void => {
   });
 
   it('refuses invalid subscriptions and tokens that are not an app\'s with 422', async(): Promise<void> => {
-    const invalid = await call('app-3', 'POST', JSON.stringify({ subscription: { endpoint: 'ftp://push.example/', keys: keys() }}));
+    const invalid = await call('app-3', 'POST', JSON.stringify({ subscription: { endpoint: 'ftp://push.example/', keys: browserKeys() }}));
     expect(invalid.status).toBe(422);
     expect(invalid.body.error).toMatch(/^Validation failed: subscription\[endpoint\]/u);
-    const fedpod = await call('fedpod', 'POST', JSON.stringify({ subscription: { endpoint: 'https://push.example/b', keys: keys() }}));
+    const fedpod = await call('fedpod', 'POST', JSON.stringify({ subscription: { endpoint: 'https://push.example/b', keys: browserKeys() }}));
     expect(fedpod.status).toBe(422);
     expect((await call('app-3', 'POST', '{"subscription":', 'application/json')).status).toBe(400);
   });
