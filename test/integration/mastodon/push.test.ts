@@ -10,12 +10,16 @@ import { join } from 'node:path';
 import { createRestAPIClient, type mastodon } from 'masto';
 import generator from 'megalodon';
 import { startFedpod, type FedpodServer } from '../../support/fedpod';
+import { claimRedisDb } from '../../support/env';
 import { eventually } from '../../support/eventually';
 import { appToken } from '../../support/mastodon-oauth';
 import { postToOutbox, signup, type Session } from '../../support/local-actors';
 import { PushService, type ReceivedPush } from '../../support/push-service';
 
-describe('Mastodon Web Push', () => {
+// The queue of pushes is the backend's: journalled in the data directory, or BullMQ on Redis.
+const BACKENDS: { name: string; redis: boolean }[] = [ { name: 'local backend', redis: false }, { name: 'redis backend', redis: true } ];
+
+describe.each(BACKENDS)('Mastodon Web Push on the $name', (backend) => {
   let server: FedpodServer;
   let push: PushService;
   let url: string;
@@ -36,7 +40,7 @@ describe('Mastodon Web Push', () => {
 
   beforeAll(async() => {
     push = await PushService.start();
-    server = await startFedpod({ config: 'activitypub', allowPrivateNetwork: true });
+    server = await startFedpod({ config: 'activitypub', allowPrivateNetwork: true, ...backend.redis ? { redisUrl: claimRedisDb() } : {}});
     url = server.baseUrl.replace(/\/$/u, '');
     for (const username of [ 'alice', 'bob', 'carol' ]) {
       sessions[username] = await signup(server.baseUrl, username);
