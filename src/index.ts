@@ -345,3 +345,8 @@ export * from './handlers/auth/AccountImportHandler';
 export * from './plugins/lifecycle/AccountArchive';
 export * from './handlers/auth/AccountArchiveHandler';
 export * from './handlers/settings/ExportImportPageHandler';
+export * from './plugins/mastodon/VapidKeys';
+export * from './plugins/mastodon/PushSubscriptions';
+export * from './plugins/mastodon/WebPushDelivery';
+export * from './plugins/mastodon/WebPushWorker';
+export * from './handlers/mastodon/MastodonPushHandler';

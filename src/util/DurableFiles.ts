@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { errnoOf } from './Errors';
 
 /** Flushes a directory's entries (a new or renamed file in it) to disk. */
 export async function syncDirectory(directory: string): Promise<void> {
@@ -33,4 +34,24 @@ export async function writeFileDurably(file: string, content: string | Buffer, m
     throw error;
   }
   await syncDirectory(path.dirname(file));
+}
+
+/**
+ * Creates `file` with `content` (mode 0600) unless it exists, whoever else tries at once: written
+ * whole under a temporary name, then linked to its name, which fails if another process made it
+ * first (then theirs is the one). For keys made once and shared by every node of a data directory.
+ */
+export async function createFileOnce(file: string, content: string): Promise<void> {
+  await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  const temporary = `${file}.${randomUUID()}.tmp`;
+  await fs.writeFile(temporary, content, { mode: 0o600, flag: 'wx' });
+  try {
+    await fs.link(temporary, file);
+  } catch (error: unknown) {
+    if (errnoOf(error) !== 'EEXIST') {
+      throw error;
+    }
+  } finally {
+    await fs.rm(temporary, { force: true });
+  }
 }

@@ -1,6 +1,7 @@
 import type { AccountStore } from '../../plugins/accounts/AccountStore';
 import type { Registrations } from '../../plugins/accounts/Registrations';
 import type { InstanceFacts } from '../../plugins/mastodon/InstanceEntity';
+import type { VapidKeys } from '../../plugins/mastodon/VapidKeys';
 import { DEFAULT_INSTANCE_DESCRIPTION, DEFAULT_INSTANCE_TITLE, instanceV1, instanceV2 } from '../../plugins/mastodon/InstanceEntity';
 import { readSoftwareInfo } from '../discovery/NodeInfoHandler';
 import { sendJson } from '../http/HttpUtil';
@@ -17,6 +18,8 @@ export interface MastodonInstanceOptions {
   maxCharacters?: number;
   /** Who may sign up (`registrations`, `approval_required`); none: anyone. */
   registrations?: Registrations;
+  /** The server's VAPID key pair (v2's `configuration.vapid`), when it sends Web Push. */
+  vapid?: VapidKeys;
 }
 
 /**
@@ -49,6 +52,7 @@ export class MastodonInstanceHandler extends MastodonHandler {
       maxMediaAttachments: 4,
       registrations: this.options.registrations?.open ?? true,
       approvalRequired: this.options.registrations?.mode === 'approval',
+      vapidKey: await this.options.vapid?.publicKey(),
     };
     sendJson(response, 200, operation.route.name === 'mastodon-instance-v2' ? instanceV2(facts) : instanceV1(facts),
       { 'cache-control': 'public, max-age=60' });

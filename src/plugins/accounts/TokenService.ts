@@ -6,6 +6,7 @@ import { exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT } from 'jose'
 import { unauthorized } from '../../util/HttpErrors';
 import type { AccountStore } from './AccountStore';
 import { tokenStillValid } from './CredentialChecks';
+import { createFileOnce } from '../../util/DurableFiles';
 import { errnoOf } from '../../util/Errors';
 
 const ALGORITHM = 'ES256';
@@ -126,21 +127,10 @@ export class TokenService {
         throw error;
       }
     }
-    await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
     const { privateKey } = await generateKeyPair(ALGORITHM, { extractable: true });
     const jwk = { ...await exportJWK(privateKey), alg: ALGORITHM, kid: randomUUID() };
-    const temporary = `${file}.${randomUUID()}.tmp`;
-    await fs.writeFile(temporary, JSON.stringify(jwk), { mode: 0o600, flag: 'wx' });
-    try {
-      // link() fails if another process created the key first: then that key is the one.
-      await fs.link(temporary, file);
-    } catch (error: unknown) {
-      if (errnoOf(error) !== 'EEXIST') {
-        throw error;
-      }
-    } finally {
-      await fs.rm(temporary, { force: true });
-    }
+    // Another process may make the key at the same time: the first one made is the one.
+    await createFileOnce(file, JSON.stringify(jwk));
     return this.load(file);
   }
 

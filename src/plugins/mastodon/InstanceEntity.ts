@@ -19,6 +19,8 @@ export interface InstanceFacts {
   registrations?: boolean;
   /** Whether an operator approves each signup. */
   approvalRequired?: boolean;
+  /** The public VAPID key apps subscribe to Web Push with, when the server sends it. */
+  vapidKey?: string;
 }
 
 /** The Mastodon version apps are told, so they enable what Mastodon 4.2 has, as other servers do. */
@@ -78,6 +80,7 @@ export function instanceV2(facts: InstanceFacts): Record<string, unknown> {
     thumbnail: { url: '' },
     languages: [],
     configuration: { urls: { streaming: streamingUrl(facts.baseUrl) }, ...configuration(facts),
+      ...facts.vapidKey === undefined ? {} : { vapid: { public_key: facts.vapidKey }},
       translation: { enabled: false }},
     registrations: { enabled: facts.registrations ?? true, approval_required: facts.approvalRequired ?? false, message: null },
     contact: { email: '', account: null },

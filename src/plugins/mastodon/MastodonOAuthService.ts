@@ -227,13 +227,8 @@ export class MastodonOAuthService {
   /** The token's agent, or undefined for a token that is unknown or revoked. */
   public async bearer(token: string): Promise<OAuthBearer | undefined> {
     const key = hash(token);
-    const record = await this.tokens.get(key);
+    const record = await this.liveToken(key);
     if (!record) {
-      return undefined;
-    }
-    if (record.username && this.accounts &&
-      !tokenStillValid(await this.accounts.findByUsername(record.username), Date.parse(record.created), record.webId)) {
-      await this.dropToken(key, record);
       return undefined;
     }
     const now = Date.now();
@@ -243,10 +238,16 @@ export class MastodonOAuthService {
         this.logger.warn(`Could not record the use of a token: ${String(error)}`);
       });
     }
-    return {
-      clientId: record.clientId, scopes: record.scopes,
-      ...record.username && record.webId ? { username: record.username, webId: record.webId } : {},
-    };
+    return bearerOf(record);
+  }
+
+  /**
+   * The token's agent, as bearer() answers, without counting a use: for work the server does on
+   * the token's behalf (a Web Push sent to its app), which the user did not do.
+   */
+  public async holder(token: string): Promise<OAuthBearer | undefined> {
+    const record = await this.liveToken(hash(token));
+    return record ? bearerOf(record) : undefined;
   }
 
   /** The apps the user authorized, one entry per app (over all its tokens), oldest first. */
@@ -306,6 +307,17 @@ export class MastodonOAuthService {
     };
   }
 
+  /** The token's record, unless it is unknown, or was issued before a password change or to an account now gone (then dropped). */
+  private async liveToken(key: string): Promise<OAuthToken | undefined> {
+    const record = await this.tokens.get(key);
+    if (record?.username && this.accounts &&
+      !tokenStillValid(await this.accounts.findByUsername(record.username), Date.parse(record.created), record.webId)) {
+      await this.dropToken(key, record);
+      return undefined;
+    }
+    return record;
+  }
+
   private async dropToken(key: string, token: OAuthToken): Promise<void> {
     // The access token first: it is what requests use, so it is dead before anything else happens.
     await this.tokens.delete(key);
@@ -313,6 +325,13 @@ export class MastodonOAuthService {
       await this.refreshes.delete(token.refreshHash);
     }
   }
+}
+
+function bearerOf(record: OAuthToken): OAuthBearer {
+  return {
+    clientId: record.clientId, scopes: record.scopes,
+    ...record.username && record.webId ? { username: record.username, webId: record.webId } : {},
+  };
 }
 
 /** Mastodon's answer to an invalid app: 422 with the reason. */

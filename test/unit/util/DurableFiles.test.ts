@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { syncDirectory, writeFileDurably } from '../../../src/util/DurableFiles';
+import { createFileOnce, syncDirectory, writeFileDurably } from '../../../src/util/DurableFiles';
 
 describe('DurableFiles', (): void => {
   let dir: string;
@@ -38,5 +38,16 @@ describe('DurableFiles', (): void => {
   it('syncs an existing directory and fails on a missing one', async(): Promise<void> => {
     await expect(syncDirectory(dir)).resolves.toBeUndefined();
     await expect(syncDirectory(join(dir, 'nope'))).rejects.toThrow(/ENOENT/u);
+  });
+
+  it('creates a file once: of several made at the same time one wins, and an existing one stays', async(): Promise<void> => {
+    const file = join(dir, 'keys', 'key.json');
+    await Promise.all([ 'a', 'b', 'c' ].map(async(content): Promise<void> => createFileOnce(file, content)));
+    const made = readFileSync(file, 'utf8');
+    expect([ 'a', 'b', 'c' ]).toContain(made);
+    await createFileOnce(file, 'd');
+    expect(readFileSync(file, 'utf8')).toBe(made);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readdirSync(join(dir, 'keys'))).toEqual([ 'key.json' ]);
   });
 });

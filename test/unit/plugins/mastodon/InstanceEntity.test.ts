@@ -13,6 +13,11 @@ describe('the Instance entities', (): void => {
       version: '4.2.0 (compatible; Fedpod 0.1.0)', configuration: { urls: { streaming: 'ws://localhost:3000' },
         statuses: { max_characters: 5000 }}, usage: { users: { active_month: 3 }}});
   });
+
+  it('names the VAPID key in v2\'s configuration when the server sends Web Push, as Mastodon 4.3 does', (): void => {
+    expect((instanceV2({ ...FACTS, vapidKey: 'BKEY' }).configuration as Record<string, unknown>).vapid).toEqual({ public_key: 'BKEY' });
+    expect(instanceV2(FACTS).configuration).not.toHaveProperty('vapid');
+  });
 });
 
 describe('Mastodon ids', (): void => {

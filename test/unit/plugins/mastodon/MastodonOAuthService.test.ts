@@ -121,6 +121,14 @@ describe('MastodonOAuthService', (): void => {
     expect(await oauth.bearer(second.access_token)).toBeUndefined();
   });
 
+  it('tells the holder of a token as bearer() does, for work done on its behalf, until it is revoked', async(): Promise<void> => {
+    const answer = await oauth.exchangeCode(client, await codeFor(undefined, [ 'read', 'push' ]), CALLBACK, undefined);
+    expect(await oauth.holder(answer.access_token)).toEqual({ clientId: app.clientId, scopes: [ 'read', 'push' ], ...ALICE });
+    expect(await oauth.holder('not a token')).toBeUndefined();
+    await oauth.revoke(client, answer.access_token);
+    expect(await oauth.holder(answer.access_token)).toBeUndefined();
+  });
+
   it('sees a revocation made by another instance over the same data directory at once', async(): Promise<void> => {
     const answer = await oauth.exchangeCode(client, await codeFor(), CALLBACK, undefined);
     const otherNode = new MastodonOAuthService(dataDir);

@@ -2,7 +2,7 @@
  * Fails when a new way for the server to make a request appears outside the outbound guard:
  * - in src/: any HTTP client (the global fetch, http(s).request/get, an Agent, net/tls connections,
  *   undici, node-fetch, cross-fetch, got, axios, ws, rdf-dereference, jose's remote key sets, the
- *   Solid token verifier) outside the modules listed below, each with why it may;
+ *   Solid token verifier, web-push's sendNotification) outside the modules listed below, each with why it may;
  * - in the named setups as compiled: a component of CSS that fetches on a request (client ID
  *   documents, Solid token verification, agent groups, remote JSON-LD contexts, the OpenID provider,
  *   webhook notifications) that is not Fedpod's guarded replacement or behind one.
@@ -44,6 +44,8 @@ const PATTERNS: [string, RegExp][] = [
   [ 'a net/tls connection', /\b(?:net|tls)\.(?:connect|createConnection)\s*\(/u ],
   [ 'an HTTP client library', /(?:from\s+|require\(\s*)'(?:undici|node-fetch|cross-fetch|got|axios|ws|rdf-dereference|@solid\/access-token-verifier|isomorphic-fetch|superagent)'/u ],
   [ 'a remote key set or dataset', /\b(?:createRemoteJWKSet|fetchDataset)\b/u ],
+  // web-push may build a push (generateRequestDetails); sending is RemoteFetcher's.
+  [ 'web-push\'s own sender', /\bsendNotification\s*\(/u ],
 ];
 
 function sourceFiles(dir: string): string[] {
