@@ -345,3 +345,4 @@ export * from './handlers/auth/AccountImportHandler';
 export * from './plugins/lifecycle/AccountArchive';
 export * from './handlers/auth/AccountArchiveHandler';
 export * from './handlers/settings/ExportImportPageHandler';
+export * from './plugins/mastodon/RemoteThreads';
