@@ -350,3 +350,4 @@ export * from './plugins/mastodon/PushSubscriptions';
 export * from './plugins/mastodon/WebPushDelivery';
 export * from './plugins/mastodon/WebPushWorker';
 export * from './handlers/mastodon/MastodonPushHandler';
+export * from './plugins/mastodon/RemoteThreads';

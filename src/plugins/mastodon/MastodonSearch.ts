@@ -4,10 +4,11 @@ import { escapeString } from '../../storage/SparqlTerms';
 import { messageOf } from '../../util/Errors';
 import type { AccountStore } from '../accounts/AccountStore';
 import type { Json } from '../activitypub/ActivityJson';
-import { idOf, idsOf, typeOf } from '../activitypub/ActivityJson';
+import { typeOf } from '../activitypub/ActivityJson';
 import type { ActivityRepository } from '../activitypub/ActivityRepository';
-import { AS_NS, PUBLIC_FORMS } from '../activitypub/ActivityVocabulary';
+import { AS_NS } from '../activitypub/ActivityVocabulary';
 import type { RemoteActorCache } from '../activitypub/fetch/RemoteActorCache';
+import { RemotePosts } from '../activitypub/fetch/RemotePosts';
 import type { WebFingerResolver } from '../activitypub/fetch/WebFingerResolver';
 import { looksLikeHandle, parseHandle } from '../activitypub/fetch/WebFingerResolver';
 import type { MastodonAccount } from './AccountEntity';
@@ -50,8 +51,6 @@ export interface SearchResults {
   hashtags: MastodonTag[];
 }
 
-/** Objects a search may fetch and keep as statuses. */
-const STATUS_TYPES = new Set([ 'Note', 'Question', 'Article', 'Page', 'Video', 'Audio', 'Image', 'Event' ]);
 const HASHTAG_NAME = /^[\p{L}\p{N}_]*\p{L}[\p{L}\p{N}_]*$/u;
 const ACTOR_TYPES = new Set([ 'Person', 'Service', 'Application', 'Group', 'Organization' ]);
 
@@ -66,9 +65,11 @@ const ACTOR_TYPES = new Set([ 'Person', 'Service', 'Application', 'Group', 'Orga
 export class MastodonSearch {
   protected readonly logger = getLoggerFor(this);
   private readonly options: MastodonSearchOptions;
+  private readonly posts: RemotePosts;
 
   public constructor(options: MastodonSearchOptions) {
     this.options = options;
+    this.posts = new RemotePosts(options.actors, options.activities);
   }
 
   public async search(query: SearchQuery, reader: Reader): Promise<SearchResults> {
@@ -162,20 +163,9 @@ export class MastodonSearch {
       }
       return;
     }
-    if (STATUS_TYPES.has(type) && this.keepable(document)) {
-      if (!await activities.exists(document.id)) {
-        await activities.storeRemote(document, new Date(), false, false);
-      }
+    if (await this.posts.keep(document)) {
       results.statuses = await this.statusOf(document.id, reader);
     }
-  }
-
-  /** A fetched post is kept only when public and by an author of the server that serves it (who may speak for it). */
-  private keepable(document: Json & { id: string }): boolean {
-    const author = idOf(document.attributedTo);
-    const addressed = [ ...idsOf(document.to), ...idsOf(document.cc) ];
-    return author !== undefined && addressed.some((iri): boolean => PUBLIC_FORMS.has(iri)) &&
-      sameOrigin(author, document.id);
   }
 
   private async statusOf(iri: string, reader: Reader): Promise<MastodonStatus[]> {
@@ -198,13 +188,5 @@ export class MastodonSearch {
     const names = new Set(rows.map((row): string => row.name.value.replace(/^#/u, '').toLowerCase()));
     return [ ...names ].sort().map((name): MastodonTag => ({ name, url: `${this.options.accounts.urls.base}tags/${encodeURIComponent(name)}`,
       history: []}));
-  }
-}
-
-function sameOrigin(first: string, second: string): boolean {
-  try {
-    return new URL(first).origin === new URL(second).origin;
-  } catch {
-    return false;
   }
 }

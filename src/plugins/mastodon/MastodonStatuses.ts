@@ -12,6 +12,7 @@ import type { MastodonAccount } from './AccountEntity';
 import type { MastodonAccounts } from './MastodonAccounts';
 import type { FilterContext, MastodonFilters } from './MastodonFilters';
 import type { MastodonRecords, TimelineItem, TimelineQuery, TimelineSource } from './MastodonRecords';
+import type { RemoteThreads } from './RemoteThreads';
 import type { MastodonMention, MastodonStatus, Visibility } from './StatusEntity';
 import { toStatus, visibilityOf } from './StatusEntity';
 import { plainTextToHtml } from './StatusText';
@@ -38,6 +39,8 @@ export interface MastodonStatusesOptions {
   filter?: StatusFilter;
   /** The users' own filters (v2 filters: keywords and statuses), applied to what each user reads. */
   userFilters?: MastodonFilters;
+  /** Fetches the parts of a thread on other servers when a user reads a context (none: only what is here). */
+  remoteThreads?: RemoteThreads;
 }
 
 /** The timelines a StatusFilter is asked about (`list`: a list's own timeline, where exclusive lists hide nothing). */
@@ -139,9 +142,15 @@ export class MastodonStatuses {
     throw recordNotFound();
   }
 
-  /** Ancestors (oldest first) and descendants (depth first, in time order) the reader may read. */
+  /**
+   * Ancestors (oldest first) and descendants (depth first, in time order) the reader may read, less
+   * those moderation hides from the reader (as in the home timeline: suspended, muted, their domain
+   * blocked by the reader). For a user, the parts of the thread on other servers are fetched first
+   * (RemoteThreads, for a bounded time).
+   */
   public async context(id: string, reader: Reader): Promise<{ ancestors: MastodonStatus[]; descendants: MastodonStatus[] }> {
     const iri = await this.iriOf(id, reader);
+    await this.options.remoteThreads?.fetch(iri, reader);
     const memo: Memo = new Map();
     const start = await this.readable(iri, reader);
     const ancestors: MastodonStatus[] = [];
@@ -175,7 +184,11 @@ export class MastodonStatuses {
       }
     };
     await visit(iri, 1);
-    return { ancestors: await this.filtered(ancestors, reader, 'thread'), descendants: await this.filtered(descendants, reader, 'thread') };
+    const shown = async(statuses: MastodonStatus[]): Promise<MastodonStatus[]> => {
+      const hidden = await Promise.all(statuses.map(async(status): Promise<boolean> => this.hidden(status, reader, 'home')));
+      return this.filtered(statuses.filter((status, index): boolean => !hidden[index]), reader, 'thread');
+    };
+    return { ancestors: await shown(ancestors), descendants: await shown(descendants) };
   }
 
   /**
