@@ -546,7 +546,7 @@ export class MastodonStatuses {
       reader.username ? collections.contains(accounts.urls.collection(reader.username, 'liked'), iri) : false,
       reader.username ? this.ownActivities(reader.username, 'Announce', iri) : [],
       // Reactions to a local status are kept in its likes and shares; another server's status says its own totals.
-      local ? Promise.all([ collections.count(`${iri}/shares`), collections.count(`${iri}/likes`) ]) :
+      local ? collections.counts([ `${iri}/shares`, `${iri}/likes` ]) :
         [ embeddedTotal(object.shares), embeddedTotal(object.likes) ],
       mine ? collections.contains(bookmarksOf(mine), iri) : false,
       mine === author ? collections.contains(`${author}/featured`, iri) : false,
