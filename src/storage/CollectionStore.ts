@@ -194,24 +194,38 @@ ${this.index.remove(collection, item)}`);
     for (const row of rows) {
       totals.set(row.list.value, [ ...totals.get(row.list.value) ?? [], Number(row.n.value) ]);
     }
-    return Promise.all(collections.map(async(collection): Promise<number> => {
+    const kept = (collection: string): number | undefined => {
       const found = totals.get(collection);
       // None yet, or more than one (written by two nodes at once): counted, and the total set again.
-      return found?.length === 1 && Number.isSafeInteger(found[0]) && found[0] >= 0 ? found[0] : this.countAndKeep(collection);
-    }));
+      return found?.length === 1 && Number.isSafeInteger(found[0]) && found[0] >= 0 ? found[0] : undefined;
+    };
+    const counted = await this.countAndKeep(collections.filter((collection): boolean => kept(collection) === undefined));
+    return collections.map((collection): number => kept(collection) ?? counted.get(collection) ?? 0);
   }
 
-  /** Counts the collection's items; a large one gets its total (counted again in the update, as one step with it). */
-  private async countAndKeep(collection: string): Promise<number> {
-    const count = await this.counted(collection);
-    if (count >= TOTAL_FROM) {
-      const graph = sparqlIri(collection);
-      // Two operations of one update (Virtuoso inserted nothing from one DELETE/INSERT whose OPTIONAL found no total).
-      await this.client.update(`DELETE WHERE { ${this.totalPattern(collection, '?old')} } ;
+  /** Counts the collections' items in one query; a large one gets its total (counted again in the update, as one step with it). */
+  private async countAndKeep(collections: readonly string[]): Promise<Map<string, number>> {
+    const counts = new Map<string, number>();
+    if (collections.length === 0) {
+      return counts;
+    }
+    const rows = await this.client.select(`SELECT ?list (COUNT(DISTINCT ?item) AS ?n) WHERE {
+  VALUES ?list { ${[ ...new Set(collections) ].map(sparqlIri).join(' ')} } GRAPH ?list { ?list ${sparqlIri(AS_ITEMS)} ?item } } GROUP BY ?list`);
+    for (const row of rows) {
+      counts.set(row.list.value, Number(row.n.value));
+    }
+    await Promise.all([ ...counts ].filter(([ , count ]): boolean => count >= TOTAL_FROM)
+      .map(async([ collection ]): Promise<void> => this.keepTotal(collection)));
+    return counts;
+  }
+
+  /** Writes the collection's total, counted in the update itself (so no add or remove between a count and the write is missed). */
+  private async keepTotal(collection: string): Promise<void> {
+    const graph = sparqlIri(collection);
+    // Two operations of one update (Virtuoso inserted nothing from one DELETE/INSERT whose OPTIONAL found no total).
+    await this.client.update(`DELETE WHERE { ${this.totalPattern(collection, '?old')} } ;
 INSERT { ${this.totalPattern(collection, '?n')} }
 WHERE { { SELECT (COUNT(DISTINCT ?item) AS ?n) WHERE { GRAPH ${graph} { ${graph} ${sparqlIri(AS_ITEMS)} ?item } } } }`);
-    }
-    return count;
   }
 
   /** Counts the items in the store (their number grows the query's cost). */
