@@ -4,7 +4,7 @@
 // Mastodon client API benchmark: what apps call most, beside Fedpod's own way of doing the same in
 // the same run, and how the home timeline's cost moves as the store grows and as the reader follows
 // more accounts.
-//   node bench/mastodon/run.js                        (about 6 minutes)
+//   node bench/mastodon/run.js                        (about 15 minutes: writing 100,000 statuses takes most)
 //   BENCH_MASTODON_SIZES=1000,20000 node bench/mastodon/run.js
 // Knobs: BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS (bench/lib/config.js), BENCH_MASTODON_SIZES
 // (statuses in the poster's outbox, each in the reader's inbox, at which the home timeline is

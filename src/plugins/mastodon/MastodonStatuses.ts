@@ -579,7 +579,7 @@ export class MastodonStatuses {
       favourited: reblog.favourited };
   }
 
-  /** `facts`: the page's, read for all its statuses at once; without them, this status's are read. */
+  /** `facts`: the page's, read for all its statuses at once; without them, this status's alone are read. */
   private async objectStatus(object: Json, reader: Reader, memo: Memo, at?: Date, facts?: PageFacts): Promise<MastodonStatus | undefined> {
     const type = typeOf(object);
     const iri = idOf(object);
@@ -591,45 +591,26 @@ export class MastodonStatuses {
     if (type === 'Note' && typeof object.name === 'string' && object.content === undefined && object.inReplyTo !== undefined) {
       return undefined;
     }
-    const { records, accounts, collections } = this.options;
+    const { records, accounts } = this.options;
     const published = typeof object.published === 'string' && !Number.isNaN(Date.parse(object.published)) ?
       new Date(object.published) : undefined;
     const parent = idOf(object.inReplyTo);
     const local = iri.startsWith(this.base);
-    const mine = reader.username ? accounts.urls.actor(reader.username) : undefined;
-    if (facts) {
-      const [ id, account, inReplyToId, mentions, inReplyToAccountId ] = await Promise.all([
-        records.idOf(iri, at ?? published),
-        accounts.accountOf(author, memo),
-        parent ? records.idOf(parent) : undefined,
-        this.mentionsOf(object),
-        this.parentAuthorId(parent),
-      ]);
-      const reactions = local ? facts.reactions.get(iri) : undefined;
-      return toStatus(object, { id, account, inReplyToId, inReplyToAccountId, mentions, local,
-        counts: { replies: facts.replies.get(iri) ?? 0, reblogs: reactions?.reblogs ?? embeddedTotal(object.shares),
-          favourites: reactions?.favourites ?? embeddedTotal(object.likes) },
-        favourited: facts.favourited.has(iri), reblogged: facts.reblogged.has(iri), bookmarked: facts.bookmarked.has(iri),
-        pinned: facts.pinned.has(iri) });
-    }
-    const [ id, account, inReplyToId, mentions, replies, favourited, reblogs, counts, bookmarked, pinned ] = await Promise.all([
+    // A status alone has its facts read as a page of one: the same queries, in one place.
+    const [ id, account, inReplyToId, mentions, inReplyToAccountId, known ] = await Promise.all([
       records.idOf(iri, at ?? published),
       accounts.accountOf(author, memo),
       parent ? records.idOf(parent) : undefined,
       this.mentionsOf(object),
-      records.repliesTo(iri),
-      reader.username ? collections.contains(accounts.urls.collection(reader.username, 'liked'), iri) : false,
-      reader.username ? this.ownActivities(reader.username, 'Announce', iri) : [],
-      // Reactions to a local status are kept in its likes and shares; another server's status says its own totals.
-      local ? collections.counts([ `${iri}/shares`, `${iri}/likes` ]) :
-        [ embeddedTotal(object.shares), embeddedTotal(object.likes) ],
-      mine ? collections.contains(bookmarksOf(mine), iri) : false,
-      mine === author ? collections.contains(`${author}/featured`, iri) : false,
+      this.parentAuthorId(parent),
+      facts ?? this.pageFacts([ object ], reader),
     ]);
-    const inReplyToAccountId = await this.parentAuthorId(parent);
-    return toStatus(object, { id, account, inReplyToId, inReplyToAccountId, mentions, local: iri.startsWith(this.base),
-      counts: { replies: replies.length, reblogs: counts[0], favourites: counts[1] }, favourited, reblogged: reblogs.length > 0,
-      bookmarked, pinned });
+    const reactions = local ? known.reactions.get(iri) : undefined;
+    return toStatus(object, { id, account, inReplyToId, inReplyToAccountId, mentions, local,
+      counts: { replies: known.replies.get(iri) ?? 0, reblogs: reactions?.reblogs ?? embeddedTotal(object.shares),
+        favourites: reactions?.favourites ?? embeddedTotal(object.likes) },
+      favourited: known.favourited.has(iri), reblogged: known.reblogged.has(iri), bookmarked: known.bookmarked.has(iri),
+      pinned: known.pinned.has(iri) });
   }
 
   /** The account id of the author of the status replied to. */
