@@ -13,6 +13,13 @@ import { MemberIndex } from './MemberIndex';
 const { literal, namedNode } = DataFactory;
 
 const ADDED_AT = `${FEDPOD_NS}addedAt`;
+/** A collection's number of items, in its index's graph, kept by every add and remove once it is there. */
+const TOTAL = `${FEDPOD_NS}total`;
+/**
+ * A collection with no total yet gets one when counting it finds at least this many items: a small
+ * one (most statuses' likes and shares are empty) costs little to count and nothing to write.
+ */
+const TOTAL_FROM = 64;
 const AS_ITEMS = 'https://www.w3.org/ns/activitystreams#items';
 const AS_OBJECT = 'https://www.w3.org/ns/activitystreams#object';
 /** Items whose object is their sender's own: an Announce or Like of another's post does not make it readable. */
@@ -82,10 +89,19 @@ export class CollectionStore implements Collections {
     const graph = sparqlIri(collection);
     const itemTerm = sparqlIri(item);
     const bucket = await this.index.bucketFor(collection, async(): Promise<string[]> => this.all(collection));
-    return `INSERT { GRAPH ${graph} { ${graph} ${sparqlIri(AS_ITEMS)} ${itemTerm} .
+    const total = this.totalPattern(collection, '?before');
+    // The total (where the collection has one) moves by one in the same operation, only when the item was not there.
+    return `DELETE { ${total} }
+INSERT { GRAPH ${graph} { ${graph} ${sparqlIri(AS_ITEMS)} ${itemTerm} .
   ${itemTerm} ${sparqlIri(ADDED_AT)} ${sparqlLiteral(literal(at.toISOString(), namedNode(XSD_DATETIME)))} }
-  ${this.index.entries(collection, item, bucket)} }
-WHERE { { SELECT (COUNT(*) AS ?present) WHERE { GRAPH ${graph} { ${graph} ${sparqlIri(AS_ITEMS)} ${itemTerm} } } } FILTER(?present = 0) }`;
+  ${this.index.entries(collection, item, bucket)} ${this.totalPattern(collection, '?after')} }
+WHERE { { SELECT (COUNT(*) AS ?present) WHERE { GRAPH ${graph} { ${graph} ${sparqlIri(AS_ITEMS)} ${itemTerm} } } }
+  OPTIONAL { ${total} } BIND(?before + 1 AS ?after) FILTER(?present = 0) }`;
+  }
+
+  /** The GRAPH block of the collection's total, `variable` standing for its value. */
+  private totalPattern(collection: string, variable: string): string {
+    return `GRAPH ${sparqlIri(MemberIndex.graphOf(collection))} { ${sparqlIri(collection)} ${sparqlIri(TOTAL)} ${variable} }`;
   }
 
   /**
@@ -107,7 +123,12 @@ WHERE { { SELECT (COUNT(*) AS ?present) WHERE { GRAPH ${graph} { ${graph} ${spar
   public async remove(collection: string, item: string): Promise<void> {
     const graph = sparqlIri(collection);
     const itemTerm = sparqlIri(item);
-    await this.client.update(`DELETE WHERE { GRAPH ${graph} { ${graph} ${sparqlIri(AS_ITEMS)} ${itemTerm} . ${itemTerm} ${sparqlIri(ADDED_AT)} ?t } } ;
+    const total = this.totalPattern(collection, '?before');
+    // The total moves by one only when the item was there (the WHERE finds no row otherwise).
+    await this.client.update(`DELETE { GRAPH ${graph} { ${graph} ${sparqlIri(AS_ITEMS)} ${itemTerm} . ${itemTerm} ${sparqlIri(ADDED_AT)} ?t } ${total} }
+INSERT { ${this.totalPattern(collection, '?after')} }
+WHERE { GRAPH ${graph} { ${graph} ${sparqlIri(AS_ITEMS)} ${itemTerm} OPTIONAL { ${itemTerm} ${sparqlIri(ADDED_AT)} ?t } }
+  OPTIONAL { ${total} } BIND(?before - 1 AS ?after) } ;
 ${this.index.remove(collection, item)}`);
     this.changes?.updated(collection);
   }
@@ -151,6 +172,64 @@ ${this.index.remove(collection, item)}`);
   }
 
   public async count(collection: string, addressedTo?: string[]): Promise<number> {
+    if (addressedTo) {
+      return this.counted(collection, addressedTo);
+    }
+    return (await this.counts([ collection ]))[0];
+  }
+
+  /**
+   * How many items each collection holds, in one query for those that keep a total (a lookup, whatever
+   * their size); the others are counted, and given a total when they are large.
+   */
+  public async counts(collections: readonly string[]): Promise<number[]> {
+    if (collections.length === 0) {
+      return [];
+    }
+    const pairs = [ ...new Set(collections) ].map((collection): string =>
+      `(${sparqlIri(collection)} ${sparqlIri(MemberIndex.graphOf(collection))})`);
+    const rows = await this.client.select(`SELECT ?list ?n WHERE { VALUES (?list ?index) { ${pairs.join(' ')} }
+  GRAPH ?index { ?list ${sparqlIri(TOTAL)} ?n } }`);
+    const totals = new Map<string, number[]>();
+    for (const row of rows) {
+      totals.set(row.list.value, [ ...totals.get(row.list.value) ?? [], Number(row.n.value) ]);
+    }
+    const kept = (collection: string): number | undefined => {
+      const found = totals.get(collection);
+      // None yet, or more than one (written by two nodes at once): counted, and the total set again.
+      return found?.length === 1 && Number.isSafeInteger(found[0]) && found[0] >= 0 ? found[0] : undefined;
+    };
+    const counted = await this.countAndKeep(collections.filter((collection): boolean => kept(collection) === undefined));
+    return collections.map((collection): number => kept(collection) ?? counted.get(collection) ?? 0);
+  }
+
+  /** Counts the collections' items in one query; a large one gets its total (counted again in the update, as one step with it). */
+  private async countAndKeep(collections: readonly string[]): Promise<Map<string, number>> {
+    const counts = new Map<string, number>();
+    if (collections.length === 0) {
+      return counts;
+    }
+    const rows = await this.client.select(`SELECT ?list (COUNT(DISTINCT ?item) AS ?n) WHERE {
+  VALUES ?list { ${[ ...new Set(collections) ].map(sparqlIri).join(' ')} } GRAPH ?list { ?list ${sparqlIri(AS_ITEMS)} ?item } } GROUP BY ?list`);
+    for (const row of rows) {
+      counts.set(row.list.value, Number(row.n.value));
+    }
+    await Promise.all([ ...counts ].filter(([ , count ]): boolean => count >= TOTAL_FROM)
+      .map(async([ collection ]): Promise<void> => this.keepTotal(collection)));
+    return counts;
+  }
+
+  /** Writes the collection's total, counted in the update itself (so no add or remove between a count and the write is missed). */
+  private async keepTotal(collection: string): Promise<void> {
+    const graph = sparqlIri(collection);
+    // Two operations of one update (Virtuoso inserted nothing from one DELETE/INSERT whose OPTIONAL found no total).
+    await this.client.update(`DELETE WHERE { ${this.totalPattern(collection, '?old')} } ;
+INSERT { ${this.totalPattern(collection, '?n')} }
+WHERE { { SELECT (COUNT(DISTINCT ?item) AS ?n) WHERE { GRAPH ${graph} { ${graph} ${sparqlIri(AS_ITEMS)} ?item } } } }`);
+  }
+
+  /** Counts the items in the store (their number grows the query's cost). */
+  private async counted(collection: string, addressedTo?: string[]): Promise<number> {
     const graph = sparqlIri(collection);
     const rows = await this.client.select(`SELECT (COUNT(DISTINCT ?item) AS ?n) WHERE {
   GRAPH ${graph} { ${graph} ${sparqlIri(AS_ITEMS)} ?item } ${this.addressJoin(addressedTo)} }`);

@@ -47,6 +47,8 @@ export interface Collections {
   collectionsContaining: (item: string, ...suffixes: string[]) => Promise<string[]>;
   /** How many items, or how many addressed to one of `addressedTo`. */
   count: (collection: string, addressedTo?: string[]) => Promise<number>;
+  /** How many items each of these collections holds, in their order (one round trip where the store keeps totals). */
+  counts: (collections: readonly string[]) => Promise<number[]>;
   /** One page, newest first; an unknown cursor throws InvalidCursorError. */
   page: (collection: string, query: CollectionQuery) => Promise<{ items: CollectionItem[]; more: boolean }>;
 }

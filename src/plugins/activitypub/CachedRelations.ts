@@ -84,6 +84,10 @@ export class CachedRelations implements Collections {
     return this.collections.count(collection, addressedTo);
   }
 
+  public async counts(collections: readonly string[]): Promise<number[]> {
+    return this.collections.counts(collections);
+  }
+
   public async page(collection: string, query: CollectionQuery): Promise<{ items: CollectionItem[]; more: boolean }> {
     return this.collections.page(collection, query);
   }

@@ -82,11 +82,10 @@ export class MastodonAccounts {
       localHost: this.host };
     if (username !== undefined) {
       const { profiles, collections } = this.options;
-      const [ document, followers, following, statuses ] = await Promise.all([
+      // One query for the three counts: the collections keep their totals, so none is counted item by item.
+      const [ document, [ followers, following, statuses ]] = await Promise.all([
         profiles.read(actor),
-        collections.count(this.urls.collection(username, 'followers')),
-        collections.count(this.urls.collection(username, 'following')),
-        collections.count(this.urls.collection(username, 'outbox')),
+        collections.counts(([ 'followers', 'following', 'outbox' ] as const).map((name): string => this.urls.collection(username, name))),
       ]);
       return toAccount(document ?? { id: actor, preferredUsername: username }, { ...images, id: username,
         counts: { followers, following, statuses }});

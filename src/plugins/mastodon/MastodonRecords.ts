@@ -210,6 +210,39 @@ export class MastodonRecords {
     return rows.map((row): string => row.a.value);
   }
 
+  /** Of these objects, those `actor` has an activity of `type` on among the items of `outbox` (one query for a page). */
+  public async objectsActedOn(outbox: string, actor: string, type: string, objects: readonly string[]): Promise<Set<string>> {
+    if (objects.length === 0) {
+      return new Set();
+    }
+    const graph = sparqlIri(outbox);
+    const rows = await this.client.select(`SELECT DISTINCT ?o WHERE { VALUES ?o { ${[ ...new Set(objects) ].map(sparqlIri).join(' ')} }
+  GRAPH ?a { ?a ${sparqlIri(`${AS_NS}object`)} ?o ; ${sparqlIri(RDF_TYPE)} ${sparqlIri(type)} ; ${sparqlIri(`${AS_NS}actor`)} ${sparqlIri(actor)} }
+  GRAPH ${graph} { ${graph} ${sparqlIri(ITEMS)} ?a } }`);
+    return new Set(rows.map((row): string => row.o.value));
+  }
+
+  /** Which of these items the collection holds (one query for a page). */
+  public async itemsIn(collection: string, items: readonly string[]): Promise<Set<string>> {
+    if (items.length === 0) {
+      return new Set();
+    }
+    const graph = sparqlIri(collection);
+    const rows = await this.client.select(`SELECT ?item WHERE { VALUES ?item { ${[ ...new Set(items) ].map(sparqlIri).join(' ')} }
+  GRAPH ${graph} { ${graph} ${sparqlIri(ITEMS)} ?item } }`);
+    return new Set(rows.map((row): string => row.item.value));
+  }
+
+  /** How many objects reply to each of these (as repliesTo counts them), in one query; none: absent. */
+  public async replyCounts(iris: readonly string[]): Promise<Map<string, number>> {
+    if (iris.length === 0) {
+      return new Map();
+    }
+    const rows = await this.client.select(`SELECT ?parent (COUNT(DISTINCT ?o) AS ?n) WHERE {
+  VALUES ?parent { ${[ ...new Set(iris) ].map(sparqlIri).join(' ')} } GRAPH ?o { ?o ${sparqlIri(`${AS_NS}inReplyTo`)} ?parent } } GROUP BY ?parent`);
+    return new Map(rows.map((row): [string, number] => [ row.parent.value, Number(row.n.value) ]));
+  }
+
   /** The objects replying to `iri` (as:inReplyTo), whatever their type. */
   public async repliesTo(iri: string): Promise<string[]> {
     const rows = await this.client.select(`SELECT DISTINCT ?o WHERE { GRAPH ?o { ?o ${sparqlIri(`${AS_NS}inReplyTo`)} ${sparqlIri(iri)} } }`);

@@ -96,6 +96,24 @@ export interface Reader {
 /** One request's memo: accounts already built. */
 type Memo = Map<string, Promise<MastodonAccount>>;
 
+/** What the statuses of a page need beside their documents, read for all of them at once (a query each, not one per status). */
+interface PageFacts {
+  replies: Map<string, number>;
+  /** A local status's reblogs and favourites (its shares and likes). */
+  reactions: Map<string, { reblogs: number; favourites: number }>;
+  favourited: Set<string>;
+  reblogged: Set<string>;
+  bookmarked: Set<string>;
+  pinned: Set<string>;
+}
+
+/** A timeline item the reader may read: the object shown, and the Announce that reblogs it. */
+interface PageEntry {
+  object: Json;
+  announce?: Json;
+  at: Date;
+}
+
 /**
  * Statuses for the Mastodon API over the stored ActivityStreams objects and the actors' collections:
  * a status is a stored Note (Question, Article...), a reblog a stored Announce; everything read is
@@ -206,8 +224,14 @@ export class MastodonStatuses {
     while (shown.length < query.limit && next < items.length) {
       const batch = items.slice(next, next + query.limit - shown.length);
       next += batch.length;
-      const statuses = await Promise.all(batch.map(async(item): Promise<MastodonStatus | undefined> => {
-        const status = await this.itemStatus(item, reader, memo);
+      // Every item is read with the audience rules first; what the readable ones need beside is then read for all at once.
+      const entries = (await Promise.all(batch.map(async(item): Promise<PageEntry | undefined> => this.itemEntry(item, reader))))
+        .filter((entry): entry is PageEntry => entry !== undefined);
+      const facts = await this.pageFacts(entries.map((entry): Json => entry.object), reader);
+      const statuses = await Promise.all(entries.map(async(entry): Promise<MastodonStatus | undefined> => {
+        const status = entry.announce ?
+          await this.announceStatus(entry.announce, reader, memo, entry.at, { object: entry.object, facts }) :
+          await this.objectStatus(entry.object, reader, memo, entry.at, facts);
         if (!status || await this.hidden(status, reader, kind)) {
           return undefined;
         }
@@ -494,28 +518,63 @@ export class MastodonStatuses {
     return this.objectStatus(document, reader, memo, at);
   }
 
-  private async itemStatus(item: TimelineItem, reader: Reader, memo: Memo): Promise<MastodonStatus | undefined> {
+  /** The documents of a timeline item the reader may read (the Announce and its object, or the Create's object); undefined otherwise. */
+  private async itemEntry(item: TimelineItem, reader: Reader): Promise<PageEntry | undefined> {
     const document = await this.readable(item.iri, reader);
     if (!document) {
       return undefined;
     }
     if (typeOf(document) === 'Announce') {
-      return this.announceStatus(document, reader, memo, item.time);
+      return this.announceEntry(document, reader, item.time);
     }
     // Embedded or named only (a stored Create whose object holds a list, such as an attachment's focal
     // point, comes back naming it): read again with its own audience, a Create may be addressed more
     // widely than its object.
-    const object = idOf(document.object);
+    const objectIri = idOf(document.object);
+    const object = objectIri ? await this.readable(objectIri, reader) : undefined;
     if (!object) {
       return undefined;
     }
-    return this.statusOf(object, reader, memo, item.time);
+    return typeOf(object) === 'Announce' ? this.announceEntry(object, reader, item.time) : { object, at: item.time };
   }
 
-  private async announceStatus(announce: Json, reader: Reader, memo: Memo, at?: Date): Promise<MastodonStatus | undefined> {
+  private async announceEntry(announce: Json, reader: Reader, at: Date): Promise<PageEntry | undefined> {
     const objectIri = idOf(announce.object);
     const object = objectIri ? await this.readable(objectIri, reader) : undefined;
-    const reblog = object ? await this.objectStatus(object, reader, memo) : undefined;
+    return object ? { object, announce, at } : undefined;
+  }
+
+  /** The page's replies, reactions and the reader's own marks of these objects: one query each for all of them. */
+  private async pageFacts(objects: readonly Json[], reader: Reader): Promise<PageFacts> {
+    const { records, collections, accounts } = this.options;
+    const iris = [ ...new Set(objects.map((object): string | undefined => idOf(object))
+      .filter((iri): iri is string => iri !== undefined)) ];
+    const local = iris.filter((iri): boolean => iri.startsWith(this.base));
+    const mine = reader.username ? accounts.urls.actor(reader.username) : undefined;
+    const own = objects.filter((object): boolean => mine !== undefined && idOf(object.attributedTo) === mine)
+      .map((object): string => idOf(object)!);
+    const none = new Set<string>();
+    const [ replies, counts, favourited, reblogged, bookmarked, pinned ] = await Promise.all([
+      records.replyCounts(iris),
+      collections.counts(local.flatMap((iri): string[] => [ `${iri}/shares`, `${iri}/likes` ])),
+      reader.username ? records.itemsIn(accounts.urls.collection(reader.username, 'liked'), iris) : none,
+      reader.username ?
+        records.objectsActedOn(accounts.urls.collection(reader.username, 'outbox'), mine!, `${AS_NS}Announce`, iris) :
+        none,
+      mine ? records.itemsIn(bookmarksOf(mine), iris) : none,
+      mine ? records.itemsIn(`${mine}/featured`, own) : none,
+    ]);
+    const reactions = new Map(local.map((iri, index): [string, { reblogs: number; favourites: number }] =>
+      [ iri, { reblogs: counts[2 * index], favourites: counts[(2 * index) + 1] }]));
+    return { replies, reactions, favourited, reblogged, bookmarked, pinned };
+  }
+
+  /** `read`: the reblogged object, read already with the audience rules, and its page's facts. */
+  private async announceStatus(announce: Json, reader: Reader, memo: Memo, at?: Date,
+    read?: { object: Json; facts: PageFacts }): Promise<MastodonStatus | undefined> {
+    const objectIri = idOf(announce.object);
+    const object = read ? read.object : objectIri ? await this.readable(objectIri, reader) : undefined;
+    const reblog = object ? await this.objectStatus(object, reader, memo, undefined, read?.facts) : undefined;
     const actor = idOf(announce.actor);
     if (!reblog || !actor) {
       return undefined;
@@ -533,7 +592,8 @@ export class MastodonStatuses {
       favourited: reblog.favourited };
   }
 
-  private async objectStatus(object: Json, reader: Reader, memo: Memo, at?: Date): Promise<MastodonStatus | undefined> {
+  /** `facts`: the page's, read for all its statuses at once; without them, this status's alone are read. */
+  private async objectStatus(object: Json, reader: Reader, memo: Memo, at?: Date, facts?: PageFacts): Promise<MastodonStatus | undefined> {
     const type = typeOf(object);
     const iri = idOf(object);
     const author = idOf(object.attributedTo);
@@ -544,35 +604,36 @@ export class MastodonStatuses {
     if (type === 'Note' && typeof object.name === 'string' && object.content === undefined && object.inReplyTo !== undefined) {
       return undefined;
     }
-    const { records, accounts, collections } = this.options;
+    const { records, accounts } = this.options;
     const published = typeof object.published === 'string' && !Number.isNaN(Date.parse(object.published)) ?
       new Date(object.published) : undefined;
     const parent = idOf(object.inReplyTo);
     const local = iri.startsWith(this.base);
-    const mine = reader.username ? accounts.urls.actor(reader.username) : undefined;
-    const [ id, account, inReplyToId, mentions, replies, favourited, reblogs, counts, bookmarked, pinned ] = await Promise.all([
+    // A status alone has its facts read as a page of one: the same queries, in one place.
+    const [ id, account, inReplyToId, mentions, inReplyToAccountId, known ] = await Promise.all([
       records.idOf(iri, at ?? published),
       accounts.accountOf(author, memo),
       parent ? records.idOf(parent) : undefined,
       this.mentionsOf(object),
-      records.repliesTo(iri),
-      reader.username ? collections.contains(accounts.urls.collection(reader.username, 'liked'), iri) : false,
-      reader.username ? this.ownActivities(reader.username, 'Announce', iri) : [],
-      // Reactions to a local status are kept in its likes and shares; another server's status says its own totals.
-      local ? Promise.all([ collections.count(`${iri}/shares`), collections.count(`${iri}/likes`) ]) :
-        [ embeddedTotal(object.shares), embeddedTotal(object.likes) ],
-      mine ? collections.contains(bookmarksOf(mine), iri) : false,
-      mine === author ? collections.contains(`${author}/featured`, iri) : false,
+      this.parentAuthorId(parent),
+      facts ?? this.pageFacts([ object ], reader),
     ]);
-    let inReplyToAccountId: string | undefined;
-    if (parent) {
-      const parentDocument = await this.options.activities.read(parent);
-      const parentAuthor = parentDocument ? idOf(parentDocument.attributedTo) : undefined;
-      inReplyToAccountId = parentAuthor ? await accounts.idOf(parentAuthor) : undefined;
+    const reactions = local ? known.reactions.get(iri) : undefined;
+    return toStatus(object, { id, account, inReplyToId, inReplyToAccountId, mentions, local,
+      counts: { replies: known.replies.get(iri) ?? 0, reblogs: reactions?.reblogs ?? embeddedTotal(object.shares),
+        favourites: reactions?.favourites ?? embeddedTotal(object.likes) },
+      favourited: known.favourited.has(iri), reblogged: known.reblogged.has(iri), bookmarked: known.bookmarked.has(iri),
+      pinned: known.pinned.has(iri) });
+  }
+
+  /** The account id of the author of the status replied to. */
+  private async parentAuthorId(parent: string | undefined): Promise<string | undefined> {
+    if (!parent) {
+      return undefined;
     }
-    return toStatus(object, { id, account, inReplyToId, inReplyToAccountId, mentions, local: iri.startsWith(this.base),
-      counts: { replies: replies.length, reblogs: counts[0], favourites: counts[1] }, favourited, reblogged: reblogs.length > 0,
-      bookmarked, pinned });
+    const parentDocument = await this.options.activities.read(parent);
+    const parentAuthor = parentDocument ? idOf(parentDocument.attributedTo) : undefined;
+    return parentAuthor ? this.options.accounts.idOf(parentAuthor) : undefined;
   }
 
   private async mentionsOf(object: Json): Promise<MastodonMention[]> {

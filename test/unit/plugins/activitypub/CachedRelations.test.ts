@@ -26,6 +26,7 @@ function counting(inner: Collections): { collections: Collections; asked: () => 
     contains: async(collection, item) => inner.contains(collection, item),
     holdsItemAbout: async(collection, iri) => inner.holdsItemAbout(collection, iri),
     count: async(collection, addressedTo) => inner.count(collection, addressedTo),
+    counts: async(collections) => inner.counts(collections),
     page: async(collection, query) => inner.page(collection, query),
     collectionsContaining: async(item, ...suffixes) => {
       asked += 1;

@@ -15,6 +15,7 @@ export class MemoryCollections {
         this.items.get(collection)?.delete(item);
       },
       count: async(collection: string): Promise<number> => this.of(collection).length,
+      counts: async(collections: readonly string[]): Promise<number[]> => collections.map((collection): number => this.of(collection).length),
       all: async(collection: string): Promise<string[]> => this.of(collection),
       contains: async(collection: string, item: string): Promise<boolean> => this.of(collection).includes(item),
       collectionsContaining: async(item: string, ...suffixes: string[]): Promise<string[]> => [ ...this.items.keys() ]
