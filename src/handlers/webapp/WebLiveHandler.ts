@@ -1,5 +1,5 @@
 import type { MastodonNotification } from '../../plugins/mastodon/MastodonNotifications';
-import type { MastodonStatuses } from '../../plugins/mastodon/MastodonStatuses';
+import type { MastodonStatuses, StatusFilter } from '../../plugins/mastodon/MastodonStatuses';
 import type { MastodonStreaming, StreamClient } from '../../plugins/mastodon/MastodonStreaming';
 import type { MastodonStatus } from '../../plugins/mastodon/StatusEntity';
 import { badRequest, FedpodHttpError } from '../../util/HttpErrors';
@@ -23,15 +23,16 @@ const TAG = /^[\p{L}\p{N}_]{1,100}$/u;
  * API sends it, rendered here into the HTML the pages show (`status`: a post, with the `stream` it is
  * for: `home`, or the page's public timeline; `notification`; `delete`: the id of a post gone).
  * A page of a public timeline adds its stream (`?stream=public:local`, `public`, or `hashtag&tag=`):
- * the streaming API's public streams, which carry only posts anyone may read, with the reader's own
- * filters applied as on the page (a `hide` filter's posts left out, a `warn` filter's folded).
+ * the streaming API's public streams, which carry only posts anyone may read, with what the page's
+ * timeline hides for the reader left out as there (moderation's StatusFilter: mutes, suspended
+ * domains) and the reader's own filters applied (a `hide` filter's posts left out, a `warn` filter's folded).
  * Without a session: 401.
  */
 export class WebLiveHandler extends JsonHttpHandler {
   private readonly base: string;
 
   public constructor(baseUrl: string, private readonly session: WebSession, private readonly streaming: MastodonStreaming,
-    private readonly statuses?: MastodonStatuses) {
+    private readonly statuses?: MastodonStatuses, private readonly filter?: StatusFilter) {
     super();
     this.base = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
   }
@@ -88,10 +89,13 @@ export class WebLiveHandler extends JsonHttpHandler {
 
   /** A post of a public stream as the reader's page shows it: their filters of public timelines applied (undefined: hidden). */
   private async publicStatus(status: MastodonStatus, reader: WebReader): Promise<MastodonStatus | undefined> {
-    if (!this.statuses) {
-      return status;
+    const who = { iri: reader.webId, username: reader.username };
+    for (const author of [ status.account.uri, status.reblog?.account.uri ]) {
+      if (author && await this.filter?.hides(author, who, 'public')) {
+        return undefined;
+      }
     }
-    return (await this.statuses.filtered([ status ], { iri: reader.webId, username: reader.username }, 'public'))[0];
+    return this.statuses ? (await this.statuses.filtered([ status ], who, 'public'))[0] : status;
   }
 }
 
