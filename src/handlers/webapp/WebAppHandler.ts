@@ -232,13 +232,11 @@ ${descendants.map((item): string => renderStatus(context, item)).join('\n')}
     }
     const reader = readerOf(context.reader);
     const username = accounts.urls.usernameOf(account.uri);
-    const elsewhere = `<p>Their posts are on their server: <a href="${escapeHtml(account.url)}" rel="nofollow noopener noreferrer">${
-      escapeHtml(account.url)}</a>.</p>`;
     const list = username ?
       this.list(await statuses.timeline({ collections: [ accounts.urls.collection(username, 'outbox') ],
         addressedTo: reader.iri === account.uri ? undefined : await statuses.audienceFor(account.uri, reader) },
       timelineQuery(pageQuery(query)), reader, 'public', 'account'), context, accountPath(account)) :
-      await this.remoteList(account, reader, context, elsewhere);
+      await this.remoteList(account, context);
     let relation = '';
     if (context.reader && account.uri !== reader.iri) {
       const state = await follows.relationship(context.reader.username, account.uri);
@@ -263,16 +261,18 @@ ${list}
   }
 
   /**
-   * A remote account's recent public posts (the first page of its outbox, fetched on demand and kept
-   * a while), the link to its server under them; only the link without the service.
+   * A remote account's recent public posts (the first page of its outbox, fetched on demand for a
+   * logged-in reader and kept a while), the link to its server under them; only the link without the service.
    */
-  private async remoteList(account: MastodonAccount, reader: Reader, context: ViewContext, elsewhere: string): Promise<string> {
+  private async remoteList(account: MastodonAccount, context: ViewContext): Promise<string> {
+    const link = (lead: string): string => `<p>${lead} on their server: <a href="${escapeHtml(account.url)}" rel="nofollow noopener noreferrer">${
+      escapeHtml(account.url)}</a>.</p>`;
     if (!this.options.remotePosts) {
-      return elsewhere;
+      return link('Their posts are');
     }
-    const found = await this.options.remotePosts.recent(account.uri, reader);
-    return `${found.length === 0 ? '<p class="meta">No recent public posts found.</p>' :
-      found.map((status): string => renderStatus(context, status)).join('\n')}\n${elsewhere.replace('Their posts', 'All their posts')}`;
+    const found = await this.options.remotePosts.recent(account.uri, readerOf(context.reader), context.reader !== undefined);
+    return `${found.length === 0 ? '<p class="meta">No recent public posts here.</p>' :
+      found.map((status): string => renderStatus(context, status)).join('\n')}\n${link('All their posts are')}`;
   }
 
   /**

@@ -53,9 +53,17 @@ export class RemoteAccountPosts {
     this.maxActors = options.maxActors ?? 1000;
   }
 
-  /** The actor's recent posts as the reader may read them, newest first. */
-  public async recent(actor: string, reader: Reader): Promise<MastodonStatus[]> {
-    const entry = await this.entry(actor);
+  /**
+   * The actor's recent posts as the reader may read them, newest first. Only with `fetching` (a
+   * reader who is a user, as a search resolves only for one) is the outbox fetched; otherwise what
+   * a fetch kept, if any.
+   */
+  public async recent(actor: string, reader: Reader, fetching = true): Promise<MastodonStatus[]> {
+    const kept = this.entries.get(actor);
+    const entry = fetching ? await this.entry(actor) : kept && kept.until > Date.now() ? kept : undefined;
+    if (!entry) {
+      return [];
+    }
     const shown = await Promise.all(entry.posts.map(async(iri): Promise<MastodonStatus | undefined> => {
       try {
         return await this.options.statuses.get(await this.options.records.idOf(iri), reader);

@@ -68,6 +68,14 @@ describe('RemoteAccountPosts', (): void => {
     expect(fetched).toEqual([ `${ACTOR}/outbox`, `${ACTOR}/outbox?page=1` ]);
   });
 
+  it('fetches nothing for a reader who is no user: only what a fetch kept', async(): Promise<void> => {
+    expect(await posts.recent(ACTOR, { iri: undefined }, false)).toEqual([]);
+    expect(fetched).toEqual([]);
+    await posts.recent(ACTOR, { iri: 'https://pod.example/actors/alice', username: 'alice' });
+    expect((await posts.recent(ACTOR, { iri: undefined }, false)).map((status): string => status.id)).toEqual([ 'id-7', 'id-1' ]);
+    expect(fetched).toHaveLength(2);
+  });
+
   it('fetches an actor\'s outbox once while it is kept, and a failure gives no posts', async(): Promise<void> => {
     await Promise.all([ posts.recent(ACTOR, { iri: undefined }), posts.recent(ACTOR, { iri: undefined }) ]);
     await posts.recent(ACTOR, { iri: undefined });
