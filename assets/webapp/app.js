@@ -1,4 +1,5 @@
-// Live updates of Fedpod's web app: new posts on the home timeline, new notifications on their page
+// Live updates of Fedpod's web app: new posts on the home timeline and on the public timeline a page
+// shows (its container names the stream: data-stream, and data-tag for a hashtag), new notifications on their page
 // and as a count in the navigation. The pages work without it; it only listens to the server's
 // event stream of the logged-in reader (same origin, the session cookie) and inserts the HTML the
 // server rendered for each event.
@@ -8,7 +9,13 @@
   if (!script || typeof window.EventSource !== 'function') {
     return;
   }
-  var source = new window.EventSource(script.src.replace(/app\.js(\?.*)?$/, 'live'));
+  var live = script.src.replace(/app\.js(\?.*)?$/, 'live');
+  var timeline = document.querySelector('[data-stream]');
+  if (timeline) {
+    live += '?stream=' + encodeURIComponent(timeline.getAttribute('data-stream')) +
+      (timeline.hasAttribute('data-tag') ? '&tag=' + encodeURIComponent(timeline.getAttribute('data-tag')) : '');
+  }
+  var source = new window.EventSource(live);
   var unseen = 0;
 
   function insert(container, html) {
@@ -20,10 +27,10 @@
   }
 
   source.addEventListener('status', function (event) {
-    var home = document.querySelector('[data-live="home"]');
     var data = JSON.parse(event.data);
-    if (home && !document.getElementById('status-' + data.id)) {
-      insert(home, data.html);
+    var list = document.querySelector('[data-live="' + (data.stream || 'home') + '"]');
+    if (list && !document.getElementById('status-' + data.id)) {
+      insert(list, data.html);
     }
   });
 

@@ -38,3 +38,37 @@ export async function keepScreenshot(page: Page, name: string): Promise<string> 
   await page.screenshot({ path: file as `${string}.png`, fullPage: true });
   return file;
 }
+
+interface AxeViolation { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }
+
+/** A phone's and a desktop's viewport, as the page tests use them. */
+export const PHONE_VIEWPORT = { width: 390, height: 844, isMobile: true, hasTouch: true };
+export const DESKTOP_VIEWPORT = { width: 1100, height: 900 };
+
+/**
+ * axe-core's serious and critical violations of the page at a desktop's and a phone's width (as
+ * `id: help (targets)` lines), a screenshot of each kept (`<name>-desktop`, `<name>-phone`), and
+ * whether anything is wider than the phone's screen. The page is left at the desktop's width.
+ */
+export async function checkPageAccessibility(page: Page, name: string): Promise<{ violations: string[]; phoneOverflow: number }> {
+  const axe = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  const found: string[] = [];
+  let phoneOverflow = 0;
+  for (const [ size, viewport ] of [[ 'desktop', DESKTOP_VIEWPORT ], [ 'phone', PHONE_VIEWPORT ]] as const) {
+    await page.setViewport(viewport);
+    // Injected through the DevTools protocol, which the page's CSP does not govern.
+    await page.evaluate(axe);
+    const violations = await page.evaluate(async(): Promise<AxeViolation[]> => {
+      const run = (window as unknown as { axe: { run: () => Promise<{ violations: AxeViolation[] }> } }).axe;
+      return (await run.run()).violations;
+    });
+    found.push(...violations.filter((violation): boolean => violation.impact === 'serious' || violation.impact === 'critical')
+      .map((violation): string => `${size} ${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`));
+    await keepScreenshot(page, `${name}-${size}`);
+    if (size === 'phone') {
+      phoneOverflow = Math.max(0, await page.evaluate((): number => document.documentElement.scrollWidth) - viewport.width);
+    }
+  }
+  await page.setViewport(DESKTOP_VIEWPORT);
+  return { violations: found, phoneOverflow };
+}

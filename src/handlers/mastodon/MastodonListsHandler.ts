@@ -4,8 +4,8 @@ import type { MastodonAccount } from '../../plugins/mastodon/AccountEntity';
 import type { MastodonAccounts } from '../../plugins/mastodon/MastodonAccounts';
 import type { RepliesPolicy, StoredList } from '../../plugins/mastodon/MastodonLists';
 import { MastodonLists, REPLIES_POLICIES } from '../../plugins/mastodon/MastodonLists';
-import type { MastodonStatuses, Reader } from '../../plugins/mastodon/MastodonStatuses';
-import type { MastodonStatus } from '../../plugins/mastodon/StatusEntity';
+import { listTimeline } from '../../plugins/mastodon/ListTimeline';
+import type { MastodonStatuses } from '../../plugins/mastodon/MastodonStatuses';
 import { FedpodHttpError } from '../../util/HttpErrors';
 import { sendJson } from '../http/HttpUtil';
 import type { OperationInput } from '../http/Operation';
@@ -78,14 +78,10 @@ export class MastodonListsHandler extends MastodonHandler {
       }
       default: {
         const list = await this.lists.get(username, id);
-        const reader = await readerOf(operation);
-        const { urls } = this.accounts;
-        const statuses = await this.statuses.timeline({
-          collections: [ urls.collection(username, 'inbox'), urls.collection(username, 'outbox') ],
-          actors: list.members,
-        }, timelineQuery(operation.target.query), reader, 'list');
-        const shown = await this.byRepliesPolicy(statuses, list, reader);
-        sendJson(response, 200, shown, linkHeader(operation.target, statuses.map((status): string => status.id)));
+        const reader = { ...await readerOf(operation), username };
+        const { read, shown } = await listTimeline({ accounts: this.accounts, statuses: this.statuses, collections: this.collections }, list,
+          timelineQuery(operation.target.query), reader);
+        sendJson(response, 200, shown, linkHeader(operation.target, read.map((status): string => status.id)));
       }
     }
   }
@@ -131,33 +127,5 @@ export class MastodonListsHandler extends MastodonHandler {
       throw recordNotFound();
     }
     return account;
-  }
-
-  /**
-   * The replies the list's policy shows: `none` none but the members' own threads, `list` those to
-   * the list's members or the user, `followed` those to anyone the user follows (or the user).
-   */
-  private async byRepliesPolicy(statuses: MastodonStatus[], list: StoredList, reader: Reader): Promise<MastodonStatus[]> {
-    const memberIds = new Set(await Promise.all(list.members.map(async(actor): Promise<string> => this.accounts.idOf(actor))));
-    const own = reader.username!;
-    const following = this.accounts.urls.collection(own, 'following');
-    const shown = await Promise.all(statuses.map(async(status): Promise<boolean> => {
-      const repliedTo = status.reblog ? null : status.in_reply_to_account_id;
-      if (repliedTo === null || repliedTo === status.account.id || repliedTo === own) {
-        return true;
-      }
-      if (list.replies_policy === 'none') {
-        return false;
-      }
-      if (memberIds.has(repliedTo)) {
-        return true;
-      }
-      if (list.replies_policy === 'list') {
-        return false;
-      }
-      const account = await this.accounts.byId(repliedTo);
-      return account !== undefined && this.collections.contains(following, account.uri);
-    }));
-    return statuses.filter((status, index): boolean => shown[index]);
   }
 }

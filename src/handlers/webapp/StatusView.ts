@@ -123,11 +123,24 @@ export function renderStatus(context: ViewContext, shown: MastodonStatus, ownPol
   const counts = `${status.replies_count} ${status.replies_count === 1 ? 'reply' : 'replies'}`;
   const edited = status.edited_at ? ` · <span class="edited">edited <time datetime="${escapeHtml(status.edited_at)}">${
     escapeHtml(status.edited_at.slice(0, 16).replace('T', ' '))} UTC</time></span>` : '';
-  return `<article class="status" id="status-${escapeHtml(status.id)}" data-status="${escapeHtml(status.id)}">
+  return folded(shown, `<article class="status" id="status-${escapeHtml(status.id)}" data-status="${escapeHtml(status.id)}">
 ${boosted}<p class="byline">${accountLink(context, status.account)}</p>
 ${content}
 <p class="meta">${when}${edited} · ${escapeHtml(VISIBILITY[status.visibility])} · ${escapeHtml(counts)}</p>
-${context.reader ? actions(context, status) : ''}</article>`;
+${context.reader ? actions(context, status) : ''}</article>`);
+}
+
+/**
+ * A status the reader's `warn` filters matched, folded as Mastodon's apps show it: "Filtered:" and
+ * the filters' titles, the status inside for the reader who opens it (a `hide` filter's never gets here).
+ */
+function folded(status: MastodonStatus, article: string): string {
+  // Statuses built elsewhere (tests, older callers) may have no `filtered`.
+  const results = Array.isArray(status.filtered) ? status.filtered as { filter?: { title?: unknown } }[] : [];
+  const titles = results.map((result): unknown => result.filter?.title)
+    .filter((title): title is string => typeof title === 'string');
+  return titles.length === 0 ? article :
+    `<details class="filtered"><summary>Filtered: ${escapeHtml(titles.join(', '))}</summary>\n${article}</details>`;
 }
 
 function actions(context: ViewContext, status: MastodonStatus): string {

@@ -9,6 +9,7 @@ import type { TimelineSource } from '../../plugins/mastodon/MastodonRecords';
 import type { MastodonSearch } from '../../plugins/mastodon/MastodonSearch';
 import type { MastodonStatuses, NewStatus, Reader } from '../../plugins/mastodon/MastodonStatuses';
 import type { MastodonThreads } from '../../plugins/mastodon/MastodonThreads';
+import type { RemoteAccountPosts } from '../../plugins/mastodon/RemoteAccountPosts';
 import type { MastodonStatus } from '../../plugins/mastodon/StatusEntity';
 import { DEFAULT_INSTANCE_DESCRIPTION, DEFAULT_INSTANCE_TITLE } from '../../plugins/mastodon/InstanceEntity';
 import type { MediaStore, ReceivedMedia } from '../../plugins/media/MediaStore';
@@ -42,6 +43,8 @@ export interface WebAppOptions {
   registrations?: Registrations;
   /** Mutes, in setups with moderation. */
   mutes?: Mutes;
+  /** A remote account's recent public posts on its profile (none: a link to its server instead). */
+  remotePosts?: RemoteAccountPosts;
   /** The users' uploads: the compose form's image with its alt text. */
   media?: MediaStore;
   /** The server's name and description on the front page (as the Mastodon instance entity has them). */
@@ -146,7 +149,7 @@ ${posts}
       case 'web/federated': {
         const local = path === 'web/local';
         const list = await this.timeline({ everyActorCollection: local ? [ '/outbox' ] : [ '/outbox', '/inbox' ], addressedTo: [ AS_PUBLIC ],
-          inToOnly: true }, PAGE_SIZE, query, context);
+          inToOnly: true }, PAGE_SIZE, query, context, 'public', local ? 'public:local' : 'public');
         const title = local ? 'Local timeline' : 'Federated timeline';
         return { title, body: `<h1>${title}</h1>\n<p class="meta">${local ? 'Public posts of this server\'s people.' :
           'Public posts of this server\'s people and those that reached it.'}</p>\n${list}` };
@@ -156,7 +159,8 @@ ${posts}
     if (path.startsWith('web/tags/')) {
       const tag = params.tag ?? '';
       const found = await this.options.threads.tagTimeline(tag, readerOf(reader), PAGE_SIZE, query.get('max_id') ?? undefined);
-      return { title: `#${tag}`, body: `<h1>#${escapeHtml(tag)}</h1>\n${this.list(found, context, path)}` };
+      return { title: `#${tag}`, body: `<h1>#${escapeHtml(tag)}</h1>\n<div${query.has('max_id') ? '' : ` data-live="hashtag" data-stream="hashtag" data-tag="${
+        escapeHtml(tag.toLowerCase())}"`}>${this.list(found, context, path)}</div>` };
     }
     if (path.startsWith('web/statuses/')) {
       return this.thread(params.id ?? '', context);
@@ -231,8 +235,8 @@ ${descendants.map((item): string => renderStatus(context, item)).join('\n')}
     const list = username ?
       this.list(await statuses.timeline({ collections: [ accounts.urls.collection(username, 'outbox') ],
         addressedTo: reader.iri === account.uri ? undefined : await statuses.audienceFor(account.uri, reader) },
-      timelineQuery(pageQuery(query)), reader), context, accountPath(account)) :
-      `<p>Their posts are on their server: <a href="${escapeHtml(account.url)}" rel="nofollow noopener noreferrer">${escapeHtml(account.url)}</a>.</p>`;
+      timelineQuery(pageQuery(query)), reader, 'public', 'account'), context, accountPath(account)) :
+      await this.remoteList(account, context);
     let relation = '';
     if (context.reader && account.uri !== reader.iri) {
       const state = await follows.relationship(context.reader.username, account.uri);
@@ -256,12 +260,32 @@ ${list}
 </section>` };
   }
 
-  /** A timeline page as HTML: its statuses (those the reader may read) and a link to older ones. */
-  private async timeline(source: TimelineSource, limit: number, query: URLSearchParams, context: ViewContext, kind: 'home' | 'public' = 'public'):
-  Promise<string> {
+  /**
+   * A remote account's recent public posts (the first page of its outbox, fetched on demand for a
+   * logged-in reader and kept a while), the link to its server under them; only the link without the service.
+   */
+  private async remoteList(account: MastodonAccount, context: ViewContext): Promise<string> {
+    const link = (lead: string): string => `<p>${lead} on their server: <a href="${escapeHtml(account.url)}" rel="nofollow noopener noreferrer">${
+      escapeHtml(account.url)}</a>.</p>`;
+    if (!this.options.remotePosts) {
+      return link('Their posts are');
+    }
+    const found = await this.options.remotePosts.recent(account.uri, readerOf(context.reader), context.reader !== undefined);
+    return `${found.length === 0 ? '<p class="meta">No recent public posts here.</p>' :
+      found.map((status): string => renderStatus(context, status)).join('\n')}\n${link('All their posts are')}`;
+  }
+
+  /**
+   * A timeline page as HTML: its statuses (those the reader may read) and a link to older ones; its
+   * container names the live stream that adds new ones (`stream`: a public timeline's, for the script).
+   */
+  private async timeline(source: TimelineSource, limit: number, query: URLSearchParams, context: ViewContext, kind: 'home' | 'public' = 'public',
+    stream?: string): Promise<string> {
     const reader = readerOf(context.reader);
     const found = await this.options.statuses.timeline(source, { ...timelineQuery(pageQuery(query)), limit }, reader, kind);
-    const live = kind === 'home' ? ' data-live="home"' : '';
+    // Only the newest page takes live posts (an older page would get them at its top).
+    const live = kind === 'home' ? ' data-live="home"' : stream && !query.has('max_id') ?
+      ` data-live="${escapeHtml(stream)}" data-stream="${escapeHtml(stream)}"` : '';
     return `<div${live}>${this.list(found, context, context.back.split('?')[0], limit)}</div>`;
   }
 

@@ -23,9 +23,12 @@ export const APP_NAV: readonly NavLink[] = [
   { path: 'web/local', label: 'Local' },
   { path: 'web/federated', label: 'Federated' },
   { path: 'web/bookmarks', label: 'Bookmarks', session: true },
+  { path: 'web/lists', label: 'Lists', session: true },
+  { path: 'web/search', label: 'Search' },
   { path: 'web/compose', label: 'Write', session: true },
   { path: 'auth/account', label: 'Account', session: true },
   { path: 'auth/settings/profile', label: 'Settings', session: true },
+  { path: 'web/filters', label: 'Filters', session: true },
   { path: 'auth/login?next=web/home', label: 'Log in', anonymous: true },
   { path: 'auth/signup?next=web/home', label: 'Sign up', anonymous: true },
 ];

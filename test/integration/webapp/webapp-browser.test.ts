@@ -5,20 +5,14 @@
  * post; a poll is composed, voted in by another user, its post edited and reported. Every main page
  * is checked with axe-core (no serious or critical violation) at a desktop and a phone's width; screenshots are kept in the run directory.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { Browser, ElementHandle, Page } from 'puppeteer-core';
-import { keepScreenshot, launchBrowser } from '../../support/browser';
+import { checkPageAccessibility, DESKTOP_VIEWPORT as DESKTOP, launchBrowser } from '../../support/browser';
 import { eventually } from '../../support/eventually';
 import { startFedpod, type FedpodServer } from '../../support/fedpod';
-
-const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-const PHONE = { width: 390, height: 844, isMobile: true, hasTouch: true };
-const DESKTOP = { width: 1100, height: 900 };
-
-interface AxeViolation { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }
 
 describe('the web app in a browser', () => {
   let server: FedpodServer;
@@ -86,24 +80,10 @@ describe('the web app in a browser', () => {
 
   /** axe-core's serious and critical violations of the page, at a desktop's and a phone's width; a screenshot of each. */
   const checkPage = async(page: Page, name: string): Promise<void> => {
-    for (const [ size, viewport ] of [[ 'desktop', DESKTOP ], [ 'phone', PHONE ]] as const) {
-      await page.setViewport(viewport);
-      // Injected through the DevTools protocol, which the page's CSP does not govern.
-      await page.evaluate(AXE);
-      const violations = await page.evaluate(async(): Promise<AxeViolation[]> => {
-        const axe = (window as unknown as { axe: { run: () => Promise<{ violations: AxeViolation[] }> } }).axe;
-        return (await axe.run()).violations;
-      });
-      const serious = violations.filter((violation): boolean => violation.impact === 'serious' || violation.impact === 'critical');
-      expect(serious.map((violation): string => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`))
-        .toEqual([]);
-      await keepScreenshot(page, `webapp-${name}-${size}`);
-      if (size === 'phone') {
-        // Nothing wider than the phone's screen.
-        expect(await page.evaluate((): number => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
-      }
-    }
-    await page.setViewport(DESKTOP);
+    const { violations, phoneOverflow } = await checkPageAccessibility(page, `webapp-${name}`);
+    expect(violations).toEqual([]);
+    // Nothing wider than the phone's screen.
+    expect(phoneOverflow).toBe(0);
   };
 
   beforeAll(async() => {

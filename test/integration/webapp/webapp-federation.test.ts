@@ -1,7 +1,9 @@
 /**
  * The web app between two Fedpod instances (A and B, on loopback with --allow-private-network), in a
  * real headless Chromium: a user of A follows a user of B by handle from the home page, and B's
- * next post arrives on that home page without a reload.
+ * next post arrives on that home page without a reload; she replies from the app and the reply
+ * reaches B (B's user is notified of it); B's user's profile on A shows his recent posts, read from
+ * his outbox on B.
  */
 import type { Browser, Page } from 'puppeteer-core';
 import { keepScreenshot, launchBrowser } from '../../support/browser';
@@ -41,6 +43,9 @@ describe('the web app between two instances', () => {
   });
 
   it('follows a remote user by handle and shows their new post on the home page as it arrives', async() => {
+    // Before anyone on A follows bob: this post never reaches A but through his outbox.
+    expect((await postToOutbox(bob, { type: 'Note', to: [ AS_PUBLIC ], cc: [ `${bob.webId}/followers` ],
+      content: '<p>Written before anyone followed</p>' })).status).toBe(201);
     await page.goto(`${a.baseUrl}auth/login?next=web/home`);
     await page.type('#username', 'alice');
     await page.type('#password', 'correct horse');
@@ -65,10 +70,29 @@ describe('the web app between two instances', () => {
     expect(await page.evaluate((): boolean => (window as unknown as { loadedOnce?: boolean }).loadedOnce === true)).toBe(true);
     await keepScreenshot(page, 'webapp-federation-home');
 
-    // Bob's profile in the app: followed, with a link to his server for his posts.
+    // Alice replies from the app, on the post that arrived live.
+    await submit('[data-live="home"] article.status a[href*="web/compose?in_reply_to_id="]');
+    expect(await page.$eval('#status', (field): string => (field as HTMLTextAreaElement).value)).toBe(`@bob@${new URL(b.baseUrl).host} `);
+    await page.type('#status', 'Greetings back from A');
+    await submit('form.compose button[type="submit"]');
+    // On B, bob is notified of the reply, through B's Mastodon API.
+    const mention = await eventually(async() => {
+      const response = await fetch(`${b.baseUrl}api/v1/notifications`, { headers: { authorization: `Bearer ${bob.token}` }});
+      const notifications = await response.json() as { type: string; account: { acct: string }; status?: { content: string; in_reply_to_id: string | null } }[];
+      return notifications.find((notification): boolean => notification.type === 'mention' &&
+        (notification.status?.content ?? '').includes('Greetings back from A'));
+    }, 90_000);
+    expect(mention.account.acct).toBe(`alice@${new URL(a.baseUrl).host}`);
+    expect(mention.status?.in_reply_to_id).not.toBeNull();
+
+    // Bob's profile in the app: followed, his recent posts read from his outbox on B, a link to his server for the rest.
     await page.goto(`${a.baseUrl}web/@bob@${new URL(b.baseUrl).host}`);
     const text = await page.$eval('main', (main): string => main.textContent ?? '');
     expect(text).toContain('Unfollow');
     expect(text).toContain(`@bob@${new URL(b.baseUrl).host}`);
+    const posts = await page.$eval('section[aria-label="Posts"]', (section): string => section.textContent ?? '');
+    expect(posts).toContain('Greetings from the other server');
+    expect(posts).toContain('Written before anyone followed');
+    await keepScreenshot(page, 'webapp-federation-remote-profile');
   }, 300_000);
 });

@@ -102,4 +102,12 @@ describe('StatusView', (): void => {
     expect(request).toContain(`action="${BASE}web/accounts/dave/authorize"`);
     expect(request).toContain(`action="${BASE}web/accounts/dave/reject"`);
   });
+
+  it('folds a post the reader\'s warn filters matched under "Filtered:" and their titles, escaped', (): void => {
+    const filtered = [{ filter: { title: 'Spoilers <b>' }, keyword_matches: [ 'dragon' ], status_matches: null },
+      { filter: { title: 'Games' }, keyword_matches: [ 'quest' ], status_matches: null }];
+    const html = renderStatus({ base: BASE, back: 'web/local' }, status({ filtered }));
+    expect(html).toMatch(/^<details class="filtered"><summary>Filtered: Spoilers &lt;b&gt;, Games<\/summary>\s*<article[\s\S]*<\/article><\/details>$/u);
+    expect(renderStatus({ base: BASE, back: 'web/local' }, status({ filtered: []}))).toMatch(/^<article/u);
+  });
 });
