@@ -5,6 +5,7 @@ import type { SparqlClient } from '../../storage/SparqlClient';
 import { sparqlIri, sparqlLiteral } from '../../storage/SparqlTerms';
 import { FEDPOD_NS, RDF_TYPE, XSD_DATETIME } from '../../storage/StoreVocabulary';
 import { AS_NS } from '../activitypub/ActivityVocabulary';
+import { NOT_A_VOTE } from '../activitypub/ObjectThreads';
 import { FedpodHttpError } from '../../util/HttpErrors';
 
 const { literal, namedNode } = DataFactory;
@@ -210,9 +211,12 @@ export class MastodonRecords {
     return rows.map((row): string => row.a.value);
   }
 
-  /** The objects replying to `iri` (as:inReplyTo), whatever their type. */
+  /**
+   * The objects replying to `iri` (as:inReplyTo), whatever their type, but votes in a poll: a vote is
+   * a Note in reply to the poll naming an option, without content, and no reply (as on Mastodon).
+   */
   public async repliesTo(iri: string): Promise<string[]> {
-    const rows = await this.client.select(`SELECT DISTINCT ?o WHERE { GRAPH ?o { ?o ${sparqlIri(`${AS_NS}inReplyTo`)} ${sparqlIri(iri)} } }`);
+    const rows = await this.client.select(`SELECT DISTINCT ?o WHERE { GRAPH ?o { ?o ${sparqlIri(`${AS_NS}inReplyTo`)} ${sparqlIri(iri)} ${NOT_A_VOTE} } }`);
     return rows.map((row): string => row.o.value);
   }
 }
