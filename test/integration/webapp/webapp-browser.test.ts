@@ -259,7 +259,9 @@ describe('the web app in a browser', () => {
     await submit(alice, 'form.compose button[type="submit"]');
     expect(alice.url()).toBe(`${server.baseUrl}web/home`);
 
-    const article = 'article.status:first-of-type';
+    const id = await alice.$$eval('article.status', (articles): string => articles.find((element): boolean =>
+      (element.textContent ?? '').includes('Our picnic'))?.getAttribute('data-status') ?? '');
+    const article = `#status-${id}`;
     expect(await alice.$eval(`${article} details.sensitive`, (element): boolean => (element as HTMLDetailsElement).open)).toBe(false);
     await alice.click(`${article} details.sensitive summary`);
     const shown = await alice.$eval(`${article} .media-grid`, (grid) => ({

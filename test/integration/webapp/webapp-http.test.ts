@@ -368,11 +368,13 @@ describe('the web app over HTTP', () => {
     expect((await homeTexts(alice)).join(' ')).not.toContain('Bad focus');
 
     const posted = await send(compose({ status: 'A picture and a sound', description_1: 'A blue rectangle', focus_x_1: '-0.5', focus_y_1: '0.25',
-      description_2: 'A short beep' }));
+      description_2: 'A short beep', sensitive: 'true' }));
     expect(posted.status).toBe(303);
     const timeline = await (await fetch(`${server.baseUrl}api/v1/timelines/home`, { headers: { authorization: `Bearer ${alice.token}` }})).json() as
-      { content: string; media_attachments: { type: string; description: string; meta: { focus?: { x: number; y: number } } }[] }[];
+      { content: string; sensitive: boolean; media_attachments: { type: string; description: string; meta: { focus?: { x: number; y: number } } }[] }[];
     const status = timeline.find((item): boolean => item.content.includes('A picture and a sound'));
+    // Sensitive, though its image's focal point (an RDF list) makes the stored object come back with typed literals.
+    expect(status?.sensitive).toBe(true);
     expect(status?.media_attachments.map((item) => [ item.type, item.description, item.meta.focus ])).toEqual([
       [ 'image', 'A blue rectangle', { x: -0.5, y: 0.25 } ], [ 'audio', 'A short beep', undefined ] ]);
     // The page: the picture cut to its focal point, the sound with the browser's controls and its description as text.
