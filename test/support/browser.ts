@@ -46,16 +46,20 @@ export const PHONE_VIEWPORT = { width: 390, height: 844, isMobile: true, hasTouc
 export const DESKTOP_VIEWPORT = { width: 1100, height: 900 };
 
 /**
- * axe-core's serious and critical violations of the page at a desktop's and a phone's width (as
- * `id: help (targets)` lines), a screenshot of each kept (`<name>-desktop`, `<name>-phone`), and
+ * axe-core's serious and critical violations of the page at a desktop's and a phone's width and in the dark colour scheme (as
+ * `id: help (targets)` lines), a screenshot of each kept (`<name>-desktop`, `<name>-phone`, `<name>-dark`), and
  * whether anything is wider than the phone's screen. The page is left at the desktop's width.
  */
 export async function checkPageAccessibility(page: Page, name: string): Promise<{ violations: string[]; phoneOverflow: number }> {
   const axe = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
   const found: string[] = [];
   let phoneOverflow = 0;
-  for (const [ size, viewport ] of [[ 'desktop', DESKTOP_VIEWPORT ], [ 'phone', PHONE_VIEWPORT ]] as const) {
+  // The dark scheme too: the layout sets its own colours for `prefers-color-scheme: dark`.
+  for (const [ size, viewport, scheme ] of [
+    [ 'desktop', DESKTOP_VIEWPORT, 'light' ], [ 'phone', PHONE_VIEWPORT, 'light' ], [ 'dark', DESKTOP_VIEWPORT, 'dark' ],
+  ] as const) {
     await page.setViewport(viewport);
+    await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);
     // Injected through the DevTools protocol, which the page's CSP does not govern.
     await page.evaluate(axe);
     const violations = await page.evaluate(async(): Promise<AxeViolation[]> => {
@@ -70,5 +74,6 @@ export async function checkPageAccessibility(page: Page, name: string): Promise<
     }
   }
   await page.setViewport(DESKTOP_VIEWPORT);
+  await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
   return { violations: found, phoneOverflow };
 }

@@ -12,9 +12,13 @@ export interface AppAsking {
   scopes?: readonly string[];
 }
 
-/** A page of the login: the server's layout, the title as its heading. */
-function page(title: string, body: string): string {
-  return renderPage(undefined, title, `<h1>${escapeHtml(title)}</h1>
+/**
+ * A page of the login: the server's layout, the title as its heading. With the server's base URL its
+ * header is the web app's (the home link, the host the user logs in to); no navigation: the page is
+ * a step of an app's authorization, which a link away would abandon.
+ */
+function page(title: string, body: string, base?: string): string {
+  return renderPage(base, title, `<h1>${escapeHtml(title)}</h1>
 ${body}`);
 }
 
@@ -37,8 +41,9 @@ function safeOrigin(uri: string): string {
 /**
  * The password form of a login for an app (Solid-OIDC, or a Mastodon app's OAuth).
  * @param hidden - More hidden fields of each form, already HTML (a CSRF token).
+ * @param base - The server's base URL, when the handler knows it.
  */
-export function loginPage(app: AppAsking, error?: string, login = '', hidden = ''): string {
+export function loginPage(app: AppAsking, error?: string, login = '', hidden = '', base?: string): string {
   return page('Log in', `${appLine(app)}
 ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
 <form method="post">${hidden}
@@ -50,11 +55,11 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
 <label><input type="checkbox" name="remember" value="yes"> Stay logged in on this browser</label>
 <button type="submit">Log in</button>
 </form>
-<form method="post">${hidden}<input type="hidden" name="action" value="cancel"><button type="submit">Cancel</button></form>`);
+<form method="post">${hidden}<input type="hidden" name="action" value="cancel"><button type="submit">Cancel</button></form>`, base);
 }
 
-/** The question whether the app may act as the logged-in user (`hidden`: as for loginPage). */
-export function consentPage(app: AppAsking, webId: string, hidden = ''): string {
+/** The question whether the app may act as the logged-in user (`hidden`, `base`: as for loginPage). */
+export function consentPage(app: AppAsking, webId: string, hidden = '', base?: string): string {
   const what = app.scopes ?
     `<p>If you allow it, the app can, as <span class="app">${escapeHtml(webId)}</span>:</p>
 <ul class="scopes">${app.scopes.map((scope): string => `<li>${escapeHtml(scope)}</li>`).join('')}</ul>` :
@@ -67,10 +72,10 @@ ${what}
 <input type="hidden" name="action" value="consent">
 ${remember}<button type="submit">Allow</button>
 </form>
-<form method="post">${hidden}<input type="hidden" name="action" value="cancel"><button type="submit">Deny</button></form>`);
+<form method="post">${hidden}<input type="hidden" name="action" value="cancel"><button type="submit">Deny</button></form>`, base);
 }
 
 /** A page that only says something (an expired login link). */
-export function messagePage(title: string, message: string): string {
-  return page(title, `<p>${escapeHtml(message)}</p>`);
+export function messagePage(title: string, message: string, base?: string): string {
+  return page(title, `<p>${escapeHtml(message)}</p>`, base);
 }

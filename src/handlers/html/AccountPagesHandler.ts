@@ -10,13 +10,17 @@ import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { NOT_HANDLED } from '../http/NotHandled';
 import { prefersHtml } from '../http/BrowserAccept';
 import { escapeHtml } from '../http/Html';
-import { renderPage } from '../http/PageLayout';
 import { ACCOUNT_SESSION, OAUTH_SESSION, readCookie, setCookie, WEB_SESSION } from '../auth/SessionCookies';
 import { FormCsrf } from '../auth/FormCsrf';
+import { renderPage } from '../http/PageLayout';
+import { APP_PAGE_HEADERS, renderAppPage } from '../webapp/WebNav';
 
 const PAGES = new Set([ '/auth/signup', '/auth/login', '/auth/account', '/auth/logout' ]);
 const FORM = 'application/x-www-form-urlencoded';
 const MAX_FORM_BYTES = 16 * 1024;
+/** The app's navigation links of these pages, marked as the current page. */
+const LOGIN_NAV = 'auth/login?next=web/home';
+const SIGNUP_NAV = 'auth/signup?next=web/home';
 
 /**
  * Signup, login and account pages for browsers, at the same paths as the JSON API (`/auth/signup`,
@@ -97,9 +101,9 @@ export class AccountPagesHandler extends JsonHttpHandler {
     if (session.pending) {
       const steps = [ ...session.waitsFor.includes('email') ? [ '<p>We sent you a mail: follow its link to confirm your address.</p>' ] : [],
         ...session.waitsFor.includes('approval') ? [ '<p>Your account waits for the operator\'s approval.</p>' ] : [] ];
-      return this.send(response, 202, renderPage(this.base, 'Signed up', `<h1>Thank you</h1>
+      return this.send(response, 202, this.page('Signed up', `<h1>Thank you</h1>
 ${steps.join('\n')}
-<p>You can log in once that is done.</p>`));
+<p>You can log in once that is done.</p>`, false));
     }
     response.writeHead(303, { location: `${this.base}${nextPath(form.get('next'))}`, 'set-cookie': this.cookie(session.token), 'cache-control': 'no-store' });
     response.end();
@@ -161,13 +165,13 @@ ${records.length === 0 ? '<p class="meta">None yet.</p>' : `<ul class="webhooks"
 <select id="action" name="action">${this.webhooks.allowedActions.map((action) => `<option>${escapeHtml(action)}</option>`).join('')}</select>
 <button type="submit">Create webhook</button></form></section>`;
     }
-    return renderPage(this.base, 'Your account', `<h1>Your account</h1>
+    return this.page('Your account', `<h1>Your account</h1>
 ${notice}
 <p>Logged in as <a href="${escapeHtml(claims.webId)}">@${escapeHtml(claims.username)}</a>.</p>
 ${this.oauth ? `<p><a href="${escapeHtml(this.base)}auth/settings/profile">Settings</a>: your profile, password, apps and sessions.</p>` : ''}
 ${await this.appsSection(claims, csrf)}
 ${webhooks}
-<form method="post" action="${escapeHtml(this.base)}auth/logout"><button type="submit">Log out</button></form>`);
+<form method="post" action="${escapeHtml(this.base)}auth/logout"><button type="submit">Log out</button></form>`, true, 'auth/account');
   }
 
   /** The Mastodon apps the user authorized, each with its scopes and a button that revokes them. */
@@ -186,9 +190,9 @@ ${apps.length === 0 ? '<p class="meta">None yet.</p>' : `<ul class="apps">${apps
   private signupForm(error?: string, form?: URLSearchParams): string {
     const mode = this.accounts.registrationMode;
     if (mode === 'closed') {
-      return renderPage(this.base, 'Sign up', `<h1>Sign up</h1>
+      return this.page('Sign up', `<h1>Sign up</h1>
 <p>Registrations are closed on this server.</p>
-<p>Already have an account? <a href="${escapeHtml(this.base)}auth/login">Log in</a>.</p>`);
+<p>Already have an account? <a href="${escapeHtml(this.base)}auth/login">Log in</a>.</p>`, false, SIGNUP_NAV);
     }
     const extra = mode === 'invite' ?
       `<label for="invite">Invite code</label><input id="invite" name="invite" required value="${escapeHtml(form?.get('invite'))}">\n` :
@@ -196,7 +200,7 @@ ${apps.length === 0 ? '<p class="meta">None yet.</p>' : `<ul class="apps">${apps
         `<p>Accounts on this server are approved by its operator.</p>
 <label for="reason">Why do you want to join?</label><textarea id="reason" name="reason" maxlength="1000">${escapeHtml(form?.get('reason'))}</textarea>\n` :
         '';
-    return renderPage(this.base, 'Sign up', `<h1>Sign up</h1>
+    return this.page('Sign up', `<h1>Sign up</h1>
 ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
 <form method="post" action="${escapeHtml(this.base)}auth/signup">${nextField(form?.get('next'))}
 <label for="username">Username</label><input id="username" name="username" autocomplete="username" required value="${escapeHtml(form?.get('username'))}">
@@ -204,24 +208,31 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
 <label for="password">Password (8 characters or more)</label><input id="password" name="password" type="password" autocomplete="new-password" minlength="8" required>
 ${extra}<button type="submit">Sign up</button>
 </form>
-<p>Already have an account? <a href="${escapeHtml(this.base)}auth/login">Log in</a>.</p>`);
+<p>Already have an account? <a href="${escapeHtml(this.base)}auth/login">Log in</a>.</p>`, false, SIGNUP_NAV);
   }
 
   private loginForm(error?: string, username = '', next = ''): string {
-    return renderPage(this.base, 'Log in', `<h1>Log in</h1>
+    return this.page('Log in', `<h1>Log in</h1>
 ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
 <form method="post" action="${escapeHtml(this.base)}auth/login">${nextField(next)}
 <label for="username">Username or email</label><input id="username" name="username" autocomplete="username" required value="${escapeHtml(username)}">
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Log in</button>
 </form>
-<p>No account yet? <a href="${escapeHtml(this.base)}auth/signup">Sign up</a>.</p>`);
+<p>No account yet? <a href="${escapeHtml(this.base)}auth/signup">Sign up</a>.</p>`, false, LOGIN_NAV);
+  }
+
+  /**
+   * A page in the web app's layout (its navigation; `current` marks this page's link), in setups with
+   * the Mastodon client API, which the web app comes with; the server's plain layout in the others.
+   */
+  private page(title: string, body: string, loggedIn: boolean, current?: string): string {
+    return this.oauth ? renderAppPage(this.base, title, body, loggedIn, current) : renderPage(this.base, title, body);
   }
 
   private send(response: ServerResponse, status: number, html: string): void {
-    // Pages with password fields: never inside another site's frame, never cached.
-    sendHtml(response, status, html, { 'cache-control': 'no-store', 'x-frame-options': 'DENY',
-      'content-security-policy': 'frame-ancestors \'none\'' });
+    // The web app's pages, whose headers keep pages with password fields out of other sites' frames and caches.
+    sendHtml(response, status, html, { ...APP_PAGE_HEADERS });
   }
 
   private cookie(token: string, maxAge?: number): string[] {

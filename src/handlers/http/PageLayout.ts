@@ -4,9 +4,13 @@ import { escapeHtml } from './Html';
 export const SERVER_NAME = 'Fedpod';
 
 const STYLE = `
-:root { color-scheme: light dark; --accent: #5b4fd6; --muted: #6b6b76; --line: #d8d8e0; }
+:root { color-scheme: light dark; --bg: #fff; --fg: #1b1b1f; --accent: #5b4fd6; --on-accent: #fff; --muted: #6b6b76; --line: #d8d8e0; }
+/* Dark: a dark page of the layout's own (not left to the browser), lighter accents and grey text that keep their contrast (WCAG AA). */
+@media (prefers-color-scheme: dark) {
+  :root { --bg: #16161a; --fg: #ececf1; --accent: #b0a6ff; --on-accent: #14121f; --muted: #a9a9b6; --line: #45454f; }
+}
 * { box-sizing: border-box; }
-body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; }
+body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; background: var(--bg); color: var(--fg); }
 header, main, footer { max-width: 44rem; margin: 0 auto; padding: 0.75rem 1rem; }
 header { display: flex; align-items: baseline; gap: 1rem; flex-wrap: wrap; border-bottom: 1px solid var(--line); }
 header a.home { font-weight: 700; font-size: 1.2rem; text-decoration: none; color: var(--accent); }
@@ -20,10 +24,21 @@ h1 { font-size: 1.6rem; margin: 0.5rem 0; line-height: 1.25; overflow-wrap: anyw
 .counts strong { display: block; font-size: 1.2rem; }
 article { border-top: 1px solid var(--line); padding: 0.75rem 0; overflow-wrap: anywhere; }
 article img, article video { max-width: 100%; height: auto; }
+article audio { width: 100%; }
+.media-grid { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 0.25rem; }
+.media-grid figure { margin: 0; }
+.media-grid img, .media-grid video { width: 100%; aspect-ratio: 4 / 3; object-fit: cover; }
+form.compose .preview { position: relative; display: inline-block; cursor: crosshair; max-width: 100%; }
+form.compose .preview img { display: block; max-width: 100%; max-height: 16rem; }
+form.compose .preview .marker { position: absolute; width: 1rem; height: 1rem; margin: -0.5rem 0 0 -0.5rem; border: 2px solid #fff;
+  border-radius: 50%; box-shadow: 0 0 0 2px #000; pointer-events: none; }
 pre, code { white-space: pre-wrap; overflow-wrap: anywhere; }
 form { display: grid; gap: 0.5rem; max-width: 28rem; }
 input, textarea, button { font: inherit; padding: 0.5rem; }
-button { background: var(--accent); color: #fff; border: 0; border-radius: 6px; cursor: pointer; }
+/* A field's own width (a file input's) would push a narrow form wider than a phone. */
+form, fieldset { grid-template-columns: minmax(0, 1fr); }
+input, textarea, select { max-width: 100%; min-width: 0; }
+button { background: var(--accent); color: var(--on-accent); border: 0; border-radius: 6px; cursor: pointer; }
 .error { border-left: 4px solid #c0392b; padding-left: 0.75rem; }
 .notice { border-left: 4px solid var(--accent); padding-left: 0.75rem; overflow-wrap: anywhere; }
 form.inline { display: inline; }
@@ -34,7 +49,7 @@ select { font: inherit; padding: 0.5rem; }
 nav.settings ul { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; list-style: none; padding: 0; margin: 0.5rem 0; }
 nav.settings a[aria-current] { font-weight: 700; text-decoration: none; }
 label.check { display: flex; gap: 0.5rem; align-items: center; }
-fieldset { border: 1px solid var(--line); border-radius: 6px; display: grid; gap: 0.25rem; }
+fieldset { border: 1px solid var(--line); border-radius: 6px; display: grid; gap: 0.25rem; min-width: 0; }
 ul.rows, ul.sections { padding: 0; list-style: none; }
 ul.rows li, ul.sections li { margin: 0.5rem 0; padding: 0.5rem 0; border-top: 1px solid var(--line); overflow-wrap: anywhere; }
 ul.sections .meta { display: block; }
@@ -52,7 +67,7 @@ header nav a[aria-current="page"] { font-weight: 700; text-decoration: none; }
 .status .actions { display: flex; gap: 0.5rem; flex-wrap: wrap; align-items: center; }
 .status .actions form { display: inline; }
 .status .actions button, button.secondary { background: transparent; color: var(--accent); border: 1px solid var(--accent); padding: 0.25rem 0.6rem; }
-.status .actions button[aria-pressed="true"] { background: var(--accent); color: #fff; }
+.status .actions button[aria-pressed="true"] { background: var(--accent); color: var(--on-accent); }
 .status figure { margin: 0.5rem 0; }
 .status figcaption { color: var(--muted); font-size: 0.9rem; }
 .notification { border-top: 1px solid var(--line); padding: 0.5rem 0; }

@@ -51,6 +51,7 @@ class RedirectedError extends Error {
  */
 export class OAuthAuthorizeHandler extends JsonHttpHandler {
   private readonly secure: boolean;
+  private readonly base: string;
 
   public constructor(
     baseUrl: string,
@@ -60,6 +61,7 @@ export class OAuthAuthorizeHandler extends JsonHttpHandler {
   ) {
     super();
     this.secure = baseUrl.startsWith('https://');
+    this.base = baseUrl;
   }
 
   protected async serve({ request, response, operation }: OperationInput): Promise<void> {
@@ -82,12 +84,12 @@ export class OAuthAuthorizeHandler extends JsonHttpHandler {
     const app = await this.oauth.app(query.get('client_id') ?? '');
     if (!app) {
       return this.sendPage(response, 400, messagePage('Unknown app',
-        'No app with this client_id is registered here. Go back to the app and try again.'));
+        'No app with this client_id is registered here. Go back to the app and try again.', this.base));
     }
     const registered = query.get('redirect_uri') ?? (app.redirectUris.length === 1 ? app.redirectUris[0] : '');
     if (!app.redirectUris.includes(registered)) {
       return this.sendPage(response, 400, messagePage('Unknown redirect URI',
-        'The app did not register the address it asks to go back to, so this server will not send you there.'));
+        'The app did not register the address it asks to go back to, so this server will not send you there.', this.base));
     }
     const state = query.get('state') ?? undefined;
     let asked: Asked;
@@ -112,7 +114,8 @@ export class OAuthAuthorizeHandler extends JsonHttpHandler {
     };
     const session = await this.session(request);
     if (!form) {
-      const html = session && query.get('force_login') !== 'true' ? consentPage(asking, session.webId, hidden) : loginPage(asking, undefined, '', hidden);
+      const html = session && query.get('force_login') !== 'true' ? consentPage(asking, session.webId, hidden, this.base) :
+        loginPage(asking, undefined, '', hidden, this.base);
       return this.sendPage(response, 200, html, cookies);
     }
     if (!csrf || !sameText(form.get('csrf') ?? '', csrf)) {
@@ -123,14 +126,14 @@ export class OAuthAuthorizeHandler extends JsonHttpHandler {
         return this.login(response, asking, form, hidden);
       case 'consent': {
         if (!session) {
-          return this.sendPage(response, 401, loginPage(asking, 'Log in first.', '', hidden));
+          return this.sendPage(response, 401, loginPage(asking, 'Log in first.', '', hidden, this.base));
         }
         const code = await this.oauth.issueCode({
           clientId: app.clientId, username: session.username, webId: session.webId, scopes: asked.scopes, redirectUri: registered,
           ...asked.challenge ? { challenge: asked.challenge } : {},
         });
         if (registered === OOB_REDIRECT) {
-          return this.sendPage(response, 200, renderPage(undefined, 'Your authorization code', `<h1>Your authorization code</h1>
+          return this.sendPage(response, 200, renderPage(this.base, 'Your authorization code', `<h1>Your authorization code</h1>
 <p>Copy this code into <strong class="app">${escapeHtml(app.name)}</strong>:</p>
 <p><code class="authorization-code">${escapeHtml(code)}</code></p>`));
         }
@@ -138,7 +141,7 @@ export class OAuthAuthorizeHandler extends JsonHttpHandler {
       }
       case 'cancel':
         if (registered === OOB_REDIRECT) {
-          return this.sendPage(response, 200, messagePage('Not authorized', `${app.name} was not given access to your account.`));
+          return this.sendPage(response, 200, messagePage('Not authorized', `${app.name} was not given access to your account.`, this.base));
         }
         return this.redirect(response, registered, state, { error: 'access_denied', error_description: 'The user said no.' });
       default:
@@ -182,10 +185,10 @@ export class OAuthAuthorizeHandler extends JsonHttpHandler {
       if (!(error instanceof FedpodHttpError) || error.statusCode >= 500) {
         throw error;
       }
-      return this.sendPage(response, 401, loginPage(asking, 'Wrong username, email or password.', login, hidden));
+      return this.sendPage(response, 401, loginPage(asking, 'Wrong username, email or password.', login, hidden, this.base));
     }
     const cookie = setCookie(OAUTH_SESSION, token, this.secure, form.get('remember') === 'yes' ? REMEMBER_SECONDS : undefined);
-    return this.sendPage(response, 200, consentPage(asking, webId, hidden), [ cookie ]);
+    return this.sendPage(response, 200, consentPage(asking, webId, hidden, this.base), [ cookie ]);
   }
 
   /** Who the session cookie says is logged in, when its token is still valid. */

@@ -7,7 +7,8 @@ import { settleWithin } from '../../util/Deadline';
 /**
  * The first step of a graceful shutdown: the HTTP server stops accepting connections, every request
  * already received is served to the end (its answer says `Connection: close`), idle keep-alive
- * connections are closed, and finalize() resolves once no connection is left. After `timeoutMs` the
+ * connections are closed, and finalize() resolves once no connection is left. Event streams, which
+ * never finish, are ended at once (their clients reconnect). After `timeoutMs` the
  * connections still open are cut, so shutdown stays bounded.
  *
  * It runs before the queues and lockers are closed (the App's finalizer sequence in
@@ -66,7 +67,11 @@ export class HttpServerDrain extends ServerConfigurator implements Finalizable {
   private async drain(server: Server): Promise<void> {
     this.closing = true;
     for (const response of this.active) {
-      if (!response.headersSent) {
+      if (isEventStream(response)) {
+        // An event stream (the web app's live updates) never finishes by itself: it ends now, and
+        // its client reconnects to another node or once the server is back.
+        response.end();
+      } else if (!response.headersSent) {
         response.setHeader('connection', 'close');
       }
     }
@@ -83,4 +88,9 @@ export class HttpServerDrain extends ServerConfigurator implements Finalizable {
       await closed;
     }
   }
+}
+
+/** A response of Server-Sent Events: its handler sets the content type before it writes the head, so it is known here. */
+function isEventStream(response: ServerResponse): boolean {
+  return String(response.getHeader('content-type') ?? '').startsWith('text/event-stream');
 }

@@ -40,23 +40,51 @@ export function accountLink(context: ViewContext, account: MastodonAccount): str
 }
 
 /**
- * Media: images with their alt text (shown under them too), others linked. Sensitive media are
- * behind a `<details>` the reader opens.
+ * Media: images with their alt text (shown under them too), video and audio with the browser's
+ * controls and their description as text, others linked. Several are a grid of pictures cut to
+ * their focal point. Sensitive media, of any kind, are behind a `<details>` the reader opens.
  */
 function media(status: MastodonStatus): string {
   const items = status.media_attachments.filter((item): boolean => isWebUrl(item.url)).map((item: MastodonAttachment): string => {
     const alt = item.description ?? '';
-    const caption = alt ? `<figcaption>Alt: ${escapeHtml(alt)}</figcaption>` : '';
-    const shown = item.type === 'image' || item.type === 'gifv' ?
-      `<img src="${escapeHtml(isWebUrl(item.preview_url) ? item.preview_url : item.url)}" alt="${escapeHtml(alt)}" loading="lazy">` :
-      `<a href="${escapeHtml(item.url)}" rel="nofollow noopener noreferrer">${escapeHtml(alt || `A ${item.type} file`)}</a>`;
-    return `<figure>${shown}${caption}</figure>`;
+    const caption = alt ? `<figcaption>${item.type === 'video' || item.type === 'audio' ? 'Description' : 'Alt'}: ${escapeHtml(alt)}</figcaption>` : '';
+    return `<figure>${mediaElement(item, alt)}${caption}</figure>`;
   });
   if (items.length === 0) {
     return '';
   }
-  const all = items.join('');
+  const all = items.length > 1 ? `<div class="media-grid">${items.join('')}</div>` : items.join('');
   return status.sensitive ? `<details class="sensitive"><summary>Sensitive media: show</summary>${all}</details>` : all;
+}
+
+function mediaElement(item: MastodonAttachment, alt: string): string {
+  const label = alt ? ` aria-label="${escapeHtml(alt)}"` : '';
+  const link = `<a href="${escapeHtml(item.url)}" rel="nofollow noopener noreferrer">${escapeHtml(alt || `A ${item.type} file`)}</a>`;
+  switch (item.type) {
+    case 'image':
+    case 'gifv':
+      return `<img src="${escapeHtml(isWebUrl(item.preview_url) ? item.preview_url : item.url)}" alt="${escapeHtml(alt)}" loading="lazy"${
+        focusStyle(item)}>`;
+    case 'video': {
+      const poster = isWebUrl(item.preview_url) && item.preview_url !== item.url ? ` poster="${escapeHtml(item.preview_url)}"` : '';
+      // The link inside is for a browser that plays no video.
+      return `<video controls preload="metadata" src="${escapeHtml(item.url)}"${poster}${label}>${link}</video>`;
+    }
+    case 'audio':
+      return `<audio controls preload="none" src="${escapeHtml(item.url)}"${label}>${link}</audio>`;
+    default:
+      return link;
+  }
+}
+
+/** An image's focal point (Mastodon's `meta.focus`, y upwards) as the part of it a cut picture keeps. */
+function focusStyle(item: MastodonAttachment): string {
+  const focus = item.meta.focus as { x?: unknown; y?: unknown } | undefined;
+  if (typeof focus?.x !== 'number' || typeof focus.y !== 'number' || !Number.isFinite(focus.x) || !Number.isFinite(focus.y)) {
+    return '';
+  }
+  const percent = (value: number): number => Math.round(Math.min(1, Math.max(0, value)) * 1000) / 10;
+  return ` style="object-position: ${percent((focus.x + 1) / 2)}% ${percent((1 - focus.y) / 2)}%"`;
 }
 
 /**

@@ -22,7 +22,8 @@ import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { NOT_HANDLED } from '../http/NotHandled';
 import type { OperationInput } from '../http/Operation';
 import { timelineQuery } from '../mastodon/Pagination';
-import { mediaFields, readUpload } from '../media/MediaUpload';
+import { readUpload } from '../media/MediaUpload';
+import { ATTACHMENT_FILES, attachmentFields, commitAttachments, discardAll } from './ComposeMedia';
 import type { ViewContext } from './StatusView';
 import { accountPath, actionForm, formFields, renderNotification, renderStatus } from './StatusView';
 import { APP_PAGE_HEADERS, renderAppPage } from './WebNav';
@@ -45,7 +46,7 @@ export interface WebAppOptions {
   mutes?: Mutes;
   /** A remote account's recent public posts on its profile (none: a link to its server instead). */
   remotePosts?: RemoteAccountPosts;
-  /** The users' uploads: the compose form's image with its alt text. */
+  /** The users' uploads: the compose form's attachments with their descriptions. */
   media?: MediaStore;
   /** The server's name and description on the front page (as the Mastodon instance entity has them). */
   title?: string;
@@ -93,10 +94,10 @@ export class WebAppHandler extends JsonHttpHandler {
     response.removeHeader('access-control-allow-credentials');
     const name = operation.route.name;
     if (name === 'web-action') {
-      const { form, reader, upload } = mediaTypeOf(request.headers['content-type']) === 'multipart/form-data' ?
+      const { form, reader, uploads } = mediaTypeOf(request.headers['content-type']) === 'multipart/form-data' ?
         await this.readMultipart(request) :
         await this.readForm(request);
-      await this.act(operation.target.path, operation.params, reader, form, upload);
+      await this.act(operation.target.path, operation.params, reader, form, uploads);
       response.writeHead(303, { location: `${this.base}${safeBack(form.get('back'))}`, 'cache-control': 'no-store' });
       response.end();
       return;
@@ -201,7 +202,7 @@ ${posts}
         const original = replyTo ? await statuses.get(replyTo, self) : undefined;
         return { title: original ? 'Reply' : 'Write', body: `<h1>${original ? 'Reply' : 'Write a post'}</h1>
 ${original ? renderStatus({ ...context, reader: undefined }, original) : ''}
-${this.composeForm(context, original)}` };
+${this.composeForm(context, original, original !== undefined)}` };
       }
       default:
         throw notFound(`No page ${path}.`);
@@ -299,19 +300,17 @@ ${list}
     return `${found.map((status): string => renderStatus(context, status)).join('\n')}${more}`;
   }
 
-  private composeForm(context: ViewContext, replyTo?: MastodonStatus): string {
+  /** The compose form; `focus`: the page is the form (the reply page), its text field takes the focus, the cursor after the mention (the script). */
+  private composeForm(context: ViewContext, replyTo?: MastodonStatus, focus = false): string {
     const visibility = replyTo?.visibility === 'direct' || replyTo?.visibility === 'private' ? replyTo.visibility : 'public';
     const mention = replyTo && replyTo.account.acct !== context.reader?.username ? `@${replyTo.account.acct} ` : '';
     const enctype = this.options.media ? ' enctype="multipart/form-data"' : '';
-    const media = this.options.media ? `<label for="file">Image (optional)</label>
-<input id="file" name="file" type="file" accept="image/*">
-<label for="description">Image description, for people who cannot see it</label>
-<input id="description" name="description" maxlength="1500">
-<label><input type="checkbox" name="sensitive" value="true"> Sensitive media (hidden until opened)</label>` : '';
+    const media = this.options.media ? attachmentFields() : '';
     return `<form method="post" action="${escapeHtml(this.base)}web/statuses" class="compose"${enctype}>${formFields(context)}
 ${replyTo ? `<input type="hidden" name="in_reply_to_id" value="${escapeHtml(replyTo.id)}">` : ''}
 <label for="status">${replyTo ? 'Your reply' : 'What is on your mind?'}</label>
-<textarea id="status" name="status" rows="4" required maxlength="5000">${escapeHtml(mention)}</textarea>
+<textarea id="status" name="status" rows="4" required maxlength="5000"${mention ? ' data-prefilled' : ''}${
+  focus ? ' autofocus' : ''}>${escapeHtml(mention)}</textarea>
 <label for="spoiler_text">Content warning (optional)</label>
 <input id="spoiler_text" name="spoiler_text" maxlength="500">
 <label for="visibility">Who can see it</label>
@@ -337,8 +336,8 @@ ${replyTo ? '' : pollFields()}
   }
 
   /**
-   * The compose form with a file (multipart): the session first (nobody else's upload is read),
-   * then the file received as the API's uploads are, then the form key; a refused form leaves
+   * The compose form with files (multipart): the session first (nobody else's upload is read),
+   * then the files received as the API's uploads are, then the form key; a refused form leaves
    * nothing stored.
    */
   private async readMultipart(request: OperationInput['request']): Promise<PostedForm> {
@@ -351,37 +350,24 @@ ${replyTo ? '' : pollFields()}
     if (!media) {
       throw badRequest('This server takes no files from forms.', 'invalid_form');
     }
-    const { fields, files } = await readUpload(request, media, session.username, [ 'file' ], { skipUnnamed: true });
+    const { fields, files } = await readUpload(request, media, session.username, ATTACHMENT_FILES, { skipUnnamed: true });
     const form = new URLSearchParams([ ...fields ]);
-    const received = files.get('file');
     try {
       const reader = await this.options.session.poster(request, form);
-      return { form, reader, upload: received };
+      return { form, reader, uploads: files };
     } catch (error: unknown) {
-      if (received) {
-        await media.discard(received);
-      }
+      await discardAll(media, files);
       throw error;
     }
   }
 
   /** What a form asks, done as the session's user. */
   private async act(path: string, params: Readonly<Record<string, string | undefined>>, reader: WebReader, form: URLSearchParams,
-    upload?: ReceivedMedia): Promise<void> {
+    uploads?: ReadonlyMap<string, ReceivedMedia>): Promise<void> {
     const { statuses, threads, follows, mutes } = this.options;
     const username = reader.username;
     if (path === '/web/statuses') {
-      let mediaIds: string[] = [];
-      if (upload && this.options.media) {
-        let fields;
-        try {
-          fields = mediaFields(new Map([[ 'description', form.get('description') ?? '' ]]));
-        } catch (error: unknown) {
-          await this.options.media.discard(upload);
-          throw error;
-        }
-        mediaIds = [ (await this.options.media.commit(upload, fields)).id ];
-      }
+      const mediaIds = uploads && this.options.media ? await commitAttachments(this.options.media, form, uploads) : [];
       const input: NewStatus = { status: form.get('status') ?? '', spoiler_text: form.get('spoiler_text') ?? '',
         visibility: form.get('visibility') ?? 'public', sensitive: form.get('sensitive') === 'true',
         ...form.get('in_reply_to_id') ? { in_reply_to_id: form.get('in_reply_to_id')! } : {},
@@ -456,11 +442,11 @@ interface Page {
   body: string;
 }
 
-/** A form posted to the app, its user, and the compose form's file when it has one. */
+/** A form posted to the app, its user, and the compose form's files by field name. */
 interface PostedForm {
   form: URLSearchParams;
   reader: WebReader;
-  upload?: ReceivedMedia;
+  uploads?: ReadonlyMap<string, ReceivedMedia>;
 }
 
 /** The audience rules' reader of a session (anonymous without one). */

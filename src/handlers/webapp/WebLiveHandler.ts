@@ -74,10 +74,14 @@ export class WebLiveHandler extends JsonHttpHandler {
     };
     response.removeHeader('access-control-allow-origin');
     response.removeHeader('access-control-allow-credentials');
-    response.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' });
+    // Set apart from the head: the server's shutdown (HttpServerDrain) reads it to end the stream at once.
+    response.setHeader('content-type', 'text/event-stream; charset=utf-8');
+    response.writeHead(200, { 'cache-control': 'no-store', 'x-accel-buffering': 'no' });
     response.write(': live\n\n');
     const keepAlive = setInterval((): void => {
-      response.write(': keep-alive\n\n');
+      if (!response.writableEnded) {
+        response.write(': keep-alive\n\n');
+      }
     }, KEEP_ALIVE_MS);
     keepAlive.unref();
     this.streaming.add(client);

@@ -45,13 +45,17 @@ export function renderNav(base: string, loggedIn: boolean, current?: string): st
 
 /** The script of the app's pages (live updates), a file: pages allow no inline script. */
 export const APP_SCRIPT_PATH = 'web/app.js';
+/** The compose form's script (parts/webapp/compose.json). */
+export const COMPOSE_SCRIPT_PATH = 'web/compose.js';
 
 /**
  * A page of the web app: the server's layout with the app's navigation and, for a logged-in reader,
- * its script. `current` marks the navigation's link of this page.
+ * its scripts. `current` marks the navigation's link of this page.
  */
 export function renderAppPage(base: string, title: string, body: string, loggedIn: boolean, current?: string): string {
-  const options: PageOptions = { nav: renderNav(base, loggedIn, current), scripts: loggedIn ? [ `${base}${APP_SCRIPT_PATH}` ] : [] };
+  const options: PageOptions = { nav: renderNav(base, loggedIn, current), scripts: loggedIn ?
+    [ `${base}${APP_SCRIPT_PATH}`, `${base}${COMPOSE_SCRIPT_PATH}` ] :
+    [] };
   return renderPage(base, title, body, options);
 }
 

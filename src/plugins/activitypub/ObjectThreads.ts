@@ -18,9 +18,9 @@ export interface ThreadItem {
   time: string;
 }
 
-/** What a vote in a poll looks like (Mastodon's: a Note with the option's `name` and no `content`): not a reply. */
+/** What a vote in a poll looks like (Mastodon's: a Note with the option's `name` and no `content`): not a reply. `?o` is the object. */
 const VOTE = `?o ${sparqlIri(`${AS_NS}name`)} ?vote FILTER NOT EXISTS { ?o ${sparqlIri(`${AS_NS}content`)} ?text }`;
-const NOT_A_VOTE = `FILTER NOT EXISTS { ${VOTE} }`;
+export const NOT_A_VOTE = `FILTER NOT EXISTS { ${VOTE} }`;
 const text = (value: string): string => sparqlLiteral(literal(value));
 
 /**

@@ -5,6 +5,7 @@ import type { SparqlClient } from '../../storage/SparqlClient';
 import { sparqlIri, sparqlLiteral } from '../../storage/SparqlTerms';
 import { FEDPOD_NS, RDF_TYPE, XSD_DATETIME } from '../../storage/StoreVocabulary';
 import { AS_NS } from '../activitypub/ActivityVocabulary';
+import { NOT_A_VOTE } from '../activitypub/ObjectThreads';
 import { FedpodHttpError } from '../../util/HttpErrors';
 
 const { literal, namedNode } = DataFactory;
@@ -233,19 +234,22 @@ export class MastodonRecords {
     return new Set(rows.map((row): string => row.item.value));
   }
 
-  /** How many objects reply to each of these (as repliesTo counts them), in one query; none: absent. */
+  /** How many objects reply to each of these (as repliesTo counts them: votes are no replies), in one query; none: absent. */
   public async replyCounts(iris: readonly string[]): Promise<Map<string, number>> {
     if (iris.length === 0) {
       return new Map();
     }
     const rows = await this.client.select(`SELECT ?parent (COUNT(DISTINCT ?o) AS ?n) WHERE {
-  VALUES ?parent { ${[ ...new Set(iris) ].map(sparqlIri).join(' ')} } GRAPH ?o { ?o ${sparqlIri(`${AS_NS}inReplyTo`)} ?parent } } GROUP BY ?parent`);
+  VALUES ?parent { ${[ ...new Set(iris) ].map(sparqlIri).join(' ')} } GRAPH ?o { ?o ${sparqlIri(`${AS_NS}inReplyTo`)} ?parent ${NOT_A_VOTE} } } GROUP BY ?parent`);
     return new Map(rows.map((row): [string, number] => [ row.parent.value, Number(row.n.value) ]));
   }
 
-  /** The objects replying to `iri` (as:inReplyTo), whatever their type. */
+  /**
+   * The objects replying to `iri` (as:inReplyTo), whatever their type, but votes in a poll: a vote is
+   * a Note in reply to the poll naming an option, without content, and no reply (as on Mastodon).
+   */
   public async repliesTo(iri: string): Promise<string[]> {
-    const rows = await this.client.select(`SELECT DISTINCT ?o WHERE { GRAPH ?o { ?o ${sparqlIri(`${AS_NS}inReplyTo`)} ${sparqlIri(iri)} } }`);
+    const rows = await this.client.select(`SELECT DISTINCT ?o WHERE { GRAPH ?o { ?o ${sparqlIri(`${AS_NS}inReplyTo`)} ${sparqlIri(iri)} ${NOT_A_VOTE} } }`);
     return rows.map((row): string => row.o.value);
   }
 }

@@ -177,6 +177,15 @@ function originOf(iri: string | undefined): string | undefined {
   }
 }
 
+/**
+ * A flag as stored documents give it back: `true`, or a typed literal (`{ "@value": "true" }`: an
+ * object with an RDF list, an image's focalPoint, is compacted by jsonld.js without native types).
+ */
+function booleanOf(value: unknown): boolean {
+  const raw = isObject(value) ? value['@value'] : value;
+  return raw === true || raw === 'true';
+}
+
 /** A number as stored documents give it back: a number, a numeric string, or a typed literal. */
 function numberOf(value: unknown): number | undefined {
   const raw = isObject(value) ? value['@value'] : value;
@@ -262,7 +271,7 @@ export function toStatus(object: Json, context: StatusContext, now = new Date())
     account: context.account,
     content: body,
     visibility: visibilityOf(object, authorUri ? `${authorUri}/followers` : undefined),
-    sensitive: object.sensitive === true || summary !== '',
+    sensitive: booleanOf(object.sensitive) || summary !== '',
     spoiler_text: summary,
     media_attachments: attachmentsOf(object, context.id, context.local === true),
     application: null,

@@ -169,6 +169,12 @@ describe('threads through the Mastodon client API', () => {
     // The poll's Update brought the counts to the voter's server.
     await eventually(async() => (await masto.dan.v1.polls.$select(seen.poll!.id).fetch()).votesCount === 1, 30_000);
     expect(await masto.dan.v1.polls.$select(seen.poll!.id).fetch()).toMatchObject({ voted: true, ownVotes: [ 1 ] });
+    // A vote (here and there, stored as a Note in reply to the poll) is no reply: not counted, not in the thread.
+    await masto.bob.v1.polls.$select(poll.poll!.id).votes.create({ choices: [ 0 ] });
+    await eventually(async() => (await masto.carol.v1.polls.$select(poll.poll!.id).fetch()).votesCount === 2, 30_000);
+    expect((await masto.carol.v1.statuses.$select(poll.id).fetch()).repliesCount).toBe(0);
+    expect((await masto.carol.v1.statuses.$select(poll.id).context.fetch()).descendants).toEqual([]);
+    expect((await masto.dan.v1.statuses.$select(seen.id).fetch()).repliesCount).toBe(0);
     // One vote each; none in one's own poll; options must exist.
     await expect(masto.dan.v1.polls.$select(seen.poll!.id).votes.create({ choices: [ 0 ] })).rejects.toThrow(/already voted/u);
     await expect(masto.alice.v1.polls.$select(poll.poll!.id).votes.create({ choices: [ 0 ] })).rejects.toThrow(/own poll/u);

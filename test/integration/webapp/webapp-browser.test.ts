@@ -5,13 +5,14 @@
  * post; a poll is composed, voted in by another user, its post edited and reported. Every main page
  * is checked with axe-core (no serious or critical violation) at a desktop and a phone's width; screenshots are kept in the run directory.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { Browser, ElementHandle, Page } from 'puppeteer-core';
-import { checkPageAccessibility, DESKTOP_VIEWPORT as DESKTOP, launchBrowser } from '../../support/browser';
+import { checkPageAccessibility, DESKTOP_VIEWPORT as DESKTOP, keepScreenshot, launchBrowser } from '../../support/browser';
 import { eventually } from '../../support/eventually';
+import { wavTone } from '../../support/sample-media';
 import { startFedpod, type FedpodServer } from '../../support/fedpod';
 
 describe('the web app in a browser', () => {
@@ -78,7 +79,10 @@ describe('the web app in a browser', () => {
     expect(await mainText(page)).toContain(text);
   };
 
-  /** axe-core's serious and critical violations of the page, at a desktop's and a phone's width; a screenshot of each. */
+  /**
+   * axe-core's serious and critical violations of the page, at a desktop's and a phone's width, and
+   * in the dark colour scheme (the layout's own colours for `prefers-color-scheme: dark`); a screenshot of each.
+   */
   const checkPage = async(page: Page, name: string): Promise<void> => {
     const { violations, phoneOverflow } = await checkPageAccessibility(page, `webapp-${name}`);
     expect(violations).toEqual([]);
@@ -136,8 +140,17 @@ describe('the web app in a browser', () => {
     expect(await bob.$eval('article.status form[action$="/unfavourite"] button', (button): string | null => button.getAttribute('aria-pressed')))
       .toBe('true');
     await submit(bob, 'article.status .actions a[href*="in_reply_to_id"]');
+    // Checked before typing: the phone's viewport loads the page again.
     await checkPage(bob, 'compose-reply');
-    await compose(bob, 'I will bring the tea');
+    // The reply's text field has the focus, the cursor after the prefilled mention: typing goes after it.
+    await bob.waitForFunction((): boolean => {
+      const area = document.activeElement as HTMLTextAreaElement | null;
+      return area?.id === 'status' && area.value.length > 0 && area.selectionStart === area.value.length;
+    }, { timeout: 30_000 });
+    expect(await bob.$eval('#status', (area): string => (area as HTMLTextAreaElement).value)).toBe('@alice ');
+    await bob.keyboard.type('I will bring the tea');
+    expect(await bob.$eval('#status', (area): string => (area as HTMLTextAreaElement).value)).toBe('@alice I will bring the tea');
+    await submit(bob, 'form.compose button[type="submit"]');
 
     // Alice's page shows the follow, the like and the reply as they happen.
     await alice.waitForFunction((): boolean => {
@@ -159,8 +172,8 @@ describe('the web app in a browser', () => {
     const alice = await newSession();
     await logIn(alice, 'alice');
     await alice.type('#status', 'Our new tablecloth');
-    await ((await alice.$('#file')) as ElementHandle<HTMLInputElement>).uploadFile(picture);
-    await alice.type('#description', 'A blue rectangle');
+    await ((await alice.$('#file_1')) as ElementHandle<HTMLInputElement>).uploadFile(picture);
+    await alice.type('#description_1', 'A blue rectangle');
     await alice.click('input[name="sensitive"]');
     await submit(alice, 'form.compose button[type="submit"]');
     expect(alice.url()).toBe(`${server.baseUrl}web/home`);
@@ -176,6 +189,84 @@ describe('the web app in a browser', () => {
     await checkPage(alice, 'home-media');
   }, 180_000);
 
+  it('posts several attachments: images with focal points set by a click, a video and a sound, all hidden as sensitive until opened', async() => {
+    const directory = mkdtempSync(path.join(tmpdir(), 'webapp-media-'));
+    const files = {
+      wide: path.join(directory, 'wide.png'), tall: path.join(directory, 'tall.png'),
+      video: path.join(directory, 'clip.webm'), sound: path.join(directory, 'beep.wav'),
+    };
+    writeFileSync(files.wide, await sharp({ create: { width: 200, height: 100, channels: 3, background: '#2d6a4f' }}).png().toBuffer());
+    writeFileSync(files.tall, await sharp({ create: { width: 60, height: 120, channels: 3, background: '#9d4edd' }}).png().toBuffer());
+    // The server knows a WebM file by its first bytes (the EBML header); it stores video as sent.
+    writeFileSync(files.video, Buffer.concat([ Buffer.from([ 0x1A, 0x45, 0xDF, 0xA3 ]), Buffer.alloc(60) ]));
+    writeFileSync(files.sound, wavTone());
+    const alice = await newSession();
+    await logIn(alice, 'alice');
+    await checkPage(alice, 'compose-attachments');
+    await alice.type('#status', 'Our picnic, in pictures and sound');
+    const upload = async(slot: number, file: string, description: string): Promise<void> => {
+      await ((await alice.$(`#file_${slot}`)) as ElementHandle<HTMLInputElement>).uploadFile(file);
+      await alice.type(`#description_${slot}`, description);
+    };
+    await alice.click('details.more-attachments summary');
+    await upload(1, files.wide, 'A green field');
+    await upload(2, files.tall, 'A purple kite');
+    await upload(3, files.video, 'The kite flying');
+    await upload(4, files.sound, 'Birdsong');
+    // The script shows the chosen image: a click on its upper left quarter sets the focal point there.
+    const preview = '[data-attachment="1"] .preview img';
+    await alice.waitForFunction((selector: string): boolean => {
+      const image = document.querySelector(selector) as HTMLImageElement | null;
+      return image !== null && image.complete && image.naturalWidth > 0 && image.getBoundingClientRect().width > 0;
+    }, { timeout: 30_000 }, preview);
+    const image = (await alice.$(preview))!;
+    const box = (await image.boundingBox())!;
+    // Scrolled into view, then clicked at an offset from the picture's corner.
+    await image.click({ offset: { x: box.width * 0.25, y: box.height * 0.25 }});
+    const focus = await alice.$eval('[data-attachment="1"] .focus', (fields): number[] =>
+      Array.from(fields.querySelectorAll('input')).map((input) => Number((input as HTMLInputElement).value)));
+    // Near -0.5, 0.5 (y upwards): the click lands on whole pixels.
+    expect(focus[0]).toBeCloseTo(-0.5, 1);
+    expect(focus[1]).toBeCloseTo(0.5, 1);
+    const percent = (value: number): number => Math.round(value * 1000) / 10;
+    // Without a click, the number fields take it (as without the script).
+    await alice.type('#focus_x_2', '0');
+    await alice.type('#focus_y_2', '-1');
+    await alice.click('input[name="sensitive"]');
+    await keepScreenshot(alice, 'webapp-compose-attachments-filled');
+    await submit(alice, 'form.compose button[type="submit"]');
+    expect(alice.url()).toBe(`${server.baseUrl}web/home`);
+
+    const id = await alice.$$eval('article.status', (articles): string => articles.find((element): boolean =>
+      (element.textContent ?? '').includes('Our picnic'))?.getAttribute('data-status') ?? '');
+    const article = `#status-${id}`;
+    expect(await alice.$eval(`${article} details.sensitive`, (element): boolean => (element as HTMLDetailsElement).open)).toBe(false);
+    await alice.click(`${article} details.sensitive summary`);
+    const shown = await alice.$eval(`${article} .media-grid`, (grid) => ({
+      images: Array.from(grid.querySelectorAll('img')).map((image) => [ image.getAttribute('alt'), image.getAttribute('style') ]),
+      video: Array.from(grid.querySelectorAll('video')).map((video) => [ video.hasAttribute('controls'), video.getAttribute('aria-label') ]),
+      audio: Array.from(grid.querySelectorAll('audio')).map((audio) => [ audio.hasAttribute('controls'), audio.getAttribute('aria-label') ]),
+      captions: Array.from(grid.querySelectorAll('figcaption')).map((caption) => caption.textContent),
+    }));
+    expect(shown).toEqual({
+      images: [[ 'A green field', `object-position: ${percent((focus[0] + 1) / 2)}% ${percent((1 - focus[1]) / 2)}%` ],
+        [ 'A purple kite', 'object-position: 50% 100%' ]],
+      video: [[ true, 'The kite flying' ]],
+      audio: [[ true, 'Birdsong' ]],
+      captions: [ 'Alt: A green field', 'Alt: A purple kite', 'Description: The kite flying', 'Description: Birdsong' ],
+    });
+    // The sound is a real one: the browser reads its length.
+    await alice.$eval(`${article} audio`, (audio): void => {
+      (audio as HTMLAudioElement).preload = 'metadata';
+      (audio as HTMLAudioElement).load();
+    });
+    await alice.waitForFunction((selector: string): boolean => {
+      const audio = document.querySelector(`${selector} audio`) as HTMLAudioElement | null;
+      return audio !== null && audio.duration > 0;
+    }, { timeout: 30_000 }, article);
+    await checkPage(alice, 'home-attachments');
+  }, 240_000);
+
   it('shows a followers-only post to no stranger, on any page', async() => {
     const alice = await newSession();
     await logIn(alice, 'alice');
@@ -189,6 +280,12 @@ describe('the web app in a browser', () => {
       expect(await mainText(carol)).not.toContain('Secret recipe');
     }
     const anonymous = await newSession();
+    // The login and signup pages, in the app's layout.
+    for (const path of [ 'auth/login', 'auth/signup' ]) {
+      await go(anonymous, path);
+      expect(await anonymous.$eval('nav.app a[aria-current="page"]', (link): string => link.textContent ?? '')).toBe(path === 'auth/login' ? 'Log in' : 'Sign up');
+      await checkPage(anonymous, path.replace('/', '-'));
+    }
     for (const path of [ '', 'web/local', 'web/@alice' ]) {
       await go(anonymous, path);
       expect(await mainText(anonymous)).not.toContain('Secret recipe');

@@ -7,6 +7,7 @@ import sharp from 'sharp';
 import { startFedpod, type FedpodServer } from '../../support/fedpod';
 import { eventually } from '../../support/eventually';
 import { signup, type Session } from '../../support/local-actors';
+import { wavTone } from '../../support/sample-media';
 
 const HTML = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8';
 
@@ -107,17 +108,19 @@ describe('the web app over HTTP', () => {
     expect((await homeTexts(alice)).join(' ')).not.toMatch(/from elsewhere/u);
   });
 
+  /** How many files alice's media container holds. */
+  const media = async(): Promise<number> => {
+    const listing = await fetch(`${server.baseUrl}pods/alice/media/`, { headers: { accept: 'text/turtle', authorization: `Bearer ${alice.token}` }});
+    return listing.status === 404 ? 0 : ((await listing.text()).match(/ldp:contains|<http:\/\/www\.w3\.org\/ns\/ldp#contains>/gu) ?? []).length;
+  };
+
   it('refuses a compose form with a file but without the form key, and keeps no file', async() => {
-    const media = async(): Promise<number> => {
-      const listing = await fetch(`${server.baseUrl}pods/alice/media/`, { headers: { accept: 'text/turtle', authorization: `Bearer ${alice.token}` }});
-      return listing.status === 404 ? 0 : ((await listing.text()).match(/ldp:contains|<http:\/\/www\.w3\.org\/ns\/ldp#contains>/gu) ?? []).length;
-    };
     const before = await media();
     const form = new FormData();
     form.set('csrf', 'guess');
     form.set('status', 'forged with a file');
     const picture = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#cc3366' }}).png().toBuffer();
-    form.set('file', new Blob([ new Uint8Array(picture) ], { type: 'image/png' }), 'x.png');
+    form.set('file_1', new Blob([ new Uint8Array(picture) ], { type: 'image/png' }), 'x.png');
     const refused = await fetch(`${server.baseUrl}web/statuses`, { method: 'POST', redirect: 'manual', body: form, headers: { cookie: cookieOf(alice) }});
     expect(refused.status).toBe(403);
     expect(await media()).toBe(before);
@@ -334,6 +337,64 @@ describe('the web app over HTTP', () => {
     expect((await post('web/reports', carol, { account_id: aliceAccount, category: 'boring', csrf: carolKey })).status).toBe(400);
     expect((await post('web/reports', alice, { account_id: aliceAccount, category: 'spam', csrf: key })).status).toBe(400);
     expect(await reports(carol)).toHaveLength(1);
+  });
+
+  it('posts up to four attachments with their descriptions and focal points, and keeps none of a form with a bad one', async() => {
+    const home = await (await page('web/home', alice)).text();
+    expect(home).toContain('name="file_4"');
+    expect(home).not.toContain('name="file_5"');
+    expect(home).toContain('name="focus_x_1" type="number" min="-1" max="1"');
+    const key = await formKey(alice);
+    const picture = await sharp({ create: { width: 40, height: 20, channels: 3, background: '#3366cc' }}).png().toBuffer();
+    const compose = (fields: Record<string, string>): FormData => {
+      const form = new FormData();
+      form.set('csrf', key);
+      form.set('back', 'web/home');
+      form.set('file_1', new Blob([ new Uint8Array(picture) ], { type: 'image/png' }), 'blue.png');
+      form.set('file_2', new Blob([ new Uint8Array(wavTone()) ], { type: 'audio/wav' }), 'beep.wav');
+      for (const [ name, value ] of Object.entries(fields)) {
+        form.set(name, value);
+      }
+      return form;
+    };
+    const send = async(form: FormData): Promise<Response> => fetch(`${server.baseUrl}web/statuses`, { method: 'POST', redirect: 'manual', body: form,
+      headers: { cookie: cookieOf(alice) }});
+
+    // A focal point out of -1..1: 422 as the API's, and neither file stays.
+    const before = await media();
+    const refused = await send(compose({ status: 'Bad focus', focus_x_1: '2', focus_y_1: '0' }));
+    expect(refused.status).toBe(422);
+    expect(await media()).toBe(before);
+    expect((await homeTexts(alice)).join(' ')).not.toContain('Bad focus');
+
+    const posted = await send(compose({ status: 'A picture and a sound', description_1: 'A blue rectangle', focus_x_1: '-0.5', focus_y_1: '0.25',
+      description_2: 'A short beep', sensitive: 'true' }));
+    expect(posted.status).toBe(303);
+    const timeline = await (await fetch(`${server.baseUrl}api/v1/timelines/home`, { headers: { authorization: `Bearer ${alice.token}` }})).json() as
+      { content: string; sensitive: boolean; media_attachments: { type: string; description: string; meta: { focus?: { x: number; y: number } } }[] }[];
+    const status = timeline.find((item): boolean => item.content.includes('A picture and a sound'));
+    // Sensitive, though its image's focal point (an RDF list) makes the stored object come back with typed literals.
+    expect(status?.sensitive).toBe(true);
+    expect(status?.media_attachments.map((item) => [ item.type, item.description, item.meta.focus ])).toEqual([
+      [ 'image', 'A blue rectangle', { x: -0.5, y: 0.25 } ], [ 'audio', 'A short beep', undefined ] ]);
+    // The page: the picture cut to its focal point, the sound with the browser's controls and its description as text.
+    const html = await (await page('web/home', alice)).text();
+    expect(html).toContain('style="object-position: 25% 37.5%"');
+    expect(html).toMatch(/<audio controls preload="none" src="[^"]+\.wav" aria-label="A short beep">/u);
+    expect(html).toContain('<figcaption>Description: A short beep</figcaption>');
+  });
+
+  it('shows the login and signup pages in the app\'s layout, with its navigation and its Content-Security-Policy', async() => {
+    for (const [ path, current ] of [[ 'auth/login', 'Log in' ], [ 'auth/signup', 'Sign up' ]]) {
+      const response = await page(path);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-security-policy')).toContain('script-src \'self\'');
+      expect(response.headers.get('content-security-policy')).toContain('frame-ancestors \'none\'');
+      const html = await response.text();
+      expect(html).toContain('<nav class="app" aria-label="Main">');
+      expect(html).toContain(`aria-current="page">${current}</a>`);
+      expect(html).toContain(`<form method="post" action="${server.baseUrl}${path}">`);
+    }
   });
 
   it('answers live updates only to a session', async() => {

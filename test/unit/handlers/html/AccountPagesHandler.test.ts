@@ -87,7 +87,9 @@ describe('AccountPagesHandler', (): void => {
     expect(login.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(login.headers.get('cache-control')).toBe('no-store');
     expect(login.headers.get('x-frame-options')).toBe('DENY');
-    expect(login.headers.get('content-security-policy')).toBe('frame-ancestors \'none\'');
+    // The web app's policy: no framing, no script but the server's own files.
+    expect(login.headers.get('content-security-policy')).toContain('frame-ancestors \'none\'');
+    expect(login.headers.get('content-security-policy')).toContain('script-src \'self\'');
     expect(login.html).toContain(`<form method="post" action="${BASE}auth/login">`);
     const signup = await open('/auth/signup?from=x');
     expect(signup.html).toContain(`<form method="post" action="${BASE}auth/signup">`);

@@ -72,6 +72,8 @@ describe('OAuthAuthorizeHandler', (): void => {
     const html = await response.text();
     expect(html).toContain('Test app');
     expect(html).toContain('name="password"');
+    // The app's header: the server's home link and the host the user logs in to.
+    expect(html).toContain(`<a class="home" href="${BASE}">Fedpod</a><span class="meta">pod.example</span>`);
   });
 
   it('logs in, shows the scopes, and sends the code with the state back to the app', async(): Promise<void> => {

@@ -10,7 +10,7 @@ interface Answer {
   body: string;
 }
 
-/** A real HTTP server on loopback: `/slow` answers once released, `/hang` never, the rest at once. */
+/** A real HTTP server on loopback: `/slow` answers once released, `/hang` never, `/events` is an endless event stream, the rest at once. */
 async function startServer(drain: HttpServerDrain): Promise<{ server: Server; port: number; received: Promise<void>; release: () => void }> {
   let release!: () => void;
   const released = new Promise<void>((resolve): void => {
@@ -27,6 +27,12 @@ async function startServer(drain: HttpServerDrain): Promise<{ server: Server; po
         res.end('slow done');
       });
     } else if (req.url === '/hang') {
+      received();
+    } else if (req.url === '/events') {
+      // Server-Sent Events: never ended by the handler.
+      res.setHeader('content-type', 'text/event-stream');
+      res.writeHead(200);
+      res.write(': open\n\n');
       received();
     } else {
       res.end('fast');
@@ -85,6 +91,17 @@ describe('HttpServerDrain', (): void => {
     } finally {
       agent.destroy();
     }
+  });
+
+  it('ends event streams at once: they would hold the drain open until its timeout', async(): Promise<void> => {
+    const drain = new HttpServerDrain(600_000);
+    const { port, received } = await startServer(drain);
+    const stream = get(port, '/events');
+    await received;
+    // With a drain timeout of ten minutes, only ending the stream lets this resolve in the test's time.
+    await drain.finalize();
+    // Ended as a response ends (not cut): what was sent arrives whole.
+    expect(await stream).toEqual({ status: 200, connection: 'close', body: ': open\n\n' });
   });
 
   it('lets CSS close the server again afterwards without an error, and finalize twice', async(): Promise<void> => {

@@ -41,6 +41,23 @@ describe('StatusView', (): void => {
     expect(html).not.toContain('javascript:');
   });
 
+  it('plays video and audio with the browser\'s controls, their description as text, and cuts several pictures to their focal points', (): void => {
+    const attachment = (id: string, type: string, meta: Record<string, unknown> = {}, description: string | null = `The ${id}`) => ({ id, type,
+      url: `${BASE}media/${id}`, preview_url: `${BASE}media/${id}-small.jpg`, description, remote_url: null, blurhash: null, meta });
+    const html = renderStatus({ base: BASE, back: 'web/home' }, status({ sensitive: true, media_attachments: [
+      attachment('field', 'image', { focus: { x: -0.5, y: 0.5 }}), attachment('kite', 'image', { focus: { x: '1" onload="x', y: 0 }}),
+      attachment('clip', 'video'), attachment('song', 'audio', {}, null) ] as MastodonStatus['media_attachments'] }));
+    expect(html).toContain('<details class="sensitive"><summary>Sensitive media: show</summary><div class="media-grid">');
+    expect(html).toContain(`alt="The field" loading="lazy" style="object-position: 25% 25%">`);
+    // A focal point that is not two numbers (another server's) cuts nothing and writes nothing into the page.
+    expect(html).toContain(`alt="The kite" loading="lazy"><figcaption>`);
+    expect(html).not.toContain('onload');
+    expect(html).toContain(`<video controls preload="metadata" src="${BASE}media/clip" poster="${BASE}media/clip-small.jpg" aria-label="The clip">` +
+      `<a href="${BASE}media/clip" rel="nofollow noopener noreferrer">The clip</a></video><figcaption>Description: The clip</figcaption>`);
+    expect(html).toContain(`<audio controls preload="none" src="${BASE}media/song"><a href="${BASE}media/song" rel="nofollow noopener noreferrer">` +
+      'A audio file</a></audio></figure>');
+  });
+
   it('gives a reader forms that carry the form key and the page to come back to, Delete on their own only', (): void => {
     const context = { base: BASE, back: 'web/home', reader };
     const html = renderStatus(context, status({ favourited: true }));

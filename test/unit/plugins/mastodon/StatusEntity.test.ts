@@ -103,6 +103,16 @@ describe('the Status entity, from stored objects captured from other servers', (
     expect(status).toMatchObject({ spoiler_text: 'cw', sensitive: true, visibility: 'public' });
   });
 
+  it('reads the sensitive flag as a stored object with an RDF list gives it back (a typed literal)', (): void => {
+    const note = (sensitive: unknown): Json => ({ id: 'https://pod.example/objects/n', type: 'Note', content: '<p>x</p>', sensitive,
+      to: 'https://www.w3.org/ns/activitystreams#Public' });
+    const context = { id: 'n', account: account('https://pod.example/actors/alice') };
+    expect(toStatus(note({ type: 'xsd:boolean', '@value': 'true' }), context).sensitive).toBe(true);
+    expect(toStatus(note({ type: 'xsd:boolean', '@value': 'false' }), context).sensitive).toBe(false);
+    expect(toStatus(note(true), context).sensitive).toBe(true);
+    expect(toStatus(note('yes'), context).sensitive).toBe(false);
+  });
+
   it.each([
     [{ to: [ 'as:Public' ] }, 'public'],
     [{ to: [ 'https://pod.example/actors/alice/followers' ], cc: [ 'https://www.w3.org/ns/activitystreams#Public' ] }, 'unlisted'],
