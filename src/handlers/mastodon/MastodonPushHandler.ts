@@ -16,7 +16,8 @@ const UNSAFE_KEYS = new Set([ '__proto__', 'constructor', 'prototype' ]);
  * POST makes it (replacing the token's old one), GET shows it, PUT changes its alerts and policy,
  * DELETE ends it; JSON or a form with Mastodon's bracketed names (`subscription[keys][p256dh]`).
  * A subscription belongs to an app's OAuth token: it is what the push's `access_token` names and
- * what ends the subscription when revoked, so Fedpod and Solid-OIDC tokens get 422.
+ * what ends the subscription when revoked, so Fedpod and Solid-OIDC tokens get 422 to a POST (and
+ * 404 to the rest: they have none).
  */
 export class MastodonPushHandler extends MastodonHandler {
   public constructor(private readonly subscriptions: PushSubscriptions, private readonly vapid: VapidKeys) {
@@ -27,6 +28,10 @@ export class MastodonPushHandler extends MastodonHandler {
     const { agent } = operation;
     const token = /^Bearer\s+(\S+)\s*$/iu.exec(request.headers.authorization ?? '')?.[1];
     if (agent.app === undefined || agent.username === undefined || token === undefined) {
+      // Such a token has no subscription to read, change or end (as Mastodon answers a token without one).
+      if (request.method !== 'POST') {
+        throw recordNotFound();
+      }
       throw new FedpodHttpError(422, 'unprocessable_entity',
         'Validation failed: a Web Push subscription belongs to an app\'s OAuth token (from /oauth/token).');
     }

@@ -195,7 +195,7 @@ describe.each(TEST_STORES)('the Mastodon client API on the $name', (store) => {
 
   it('refuses without a token, and answers what is not served yet as Mastodon does', async() => {
     expect((await api('/api/v1/timelines/home')).status).toBe(401);
-    expect(await api('/api/v1/push/subscription', sessions.alice.token)).toMatchObject({ status: 404, body: { error: 'Record not found' } });
+    expect(await api('/api/v1/scheduled_statuses', sessions.alice.token)).toMatchObject({ status: 404, body: { error: 'Record not found' } });
     const response = await fetch(`${url}/api/v1/statuses`, { method: 'POST', headers: { 'content-type': 'application/json',
       authorization: `Bearer ${sessions.alice.token}` }, body: JSON.stringify({ status: ' ' }) });
     expect(response.status).toBe(422);

@@ -64,6 +64,9 @@ describe('MastodonPushHandler', (): void => {
     expect(invalid.body.error).toMatch(/^Validation failed: subscription\[endpoint\]/u);
     const fedpod = await call('fedpod', 'POST', JSON.stringify({ subscription: { endpoint: 'https://push.example/b', keys: browserKeys() }}));
     expect(fedpod.status).toBe(422);
+    // Such a token has no subscription: reading or ending one is 404, as for an app's token without one.
+    expect(await call('fedpod', 'GET')).toMatchObject({ status: 404, body: { error: 'Record not found' }});
+    expect((await call('fedpod', 'DELETE')).status).toBe(404);
     expect((await call('app-3', 'POST', '{"subscription":', 'application/json')).status).toBe(400);
   });
 
