@@ -72,7 +72,8 @@ export class MastodonAccountsHandler extends MastodonHandler {
   /**
    * Another server's account's statuses: its recent public posts (one outbox page, kept a while),
    * fetched only for a user, as a search resolves only for one; the paging parameters are honoured
-   * within them (a cursor among them by its place, another by its time), `pinned` is none.
+   * within them (a cursor among them by its place, another by its time), `pinned` is none (nor are
+   * there reblogs to exclude: only the account's own posts are read).
    */
   private async remoteStatuses(actor: string, reader: Reader, params: URLSearchParams): Promise<MastodonStatus[]> {
     if (!this.remotePosts || params.get('pinned') === 'true') {
@@ -90,13 +91,17 @@ export class MastodonAccountsHandler extends MastodonHandler {
       const time = MastodonRecords.timeOf(id);
       return time ? Math.sign(time.getTime() - Date.parse(status.created_at)) : 0;
     };
-    const older = params.get('max_id');
-    const newer = params.get('min_id') ?? params.get('since_id');
+    // A cursor neither among them nor carrying a time places nothing and is ignored, as on timelines.
+    const cursor = (name: string): string | undefined => {
+      const id = params.get(name);
+      return id && (recent.some((status): boolean => status.id === id) || MastodonRecords.timeOf(id)) ? id : undefined;
+    };
+    const older = cursor('max_id');
+    const newer = cursor('min_id') ?? cursor('since_id');
     const shown = recent.filter((status, index): boolean =>
-      (older === null || place(older, status, index) > 0) && (newer === null || place(newer, status, index) < 0) &&
+      (older === undefined || place(older, status, index) > 0) && (newer === undefined || place(newer, status, index) < 0) &&
       !(flagged(params, 'exclude_replies') && status.in_reply_to_id !== null && status.in_reply_to_account_id !== status.account.id) &&
-      !(flagged(params, 'only_media') && status.media_attachments.length === 0) &&
-      !(flagged(params, 'exclude_reblogs') && status.reblog !== null));
+      !(flagged(params, 'only_media') && status.media_attachments.length === 0));
     return query.ascending ? shown.slice(-query.limit) : shown.slice(0, query.limit);
   }
 

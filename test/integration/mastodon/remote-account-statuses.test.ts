@@ -80,6 +80,13 @@ describe('a remote account\'s statuses', () => {
     expect(await statuses.list({ maxId: hello.id })).toEqual([]);
     expect(contents(await statuses.list({ minId: hello.id, limit: 1 }))).toEqual([ 'Nice one, carol' ]);
     expect(contents(await statuses.list({ sinceId: hello.id }))).toEqual([ 'And one more thing', 'Nice one, carol' ]);
+    // An id not among them is placed by the time it carries (here: toCarol's own time, so older ones only).
+    const hex = Date.parse(toCarol.createdAt).toString(16).padStart(12, '0');
+    const atToCarol = `${hex.slice(0, 8)}-${hex.slice(8)}-7000-8000-000000000000`;
+    expect(contents(await statuses.list({ maxId: atToCarol }))).toEqual([ 'Hello from B' ]);
+    expect(contents(await statuses.list({ sinceId: atToCarol }))).toEqual([ 'And one more thing' ]);
+    // A cursor that is none of this API's ids is ignored.
+    expect(contents(await statuses.list({ maxId: 'not-an-id', limit: 1 }))).toEqual([ 'And one more thing' ]);
     // A reply to carol is left out, a reply to himself (a thread he continues) is not, as on Mastodon.
     expect(contents(await statuses.list({ excludeReplies: true }))).toEqual([ 'And one more thing', 'Hello from B' ]);
     expect(await statuses.list({ onlyMedia: true })).toEqual([]);
