@@ -1,5 +1,8 @@
 import type { MastodonAccounts } from '../../plugins/mastodon/MastodonAccounts';
-import type { MastodonStatuses } from '../../plugins/mastodon/MastodonStatuses';
+import { MastodonRecords } from '../../plugins/mastodon/MastodonRecords';
+import type { MastodonStatuses, Reader } from '../../plugins/mastodon/MastodonStatuses';
+import type { RemoteAccountPosts } from '../../plugins/mastodon/RemoteAccountPosts';
+import type { MastodonStatus } from '../../plugins/mastodon/StatusEntity';
 import { notFound } from '../../util/HttpErrors';
 import { sendJson } from '../http/HttpUtil';
 import type { OperationInput } from '../http/Operation';
@@ -10,12 +13,14 @@ import { linkHeader, timelineQuery } from './Pagination';
  * The accounts endpoints, by the route's name: `mastodon-verify-credentials` (the token's own
  * account, with its `source`), `mastodon-account-lookup` (`?acct=user` or `user@host`, another
  * server's by WebFinger), `mastodon-account` (`:id`) and `mastodon-account-statuses` (`:id/statuses`: a local
- * user's outbox as the reader may see it, paged like timelines; none yet for remote accounts).
+ * user's outbox as the reader may see it, paged like timelines; another server's account's recent
+ * public posts through `remotePosts`, one page of its outbox, fetched for a user only; none without it).
  */
 export class MastodonAccountsHandler extends MastodonHandler {
   public constructor(
     private readonly accounts: MastodonAccounts,
     private readonly statuses: MastodonStatuses,
+    private readonly remotePosts?: RemoteAccountPosts,
   ) {
     super();
   }
@@ -41,26 +46,63 @@ export class MastodonAccountsHandler extends MastodonHandler {
         const account = await this.found(operation.params.id);
         const username = this.accounts.urls.usernameOf(account.uri);
         const reader = await readerOf(operation);
-        const query = timelineQuery(operation.target.query);
-        const outbox = username ? this.accounts.urls.collection(username, 'outbox') : undefined;
-        if (username && operation.target.query.get('pinned') === 'true') {
+        if (!username) {
+          const statuses = await this.remoteStatuses(account.uri, reader, operation.target.query);
+          sendJson(response, 200, statuses, linkHeader(operation.target, statuses.map((status): string => status.id)));
+          return;
+        }
+        if (operation.target.query.get('pinned') === 'true') {
           // Pinned statuses: the few in the featured collection (public ones only), newest pin first, on one page.
           const pinned = operation.target.query.has('max_id') ? [] :
             await this.statuses.pinned(this.accounts.urls.collection(username, 'featured'), reader);
           sendJson(response, 200, pinned);
           return;
         }
-        const statuses = outbox ?
-          await this.statuses.timeline({ collections: [ outbox ],
-            addressedTo: reader.iri === account.uri ? undefined : await this.statuses.audienceFor(account.uri, reader) },
-          query, reader, 'public', 'account') :
-          [];
+        const statuses = await this.statuses.timeline({ collections: [ this.accounts.urls.collection(username, 'outbox') ],
+          addressedTo: reader.iri === account.uri ? undefined : await this.statuses.audienceFor(account.uri, reader) },
+        timelineQuery(operation.target.query), reader, 'public', 'account');
         sendJson(response, 200, statuses, linkHeader(operation.target, statuses.map((status): string => status.id)));
         return;
       }
       default:
         sendJson(response, 200, await this.found(operation.params.id));
     }
+  }
+
+  /**
+   * Another server's account's statuses: its recent public posts (one outbox page, kept a while),
+   * fetched only for a user, as a search resolves only for one; the paging parameters are honoured
+   * within them (a cursor among them by its place, another by its time), `pinned` is none (nor are
+   * there reblogs to exclude: only the account's own posts are read).
+   */
+  private async remoteStatuses(actor: string, reader: Reader, params: URLSearchParams): Promise<MastodonStatus[]> {
+    if (!this.remotePosts || params.get('pinned') === 'true') {
+      return [];
+    }
+    const recent = await this.remotePosts.recent(actor, reader, reader.username !== undefined);
+    const query = timelineQuery(params);
+    // Where a status is from a cursor: after it (older, > 0) or before it (newer, < 0), newest first.
+    const place = (id: string, status: MastodonStatus, index: number): number => {
+      const at = recent.findIndex((candidate): boolean => candidate.id === id);
+      if (at >= 0) {
+        return Math.sign(index - at);
+      }
+      // Not one of these: placed by the time its id carries, against the status's.
+      const time = MastodonRecords.timeOf(id);
+      return time ? Math.sign(time.getTime() - Date.parse(status.created_at)) : 0;
+    };
+    // A cursor neither among them nor carrying a time places nothing and is ignored, as on timelines.
+    const cursor = (name: string): string | undefined => {
+      const id = params.get(name);
+      return id && (recent.some((status): boolean => status.id === id) || MastodonRecords.timeOf(id)) ? id : undefined;
+    };
+    const older = cursor('max_id');
+    const newer = cursor('min_id') ?? cursor('since_id');
+    const shown = recent.filter((status, index): boolean =>
+      (older === undefined || place(older, status, index) > 0) && (newer === undefined || place(newer, status, index) < 0) &&
+      !(flagged(params, 'exclude_replies') && status.in_reply_to_id !== null && status.in_reply_to_account_id !== status.account.id) &&
+      !(flagged(params, 'only_media') && status.media_attachments.length === 0));
+    return query.ascending ? shown.slice(-query.limit) : shown.slice(0, query.limit);
   }
 
   private async found(id: string | undefined): Promise<Awaited<ReturnType<MastodonAccounts['accountOf']>>> {
@@ -70,4 +112,9 @@ export class MastodonAccountsHandler extends MastodonHandler {
     }
     return account;
   }
+}
+
+/** A boolean parameter as Mastodon reads one (`true`, `1`). */
+function flagged(params: URLSearchParams, name: string): boolean {
+  return [ 'true', '1' ].includes(params.get(name) ?? '');
 }

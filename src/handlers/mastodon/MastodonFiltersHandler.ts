@@ -122,12 +122,17 @@ function keywordChanges(fields: Fields): KeywordChange[] {
     whole_word: flag(entry.whole_word), destroy: flag(entry._destroy) }));
 }
 
-/** Mastodon's v1 Filter: one per keyword of the v2 filters (v1 is read-only here). */
-function v1Filters(filters: MastodonFilter[]): Record<string, unknown>[] {
-  return filters.flatMap((filter): Record<string, unknown>[] => filter.keywords.map((keyword): Record<string, unknown> => ({
-    id: keyword.id, phrase: keyword.keyword, context: filter.context, whole_word: keyword.whole_word,
-    expires_at: filter.expires_at, irreversible: filter.filter_action === 'hide',
-  })));
+/** Mastodon's v1 Filter: one keyword of a v2 filter, with its filter's fields. */
+function v1Filter(filter: MastodonFilter, keyword: FilterKeyword): Record<string, unknown> {
+  return { id: keyword.id, phrase: keyword.keyword, context: filter.context, whole_word: keyword.whole_word,
+    expires_at: filter.expires_at, irreversible: filter.filter_action === 'hide' };
+}
+
+/** A v1 body's filter fields: `phrase` is the title too (v1 has none), `irreversible` the action. */
+function v1Input(fields: Fields): FilterInput {
+  const irreversible = flag(fields.irreversible);
+  return { ...filterInput(fields), title: text(fields.phrase),
+    filter_action: irreversible === undefined ? undefined : irreversible ? 'hide' : 'warn' };
 }
 
 /**
@@ -136,7 +141,9 @@ function v1Filters(filters: MastodonFilter[]): Record<string, unknown>[] {
  * `mastodon-filter-statuses` (a filter's, GET and POST), `mastodon-filter-keyword` (GET, PUT, DELETE of
  * `/api/v2/filters/keywords/:id`, also `/api/v2/filter_keywords/:id`), `mastodon-filter-status` (GET, DELETE of
  * `/api/v2/filters/statuses/:id`, also `/api/v2/filter_statuses/:id`)
- * and `mastodon-filters-v1` (v1's list, read-only). Another user's filter, keyword or status is 404.
+ * and v1's, a v1 filter being one keyword of a v2 filter: `mastodon-filters-v1` (GET the list, one per
+ * keyword; POST a filter of one keyword) and `mastodon-filter-v1` (GET, PUT, DELETE of one, by its
+ * keyword's id). Another user's filter, keyword or status is 404.
  */
 export class MastodonFiltersHandler extends MastodonHandler {
   public constructor(private readonly filters: MastodonFilters, private readonly statuses: MastodonStatuses) {
@@ -150,9 +157,33 @@ export class MastodonFiltersHandler extends MastodonHandler {
     const reading = method === 'GET' || method === 'HEAD';
     const fields = reading || method === 'DELETE' ? {} : await readFields(request, operation.target.query);
     switch (operation.route.name) {
-      case 'mastodon-filters-v1':
-        sendJson(response, 200, v1Filters(await this.filters.all(username)));
+      case 'mastodon-filters-v1': {
+        if (reading) {
+          sendJson(response, 200, (await this.filters.all(username)).flatMap((filter): Record<string, unknown>[] =>
+            filter.keywords.map((keyword): Record<string, unknown> => v1Filter(filter, keyword))));
+          return;
+        }
+        const phrase = text(fields.phrase);
+        if (!phrase?.trim()) {
+          throw new FedpodHttpError(422, 'Validation failed', 'Validation failed: Phrase can\'t be blank');
+        }
+        const created = await this.filters.create(username, v1Input(fields), [{ keyword: phrase, whole_word: flag(fields.whole_word) ?? true }]);
+        sendJson(response, 200, v1Filter(created, created.keywords[0]));
         return;
+      }
+      case 'mastodon-filter-v1': {
+        if (method === 'DELETE') {
+          await this.filters.deleteV1(username, id);
+          sendJson(response, 200, {});
+          return;
+        }
+        const { filter, keyword } = reading ?
+          await this.filters.holderOf(username, 'keywords', id).then((holder): { filter: MastodonFilter; keyword: FilterKeyword } =>
+            ({ filter: holder, keyword: holder.keywords.find((entry): boolean => entry.id === id)! })) :
+          await this.filters.changeV1(username, id, { keyword: text(fields.phrase), whole_word: flag(fields.whole_word) }, v1Input(fields));
+        sendJson(response, 200, v1Filter(filter, keyword));
+        return;
+      }
       case 'mastodon-filters':
         sendJson(response, 200, reading ?
           await this.filters.all(username) :

@@ -183,6 +183,46 @@ export class MastodonFilters {
   }
 
   /**
+   * v1's change of a filter (one keyword of a v2 filter): the keyword's text and `whole_word`, and the
+   * fields of the filter holding it, which only a filter of this one keyword may change, as on Mastodon
+   * (they would change the other keywords' filter too); `title` follows the phrase, as v1 has none.
+   */
+  public async changeV1(username: string, keywordId: string, keyword: Partial<Omit<FilterKeyword, 'id'>>, input: FilterInput):
+  Promise<{ filter: MastodonFilter; keyword: FilterKeyword }> {
+    const holder = await this.holderOf(username, 'keywords', keywordId);
+    const filter = await this.change(username, holder.id, (current): MastodonFilter => {
+      const next = changed(current, input);
+      const fields = ({ title, context, filter_action, expires_at }: MastodonFilter): string =>
+        JSON.stringify([ title, context, filter_action, expires_at ]);
+      if (current.keywords.length > 1 && fields(next) !== fields(current)) {
+        throw new FedpodHttpError(422, 'Validation failed', 'These parameters cannot be changed from this application because they ' +
+          'apply to more than one filter keyword. Use a more recent application or the web interface.');
+      }
+      next.keywords = next.keywords.map((entry): FilterKeyword => entry.id === keywordId ?
+        checkedKeyword({ ...entry, ...definedOf(keyword), id: keywordId }) :
+        entry);
+      return next;
+    });
+    return { filter, keyword: filter.keywords.find((entry): boolean => entry.id === keywordId)! };
+  }
+
+  /**
+   * v1's removal of a filter: its keyword, and the filter holding it when nothing is left in it (a v1
+   * filter made one v2 filter; an empty one would stay behind in v2 apps, filtering nothing).
+   */
+  public async deleteV1(username: string, keywordId: string): Promise<void> {
+    const holder = await this.holderOf(username, 'keywords', keywordId);
+    const filters = await this.all(username);
+    await this.storage.set(username, filters.flatMap((filter): MastodonFilter[] => {
+      if (filter.id !== holder.id) {
+        return [ filter ];
+      }
+      const keywords = filter.keywords.filter((entry): boolean => entry.id !== keywordId);
+      return keywords.length === 0 && filter.statuses.length === 0 ? [] : [{ ...filter, keywords }];
+    }));
+  }
+
+  /**
    * The statuses as the user reads them in a context: those a `hide` filter matches left out, those
    * a `warn` filter matches with `filtered` (a reblog: matched by what it reblogs).
    */

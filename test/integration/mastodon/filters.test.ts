@@ -1,7 +1,7 @@
 /**
- * Filters (v2, and v1 read-only) through masto.js and megalodon on the default setup: bob follows
- * alice and filters her words; `warn` marks statuses with `filtered`, `hide` takes them out, in the
- * contexts the filter names only. Carol never reads or changes bob's filters.
+ * Filters (v2, and v1: a keyword of a v2 filter each) through masto.js and megalodon on the default
+ * setup: bob follows alice and filters her words; `warn` marks statuses with `filtered`, `hide` takes
+ * them out, in the contexts the filter names only. Carol never reads or changes bob's filters.
  */
 import type { mastodon } from 'masto';
 import { eventually } from '../../support/eventually';
@@ -107,5 +107,62 @@ describe('Mastodon filters', () => {
       expect([ body, (await api('/api/v2/filters', tokens.bob, { method: 'POST', body: JSON.stringify(body) })).status ]).toEqual([ body, 422 ]);
     }
     expect((await masto.bob.v2.filters.list()).map((filter) => filter.id)).toEqual([ warn.id ]);
+  });
+
+  it('writes v1 filters as v2 filters of one keyword, titled by their phrase', async() => {
+    const finale = await masto.bob.v1.filters.create({ phrase: 'finale', context: [ 'home' ], irreversible: true, wholeWord: false });
+    expect(finale).toMatchObject({ phrase: 'finale', context: [ 'home' ], irreversible: true, wholeWord: false, expiresAt: null });
+    const made = (await masto.bob.v2.filters.list()).find((filter) => filter.title === 'finale');
+    expect(made).toMatchObject({ context: [ 'home' ], filterAction: 'hide', keywords: [{ id: finale.id, keyword: 'finale', wholeWord: false }]});
+    expect(find(await masto.bob.v1.timelines.home.list(), 'finale')).toBeUndefined();
+    expect((await megalodon.bob.getFilter(finale.id)).data).toMatchObject({ id: finale.id, phrase: 'finale', irreversible: true });
+
+    const changed = (await megalodon.bob.updateFilter(finale.id, 'finales', [ 'home', 'public' ], { irreversible: false, whole_word: true })).data;
+    expect(changed).toMatchObject({ id: finale.id, phrase: 'finales', context: [ 'home', 'public' ], irreversible: false, whole_word: true });
+    expect((await masto.bob.v2.filters.$select(made!.id).fetch())).toMatchObject({ title: 'finales', filterAction: 'warn',
+      context: [ 'home', 'public' ], keywords: [{ keyword: 'finales', wholeWord: true }]});
+    expect(find(await masto.bob.v1.timelines.home.list(), 'finale')?.filtered).toEqual([]);
+
+    // The keyword of a filter with two: its filter's fields are the other keyword's too, so they stay.
+    const soup = await masto.bob.v2.filters.$select(warn.id).keywords.create({ keyword: 'soup', wholeWord: true });
+    expect((await megalodon.bob.getFilters()).data.map((filter) => filter.phrase).sort()).toEqual([ 'broccoli', 'finales', 'soup' ]);
+    const refused = await api(`/api/v1/filters/${soup.id}`, tokens.bob, { method: 'PUT', body: JSON.stringify({ phrase: 'soup', context: [ 'thread' ]}) });
+    expect(refused.status).toBe(422);
+    expect((refused.body as { error: string }).error).toContain('more than one filter keyword');
+    expect(await masto.bob.v2.filters.$select(warn.id).fetch()).toMatchObject({ title: 'Vegetables', context: [ 'home', 'public' ],
+      keywords: [{ keyword: 'broccoli' }, { keyword: 'soup', wholeWord: true }]});
+
+    // Removing a v1 filter removes its keyword, and the v2 filter it emptied.
+    expect((await api(`/api/v1/filters/${soup.id}`, tokens.bob, { method: 'DELETE' })).body).toEqual({});
+    expect((await masto.bob.v2.filters.$select(warn.id).fetch()).keywords.map((entry) => entry.keyword)).toEqual([ 'broccoli' ]);
+    await masto.bob.v1.filters.$select(finale.id).remove();
+    expect((await masto.bob.v2.filters.list()).map((filter) => filter.id)).toEqual([ warn.id ]);
+    expect((await api(`/api/v1/filters/${finale.id}`, tokens.bob)).status).toBe(404);
+  });
+
+  it('refuses v1 filter writes of another user, without a token or the write scope, and bad values', async() => {
+    const own = (await masto.bob.v2.filters.$select(warn.id).fetch()).keywords[0];
+    for (const [ method, body ] of [ [ 'GET' ], [ 'PUT', { phrase: 'mine', context: [ 'home' ]}], [ 'DELETE' ] ] as const) {
+      const init = { method, ...body ? { body: JSON.stringify(body) } : {} };
+      const answer = await api(`/api/v1/filters/${own.id}`, tokens.carol, init);
+      expect([ method, answer.status, answer.body ]).toEqual([ method, 404, { error: 'Record not found' }]);
+      expect([ method, (await api(`/api/v1/filters/${own.id}`, undefined, init)).status ]).toEqual([ method, 401 ]);
+    }
+    expect((await api('/api/v1/filters', undefined, { method: 'POST', body: JSON.stringify({ phrase: 'x', context: [ 'home' ]}) })).status)
+      .toBe(401);
+    expect((await api(`/api/v1/filters/${own.id}`, readOnly)).status).toBe(200);
+    expect((await api('/api/v1/filters', readOnly, { method: 'POST', body: JSON.stringify({ phrase: 'x', context: [ 'home' ]}) })).status)
+      .toBe(403);
+    expect((await api(`/api/v1/filters/${own.id}`, readOnly, { method: 'DELETE' })).status).toBe(403);
+    for (const body of [ { context: [ 'home' ]}, { phrase: 'x' }, { phrase: 'x', context: [ 'everywhere' ]}, { phrase: ' ', context: [ 'home' ]},
+      { phrase: 'x', context: [ 'home' ], expires_in: -5 } ]) {
+      const answer = await api('/api/v1/filters', tokens.bob, { method: 'POST', body: JSON.stringify(body) });
+      expect([ body, answer.status, typeof (answer.body as { error?: unknown }).error ]).toEqual([ body, 422, 'string' ]);
+    }
+    expect((await api(`/api/v1/filters/${own.id}`, tokens.bob, { method: 'PUT', body: JSON.stringify({ phrase: '', context: [ 'home' ]}) }))
+      .status).toBe(422);
+    expect(await masto.bob.v2.filters.list()).toEqual([ expect.objectContaining({ id: warn.id, title: 'Vegetables',
+      keywords: [ expect.objectContaining({ id: own.id, keyword: 'broccoli' }) ]}) ]);
+    expect(await masto.carol.v1.filters.list()).toEqual([]);
   });
 });

@@ -73,4 +73,33 @@ describe('MastodonFilters', (): void => {
     await expect(filters.update('bob', filter.id, {}, [{ id: 'nope', keyword: 'z' }])).rejects.toMatchObject({ statusCode: 404 });
     await expect(filters.update('bob', filter.id, { context: [] })).rejects.toMatchObject({ statusCode: 422 });
   });
+
+  it('changes a v1 filter\'s keyword, and its filter\'s fields only when no other keyword shares them', async(): Promise<void> => {
+    const single = await filters.create('bob', { title: 'one', context: [ 'home' ]}, [{ keyword: 'one', whole_word: true }]);
+    const changed = await filters.changeV1('bob', single.keywords[0].id, { keyword: 'uno', whole_word: false },
+      { title: 'uno', context: [ 'thread' ], filter_action: 'hide' });
+    expect(changed.filter).toMatchObject({ id: single.id, title: 'uno', context: [ 'thread' ], filter_action: 'hide' });
+    expect(changed.keyword).toEqual({ id: single.keywords[0].id, keyword: 'uno', whole_word: false });
+
+    const shared = await filters.create('bob', { title: 'two', context: [ 'home' ]}, [ { keyword: 'a', whole_word: true }, { keyword: 'b', whole_word: true } ]);
+    await expect(filters.changeV1('bob', shared.keywords[0].id, { keyword: 'a' }, { title: 'a' })).rejects.toMatchObject({ statusCode: 422 });
+    // The same fields again change nothing of the filter: the keyword alone may change.
+    expect((await filters.changeV1('bob', shared.keywords[0].id, { whole_word: false }, { title: 'two', context: [ 'home' ]})).keyword)
+      .toMatchObject({ keyword: 'a', whole_word: false });
+    await expect(filters.changeV1('alice', shared.keywords[0].id, { keyword: 'x' }, {})).rejects.toMatchObject({ statusCode: 404 });
+    expect((await filters.get('bob', shared.id)).title).toBe('two');
+  });
+
+  it('removes a v1 filter\'s keyword, and the filter it leaves empty', async(): Promise<void> => {
+    const single = await filters.create('bob', { title: 'one', context: [ 'home' ]}, [{ keyword: 'one', whole_word: true }]);
+    const shared = await filters.create('bob', { title: 'two', context: [ 'home' ]}, [ { keyword: 'a', whole_word: true }, { keyword: 'b', whole_word: true } ]);
+    const withStatus = await filters.create('bob', { title: 'three', context: [ 'home' ]}, [{ keyword: 'c', whole_word: true }]);
+    await filters.addStatus('bob', withStatus.id, '0190a8b0-0000-7000-8000-000000000000');
+    await expect(filters.deleteV1('alice', single.keywords[0].id)).rejects.toMatchObject({ statusCode: 404 });
+    for (const filter of [ single, shared, withStatus ]) {
+      await filters.deleteV1('bob', filter.keywords[0].id);
+    }
+    expect((await filters.all('bob')).map((filter): unknown => [ filter.title, filter.keywords.map((keyword): string => keyword.keyword) ]))
+      .toEqual([ [ 'two', [ 'b' ]], [ 'three', []] ]);
+  });
 });
