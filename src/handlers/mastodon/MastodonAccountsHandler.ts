@@ -60,7 +60,7 @@ export class MastodonAccountsHandler extends MastodonHandler {
         }
         const statuses = await this.statuses.timeline({ collections: [ this.accounts.urls.collection(username, 'outbox') ],
           addressedTo: reader.iri === account.uri ? undefined : await this.statuses.audienceFor(account.uri, reader) },
-        timelineQuery(operation.target.query), reader, 'public', 'account');
+        timelineQuery(operation.target.query), reader, 'public', 'account', accountStatusKept(operation.target.query));
         sendJson(response, 200, statuses, linkHeader(operation.target, statuses.map((status): string => status.id)));
         return;
       }
@@ -100,8 +100,7 @@ export class MastodonAccountsHandler extends MastodonHandler {
     const newer = cursor('min_id') ?? cursor('since_id');
     const shown = recent.filter((status, index): boolean =>
       (older === undefined || place(older, status, index) > 0) && (newer === undefined || place(newer, status, index) < 0) &&
-      !(flagged(params, 'exclude_replies') && status.in_reply_to_id !== null && status.in_reply_to_account_id !== status.account.id) &&
-      !(flagged(params, 'only_media') && status.media_attachments.length === 0));
+      accountStatusKept(params)(status));
     return query.ascending ? shown.slice(-query.limit) : shown.slice(0, query.limit);
   }
 
@@ -117,4 +116,19 @@ export class MastodonAccountsHandler extends MastodonHandler {
 /** A boolean parameter as Mastodon reads one (`true`, `1`). */
 function flagged(params: URLSearchParams, name: string): boolean {
   return [ 'true', '1' ].includes(params.get(name) ?? '');
+}
+
+/**
+ * The statuses an account's page keeps by its parameters, as Mastodon's profile tabs ask for them:
+ * `exclude_replies` leaves out replies to others (a reply to oneself, a thread, stays),
+ * `exclude_reblogs` the reblogs, `only_media` the statuses without media.
+ */
+function accountStatusKept(params: URLSearchParams): (status: MastodonStatus) => boolean {
+  const noReplies = flagged(params, 'exclude_replies');
+  const noReblogs = flagged(params, 'exclude_reblogs');
+  const onlyMedia = flagged(params, 'only_media');
+  return (status): boolean =>
+    !(noReplies && status.in_reply_to_id !== null && status.in_reply_to_account_id !== status.account.id) &&
+    !(noReblogs && status.reblog !== null) &&
+    !(onlyMedia && status.media_attachments.length === 0);
 }

@@ -22,6 +22,8 @@ const VISIBILITIES = new Set<Visibility>([ 'public', 'unlisted', 'private', 'dir
 /** How long an Idempotency-Key keeps answering with the status it made (Mastodon: one hour). */
 const IDEMPOTENCY_MS = 3_600_000;
 const CONTEXT_DEPTH = 40;
+/** How many items a page reads per status it shows when it keeps only some by their kind (an account's media or no-replies tab). */
+const KEEP_READ_FACTOR = 8;
 
 export interface MastodonStatusesOptions {
   baseUrl: string;
@@ -214,9 +216,10 @@ export class MastodonStatuses {
    * so are those the reader's filters hide in `context` (by default the kind's: home for a list).
    */
   public async timeline(source: TimelineSource, query: TimelineQuery, reader: Reader, kind: TimelineKind = 'public',
-    context: FilterContext = kind === 'public' ? 'public' : 'home'): Promise<MastodonStatus[]> {
-    // Read twice the page: items the reader may not see, or moderation or filters hide, leave room for the next ones.
-    const items = await this.options.records.timeline(source, { ...query, limit: query.limit * 2 });
+    context: FilterContext = kind === 'public' ? 'public' : 'home', keep?: (status: MastodonStatus) => boolean): Promise<MastodonStatus[]> {
+    // Read twice the page: items the reader may not see, or moderation or filters hide, leave room for the next ones;
+    // more with a `keep` of the page's own (an account's media or no-replies tab), which may pass only a few.
+    const items = await this.options.records.timeline(source, { ...query, limit: query.limit * (keep ? KEEP_READ_FACTOR : 2) });
     const memo: Memo = new Map();
     const shown: MastodonStatus[] = [];
     let next = 0;
@@ -232,7 +235,7 @@ export class MastodonStatuses {
         const status = entry.announce ?
           await this.announceStatus(entry.announce, reader, memo, entry.at, { object: entry.object, facts }) :
           await this.objectStatus(entry.object, reader, memo, entry.at, facts);
-        if (!status || await this.hidden(status, reader, kind)) {
+        if (!status || (keep && !keep(status)) || await this.hidden(status, reader, kind)) {
           return undefined;
         }
         return this.moderated(status);
