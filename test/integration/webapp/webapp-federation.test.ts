@@ -65,8 +65,14 @@ describe('the web app between two instances', () => {
     const posted = await postToOutbox(bob, { type: 'Note', to: [ AS_PUBLIC ], cc: [ `${bob.webId}/followers` ],
       content: '<p>Greetings from the other server</p>' });
     expect(posted.status).toBe(201);
+    // The delivery from B may wait for a retry on a busy machine: first until it reached alice on A
+    // (her home timeline through the API), then the open page must show it without a reload.
+    await eventually(async() => {
+      const home = await fetch(`${a.baseUrl}api/v1/timelines/home`, { headers: { authorization: `Bearer ${alice.token}` }});
+      return JSON.stringify(await home.json()).includes('Greetings from the other server');
+    }, 240_000);
     await page.waitForFunction((): boolean =>
-      (document.querySelector('[data-live="home"]')?.textContent ?? '').includes('Greetings from the other server'), { timeout: 90_000 });
+      (document.querySelector('[data-live="home"]')?.textContent ?? '').includes('Greetings from the other server'), { timeout: 60_000 });
     expect(await page.evaluate((): boolean => (window as unknown as { loadedOnce?: boolean }).loadedOnce === true)).toBe(true);
     await keepScreenshot(page, 'webapp-federation-home');
 
