@@ -48,12 +48,17 @@ describe('outbound requests a request can cause', () => {
     ];
     const started = await Promise.allSettled(setups.map(async ([ key, config, open ]) => {
       const canary = await startCanary();
-      const server = await startFedpod({ config, allowPrivateNetwork: open }).catch(async (error: unknown) => {
+      let server: FedpodServer | undefined;
+      try {
+        server = await startFedpod({ config, allowPrivateNetwork: open });
+        targets[key] = { label: `${path.basename(config, '.json')}${open ? ' --allow-private-network' : ''}`, server, open, canary,
+          alice: await signup(server.baseUrl, 'alice') };
+      } catch (error: unknown) {
+        // Not a target yet: afterAll would not stop them.
+        await server?.stop();
         await canary.close();
         throw error;
-      });
-      targets[key] = { label: `${path.basename(config, '.json')}${open ? ' --allow-private-network' : ''}`, server, open, canary,
-        alice: await signup(server.baseUrl, 'alice') };
+      }
     }));
     const failed = started.find((result): result is PromiseRejectedResult => result.status === 'rejected');
     if (failed) {
