@@ -55,12 +55,14 @@ module.exports = {
       displayName: 'integration',
       testMatch: ['<rootDir>/test/**/*.test.ts'],
       testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/unit/'],
-      // The Mastodon client libraries' CommonJS builds require two ESM-only packages: compiled too.
+      // The Mastodon client libraries' CommonJS builds require two ESM-only packages: compiled too,
+      // transpiled only (without isolatedModules ts-jest builds a type-checking language service in
+      // every worker that loads them).
       transform: {
         ...transform,
         '^.+/node_modules/(change-case|events-to-async)/.+\\.js$': [
           'ts-jest',
-          { tsconfig: { rootDir: '.', allowJs: true, declaration: false, module: 'commonjs' } },
+          { tsconfig: { rootDir: '.', allowJs: true, declaration: false, module: 'commonjs', isolatedModules: true } },
         ],
       },
       transformIgnorePatterns: ['/node_modules/(?!(change-case|events-to-async)/)'],

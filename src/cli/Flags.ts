@@ -67,6 +67,9 @@ export const SERVER_FLAGS: FlagSpec[] = [
     describe: 'Lifetime of issued tokens in seconds (default 7 days)', variable: `${FEDPOD}tokenLifetime` },
   { name: 'retry-base-delay', type: 'number', env: 'FEDPOD_RETRY_BASE_DELAY', default: 30000, range: [ 0, 24 * 3600 * 1000 ],
     describe: 'Wait in ms after a job\'s first failed run, doubling after each; shorter for tests and drills', variable: `${FEDPOD}retryBaseDelay` },
+  { name: 'job-lock-duration', type: 'number', env: 'FEDPOD_JOB_LOCK_DURATION', default: 30000, range: [ 1000, 3600 * 1000 ],
+    describe: 'redis backend: ms a worker\'s claim on a running job lasts unrenewed, and how often workers look for claims that lapsed ' +
+      '(a killed node\'s jobs run again within twice this); shorter for tests and drills', variable: `${FEDPOD}jobLockDuration` },
   { name: 'owner-webid', type: 'string', env: 'FEDPOD_OWNER_WEBID', default: '',
     describe: 'ldp-wac: WebID(s), space or comma separated, given full control in the root ACL made at first start-up; empty = nobody writes',
     variable: `${FEDPOD}ownerWebIds` },

@@ -30,12 +30,13 @@ export async function startWithUsers(): Promise<MastodonUsers> {
   const tokens = {} as Record<User, string>;
   const masto = {} as Record<User, mastodon.rest.Client>;
   const megalodon = {} as Record<User, MegalodonInterface>;
-  for (const username of USERS) {
+  // Side by side: each is a password hash and a few requests the server can overlap.
+  await Promise.all(USERS.map(async(username) => {
     await signup(server.baseUrl, username);
     tokens[username] = await appToken(server.baseUrl, username, 'correct horse', 'read write follow');
     masto[username] = createRestAPIClient({ url, accessToken: tokens[username] });
     megalodon[username] = generator('mastodon', url, tokens[username]);
-  }
+  }));
   const readOnly = await appToken(server.baseUrl, 'bob', 'correct horse', 'read');
   const api = async(path: string, token: string | undefined, init: RequestInit = {}): Promise<{ status: number; body: unknown }> => {
     const response = await fetch(`${url}${path}`, { ...init, headers: {

@@ -138,6 +138,7 @@ async function instantiateService(options: WebhookCliOptions, store: StoreUrls):
     'urn:fedpod:default:variable:allowPrivateNetwork': false,
     'urn:fedpod:default:variable:host': '',
     'urn:fedpod:default:variable:retryBaseDelay': options.retryBaseDelay ?? 30_000,
+    'urn:fedpod:default:variable:jobLockDuration': 30_000,
   };
   return manager.instantiate<WebhookService>('urn:fedpod:default:WebhookService', { variables });
 }

@@ -103,12 +103,12 @@ describe('media uploads', () => {
   beforeAll(async() => {
     server = await startFedpod({ config: 'activitypub' });
     url = server.baseUrl.replace(/\/$/u, '');
-    for (const username of [ 'alice', 'bob', 'carol' ]) {
+    await Promise.all([ 'alice', 'bob', 'carol' ].map(async(username) => {
       sessions[username] = await signup(server.baseUrl, username);
       tokens[username] = await login(username);
       masto[username] = createRestAPIClient({ url, accessToken: tokens[username] });
       megalodon[username] = generator('mastodon', url, tokens[username]);
-    }
+    }));
     expect((await postToOutbox(sessions.bob, { type: 'Follow', object: sessions.alice.webId })).status).toBe(201);
     await eventually(async() => (await masto.alice.v1.accounts.verifyCredentials()).followersCount === 1);
   });

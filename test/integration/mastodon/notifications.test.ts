@@ -44,16 +44,14 @@ describe.each(TEST_STORES)('Mastodon notifications and streaming on the $name', 
   beforeAll(async() => {
     server = await startFedpod({ config: 'activitypub', ...store.extraArgs() });
     url = server.baseUrl.replace(/\/$/u, '');
-    for (const username of [ 'alice', 'bob', 'carol' ]) {
+    await Promise.all([ 'alice', 'bob', 'carol' ].map(async(username) => {
       sessions[username] = await signup(server.baseUrl, username);
       tokens[username] = await appToken(server.baseUrl, username, 'correct horse', 'read write follow');
       masto[username] = createRestAPIClient({ url, accessToken: tokens[username] });
       megalodon[username] = generator('mastodon', url, tokens[username]);
-    }
-    aliceStream = await open('?stream=user', tokens.alice);
-    bobStream = await open(`?stream=user&access_token=${tokens.bob}`);
-    carolUser = await open('?stream=user', tokens.carol);
-    carolPublic = await open('', tokens.carol);
+    }));
+    [ aliceStream, bobStream, carolUser, carolPublic ] = await Promise.all([ open('?stream=user', tokens.alice),
+      open(`?stream=user&access_token=${tokens.bob}`), open('?stream=user', tokens.carol), open('', tokens.carol) ]);
     carolPublic.send({ type: 'subscribe', stream: 'public' });
     carolPublic.send({ type: 'subscribe', stream: 'hashtag', tag: 'Fedpod' });
     for (const stream of [ aliceStream, bobStream, carolUser, carolPublic ]) {
@@ -161,10 +159,11 @@ describe.each(TEST_STORES)('Mastodon notifications and streaming on the $name', 
       }
     })();
     try {
-      // Subscribed once one of alice's posts comes through: posting until one does, as no event says so.
+      // Subscribed once one of alice's posts comes through: posting until one does, as no event says so
+      // (a probe that arrives late is seen while waiting for the next).
       await eventually(async() => {
         await masto.alice.v1.statuses.create({ status: 'Probe for masto.js', visibility: 'unlisted' });
-        return eventually(async() => events.some((event) => event.event === 'update'), 3000).then(() => true, () => false);
+        return eventually(async() => events.some((event) => event.event === 'update'), 1000, 50).then(() => true, () => false);
       }, 60_000);
       const post = await masto.alice.v1.statuses.create({ status: 'Seen by masto.js', visibility: 'private' });
       await eventually(async() => events.some((event) => event.event === 'update' && event.payload.id === post.id));
@@ -239,14 +238,18 @@ describe.each(TEST_STORES)('Mastodon notifications and streaming on the $name', 
       .toEqual([[ 'follow_request', 'bob' ]]);
   });
 
-  it('streams a deletion, refuses a bad token and closes a stream whose token is revoked', async() => {
+  it('streams a deletion and refuses a bad token', async() => {
     const start = bobStream.events.length;
     await masto.alice.v1.statuses.$select(alicePost.id).remove();
     expect((await bobStream.waitFor((event) => event.event === 'delete', 30_000, start)).payload).toBe(alicePost.id);
 
     const refused = await open('?stream=user&access_token=nonsense');
     expect(await refused.waitForClose()).toBe(1008);
+  });
 
+  // App tokens live in the data directory, not in the store, and the stream's periodic check (every
+  // 10 s) runs in the server: the store plays no part, so this waits out the check on one store only.
+  (store === TEST_STORES[0] ? it : it.skip)('closes a stream whose token is revoked', async() => {
     const token = await appToken(server.baseUrl, 'carol', 'correct horse', 'read');
     const stream = await open('?stream=user', token);
     await stream.ready();

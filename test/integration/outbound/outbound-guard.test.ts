@@ -1,8 +1,8 @@
 /**
- * Every place a request can make the server fetch something, against a canary: an HTTP server on
- * loopback (a real socket) that records every connection and request. Each case runs on a server
- * without --allow-private-network (the canary is never asked, and the request is answered with a clear
- * 4xx) and on one with the flag (the canary is asked: the case would see a fetch that bypassed the
+ * Every place a request can make the server fetch something, against canaries: HTTP servers on
+ * loopback (real sockets), one per server under test, that record every connection and request. Each
+ * case runs on a server without --allow-private-network (its canary is never asked, and the request is
+ * answered with a clear 4xx) and on one with the flag (the canary is asked: the case would see a fetch that bypassed the
  * guard). The places CSS fetched from (the findings of "Privacy on a server with many users"):
  * Solid-OIDC client IDs at /.oidc/auth, /.oidc/token, introspection and session end; a registered
  * client's jwks_uri; a sector_identifier_uri at registration; the WebID and issuer of a Solid token (Bearer and DPoP); acl:agentGroup
@@ -30,15 +30,15 @@ interface Target {
   server: FedpodServer;
   open: boolean;
   alice: Account;
+  /** This server's own canary: one without the flag must never reach it, at any time in the file. */
+  canary: Canary;
 }
 
 describe('outbound requests a request can cause', () => {
-  let canary: Canary;
   const targets: Record<'closed' | 'open' | 'cssClosed' | 'cssOpen' | 'activitypub', Target> = {} as never;
   let serial = 0;
 
   beforeAll(async () => {
-    canary = await startCanary();
     const setups: [keyof typeof targets, string, boolean][] = [
       [ 'closed', 'ldp-wac', false ],
       [ 'open', 'ldp-wac', true ],
@@ -47,9 +47,18 @@ describe('outbound requests a request can cause', () => {
       [ 'activitypub', 'activitypub', false ],
     ];
     const started = await Promise.allSettled(setups.map(async ([ key, config, open ]) => {
-      const server = await startFedpod({ config, allowPrivateNetwork: open });
-      targets[key] = { label: `${path.basename(config, '.json')}${open ? ' --allow-private-network' : ''}`, server, open,
-        alice: await signup(server.baseUrl, 'alice') };
+      const canary = await startCanary();
+      let server: FedpodServer | undefined;
+      try {
+        server = await startFedpod({ config, allowPrivateNetwork: open });
+        targets[key] = { label: `${path.basename(config, '.json')}${open ? ' --allow-private-network' : ''}`, server, open, canary,
+          alice: await signup(server.baseUrl, 'alice') };
+      } catch (error: unknown) {
+        // Not a target yet: afterAll would not stop them.
+        await server?.stop();
+        await canary.close();
+        throw error;
+      }
     }));
     const failed = started.find((result): result is PromiseRejectedResult => result.status === 'rejected');
     if (failed) {
@@ -59,7 +68,22 @@ describe('outbound requests a request can cause', () => {
 
   afterAll(async () => {
     await Promise.allSettled(Object.values(targets).map(async (target) => target.server.stop()));
-    await canary?.close();
+    await Promise.allSettled(Object.values(targets).map(async (target) => target.canary.close()));
+  });
+
+  // A server without the flag has a canary of its own that must never be asked: each case checks it
+  // as soon as the answer is in, and once more here, a second after the test's last request (one wait
+  // per test, not per request; a late fetch from any earlier request of the file fails it too).
+  let closedChecked = new Set<Target>();
+  afterEach(async () => {
+    const checked = [ ...closedChecked ];
+    closedChecked = new Set();
+    if (checked.length > 0) {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      for (const target of checked) {
+        expect([ target.label, target.canary.hits ]).toEqual([ target.label, [] ]);
+      }
+    }
   });
 
   /** A path on the canary no other case uses. */
@@ -72,7 +96,7 @@ describe('outbound requests a request can cause', () => {
    * A WebID document and an OpenID issuer on the canary, new for each token (the server keeps what it
    * read for two minutes): the WebID names the issuer, whose configuration names its key set.
    */
-  function identityOnCanary(): { webId: string; issuer: string; profile: string } {
+  function identityOnCanary(canary: Canary): { webId: string; issuer: string; profile: string } {
     const profile = trap('profile');
     const issuer = `${canary.origin}${trap('idp')}`;
     const idp = new URL(issuer).pathname;
@@ -91,18 +115,20 @@ describe('outbound requests a request can cause', () => {
   }
 
   /**
-   * Runs `request` and checks the canary: never asked on a server without the flag (a second later
-   * either), asked for `path` (or at least connected to) on one with it. Resolves with the answer.
+   * Runs `request` and checks the target's canary: never asked on a server without the flag (nor a
+   * second after the test, see afterEach), asked for `path` (or at least connected to) on one with it.
+   * Resolves with the answer.
    */
   async function expectGuarded(target: Target, path: string | 'connection', request: () => Promise<Response>): Promise<Response> {
+    const { canary } = target;
     const before = canary.hits.length;
     const answer = await request();
     if (target.open) {
       await eventually(async () => canary.since(before).some((hit) => path === 'connection' ? hit === 'connection' : hit.endsWith(` ${path}`)),
         10_000, 50);
     } else {
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-      expect([ target.label, canary.since(before) ]).toEqual([ target.label, [] ]);
+      expect([ target.label, canary.hits ]).toEqual([ target.label, [] ]);
+      closedChecked.add(target);
     }
     return answer;
   }
@@ -119,7 +145,7 @@ describe('outbound requests a request can cause', () => {
     it('at the authorization endpoint: a client ID on loopback by name is never fetched; the answer is 400', async () => {
       for (const target of oidcServers()) {
         const path = trap('client-auth');
-        const query = new URLSearchParams({ client_id: `${canary.origin}${path}`, redirect_uri: 'https://app.example/cb', response_type: 'code',
+        const query = new URLSearchParams({ client_id: `${target.canary.origin}${path}`, redirect_uri: 'https://app.example/cb', response_type: 'code',
           scope: 'openid webid', code_challenge: 'x'.repeat(43), code_challenge_method: 'S256' });
         const answer = await expectGuarded(target, path, async () => fetch(`${target.server.baseUrl}.oidc/auth?${query}`, { headers: JSON_ACCEPT }));
         if (!target.open) {
@@ -130,7 +156,7 @@ describe('outbound requests a request can cause', () => {
 
     it('at the authorization endpoint: https on a loopback address opens no connection', async () => {
       for (const target of oidcServers()) {
-        const query = new URLSearchParams({ client_id: `https://127.0.0.1:${canary.port}/client-tls`, redirect_uri: 'https://app.example/cb',
+        const query = new URLSearchParams({ client_id: `https://127.0.0.1:${target.canary.port}/client-tls`, redirect_uri: 'https://app.example/cb',
           response_type: 'code', scope: 'openid webid' });
         const answer = await expectGuarded(target, 'connection', async () =>
           fetch(`${target.server.baseUrl}.oidc/auth?${query}`, { headers: JSON_ACCEPT }));
@@ -145,14 +171,14 @@ describe('outbound requests a request can cause', () => {
         const base = target.server.baseUrl;
         const token = trap('client-token');
         const tokenAnswer = await expectGuarded(target, token, async () => fetch(`${base}.oidc/token`, { method: 'POST', headers: FORM,
-          body: new URLSearchParams({ grant_type: 'authorization_code', code: 'x', client_id: `${canary.origin}${token}`,
+          body: new URLSearchParams({ grant_type: 'authorization_code', code: 'x', client_id: `${target.canary.origin}${token}`,
             redirect_uri: 'https://app.example/cb' }) }));
         const introspection = trap('client-introspection');
         const introspectionAnswer = await expectGuarded(target, introspection, async () => fetch(`${base}.oidc/token/introspection`,
-          { method: 'POST', headers: FORM, body: new URLSearchParams({ token: 'x', client_id: `${canary.origin}${introspection}` }) }));
+          { method: 'POST', headers: FORM, body: new URLSearchParams({ token: 'x', client_id: `${target.canary.origin}${introspection}` }) }));
         const end = trap('client-end');
         const endAnswer = await expectGuarded(target, end, async () =>
-          fetch(`${base}.oidc/session/end?${new URLSearchParams({ client_id: `${canary.origin}${end}` })}`, { headers: JSON_ACCEPT }));
+          fetch(`${base}.oidc/session/end?${new URLSearchParams({ client_id: `${target.canary.origin}${end}` })}`, { headers: JSON_ACCEPT }));
         if (!target.open) {
           await expectJsonError(tokenAnswer, [ 401 ]);
           await expectJsonError(introspectionAnswer, [ 401 ]);
@@ -168,7 +194,7 @@ describe('outbound requests a request can cause', () => {
         for (const host of [ 'localhost', '127.0.0.1' ]) {
           const answer = await expectGuarded(target, 'connection', async () => fetch(`${target.server.baseUrl}.oidc/reg`, { method: 'POST',
             headers: { 'content-type': 'application/json', ...JSON_ACCEPT },
-            body: JSON.stringify({ redirect_uris: [ 'https://app.example/cb' ], sector_identifier_uri: `https://${host}:${canary.port}${trap('sector')}` }) }));
+            body: JSON.stringify({ redirect_uris: [ 'https://app.example/cb' ], sector_identifier_uri: `https://${host}:${target.canary.port}${trap('sector')}` }) }));
           await expectJsonError(answer, [ 400 ]);
         }
       }
@@ -179,7 +205,7 @@ describe('outbound requests a request can cause', () => {
         const base = target.server.baseUrl;
         const path = trap('jwks');
         const registered = await fetch(`${base}.oidc/reg`, { method: 'POST', headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ redirect_uris: [ 'https://app.example/cb' ], jwks_uri: `${canary.origin}${path}`,
+          body: JSON.stringify({ redirect_uris: [ 'https://app.example/cb' ], jwks_uri: `${target.canary.origin}${path}`,
             token_endpoint_auth_method: 'private_key_jwt', grant_types: [ 'client_credentials' ], response_types: [] }) });
         expect(registered.status).toBe(201);
         const clientId = (await registered.json() as { client_id: string }).client_id;
@@ -216,7 +242,7 @@ describe('outbound requests a request can cause', () => {
 
     it('a Bearer token naming a WebID and issuer on loopback: 401, nothing fetched', async () => {
       for (const target of tokenServers()) {
-        const { webId, issuer, profile } = identityOnCanary();
+        const { webId, issuer, profile } = identityOnCanary(target.canary);
         const headers = await selfSigned(webId, issuer);
         const answer = await expectGuarded(target, profile, async () => fetch(target.server.baseUrl, { headers: { ...headers, ...JSON_ACCEPT } }));
         await expectJsonError(answer, [ 401 ]);
@@ -226,7 +252,7 @@ describe('outbound requests a request can cause', () => {
     it('a DPoP token naming a WebID and issuer on loopback: 401, nothing fetched', async () => {
       for (const target of tokenServers()) {
         const url = target.server.baseUrl;
-        const { webId, issuer, profile } = identityOnCanary();
+        const { webId, issuer, profile } = identityOnCanary(target.canary);
         const headers = await selfSigned(webId, issuer, { method: 'GET', url });
         const answer = await expectGuarded(target, profile, async () => fetch(url, { headers: { ...headers, ...JSON_ACCEPT } }));
         await expectJsonError(answer, [ 401 ]);
@@ -235,15 +261,16 @@ describe('outbound requests a request can cause', () => {
 
     it('a WebID over https on a loopback address: no connection', async () => {
       for (const target of tokenServers()) {
-        const headers = await selfSigned(`https://127.0.0.1:${canary.port}${trap('tls-profile')}#me`, `https://127.0.0.1:${canary.port}`);
+        const headers = await selfSigned(`https://127.0.0.1:${target.canary.port}${trap('tls-profile')}#me`, `https://127.0.0.1:${target.canary.port}`);
         const answer = await expectGuarded(target, 'connection', async () => fetch(target.server.baseUrl, { headers: { ...headers, ...JSON_ACCEPT } }));
         await expectJsonError(answer, [ 401 ]);
       }
     });
 
     it('with the flag, the issuer\'s configuration and keys are read through the guard too', async () => {
+      const { canary } = targets.open;
       const before = canary.hits.length;
-      const { webId, issuer, profile } = identityOnCanary();
+      const { webId, issuer, profile } = identityOnCanary(canary);
       const headers = await selfSigned(webId, issuer);
       expect((await fetch(targets.open.server.baseUrl, { headers })).status).toBe(401);
       const idp = new URL(issuer).pathname;
@@ -268,7 +295,7 @@ describe('outbound requests a request can cause', () => {
           '@prefix acl: <http://www.w3.org/ns/auth/acl#> .',
           `<#owner> a acl:Authorization; acl:agent <${target.alice.webId}>; acl:accessTo <./>; acl:default <./>;`,
           '  acl:mode acl:Read, acl:Write, acl:Control .',
-          `<#group> a acl:Authorization; acl:agentGroup <${canary.origin}${path}#members>; acl:accessTo <./>; acl:default <./>;`,
+          `<#group> a acl:Authorization; acl:agentGroup <${target.canary.origin}${path}#members>; acl:accessTo <./>; acl:default <./>;`,
           '  acl:mode acl:Read, acl:Write .',
         ].join('\n');
         expect((await fetch(`${folder}.acl`, { method: 'PUT', headers: { 'content-type': 'text/turtle', ...as(target) }, body: acl })).status)
@@ -299,7 +326,7 @@ describe('outbound requests a request can cause', () => {
         const answer = await (cssFetches ? expectGuarded : expectNothingFetched)(target, path, async () =>
           fetch(`${target.server.baseUrl}.notifications/WebSocketChannel2023/`, { method: 'POST',
             headers: { 'content-type': 'application/ld+json', ...as(target) },
-            body: JSON.stringify({ '@context': [ 'https://www.w3.org/ns/solid/notification/v1', `${canary.origin}${path}` ],
+            body: JSON.stringify({ '@context': [ 'https://www.w3.org/ns/solid/notification/v1', `${target.canary.origin}${path}` ],
               type: `${NOTIFY}WebSocketChannel2023`, topic: storageOf(target) }) }));
         if (!cssFetches) {
           await expectJsonError(answer, [ 400, 422 ]);
@@ -312,7 +339,7 @@ describe('outbound requests a request can cause', () => {
         const path = trap('hook');
         const topic = `${storageOf(target)}watched-${serial}.txt`;
         expect((await fetch(topic, { method: 'PUT', headers: { 'content-type': 'text/plain', ...as(target) }, body: 'one' })).status).toBe(201);
-        const subscribed = await requestSubscription(target.server.baseUrl, topic, as(target), 'WebhookChannel2023', { sendTo: `${canary.origin}${path}` });
+        const subscribed = await requestSubscription(target.server.baseUrl, topic, as(target), 'WebhookChannel2023', { sendTo: `${target.canary.origin}${path}` });
         expect(subscribed.status).toBe(200);
         expect(await subscribed.json()).toMatchObject({ type: `${NOTIFY}WebhookChannel2023`, topic });
         await expectGuarded(target, path, async () => fetch(topic, { method: 'PUT', headers: { 'content-type': 'text/plain', ...as(target) }, body: 'two' }));
@@ -322,7 +349,15 @@ describe('outbound requests a request can cause', () => {
 
   /** As expectGuarded for a place that fetches nothing even with the flag. */
   async function expectNothingFetched(target: Target, path: string, request: () => Promise<Response>): Promise<Response> {
-    return expectGuarded({ ...target, open: false }, path, request);
+    if (!target.open) {
+      return expectGuarded(target, path, request);
+    }
+    // The canary of a server with the flag is asked by other cases: only this request's second counts.
+    const before = target.canary.hits.length;
+    const answer = await request();
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect([ target.label, target.canary.since(before) ]).toEqual([ target.label, [] ]);
+    return answer;
   }
 
   describe('Solid login with the flag off: this server\'s own issuer and WebIDs are reached', () => {
@@ -337,10 +372,10 @@ describe('outbound requests a request can cause', () => {
       try {
         await session.login({ clientId: client.id, clientSecret: client.secret, oidcIssuer: client.issuer, tokenType: 'DPoP' });
         expect(session.info.webId).toBe(target.alice.webId);
-        const before = canary.hits.length;
+        const before = target.canary.hits.length;
         const listed = await session.fetch(`${base}auth/clients`);
         expect(listed.status).toBe(200);
-        expect(canary.since(before)).toEqual([]);
+        expect(target.canary.since(before)).toEqual([]);
       } finally {
         await session.logout();
       }

@@ -91,8 +91,19 @@ describe('the web app in a browser', () => {
   };
 
   beforeAll(async() => {
-    server = await startFedpod({ config: 'activitypub' });
-    browser = await launchBrowser();
+    // Side by side; whichever started is stopped by afterAll if the other failed.
+    const [ started, launched ] = await Promise.allSettled([ startFedpod({ config: 'activitypub' }), launchBrowser() ]);
+    if (started.status === 'fulfilled') {
+      server = started.value;
+    }
+    if (launched.status === 'fulfilled') {
+      browser = launched.value;
+    }
+    for (const result of [ started, launched ]) {
+      if (result.status === 'rejected') {
+        throw result.reason;
+      }
+    }
   });
 
   afterAll(async() => {

@@ -74,7 +74,9 @@ describe.each([
 
   beforeAll(async() => {
     redisUrl = redis();
-    server = await startFedpod({ config: 'activitypub', redisUrl });
+    // BullMQ runs a killed server's job again once its claim lapses: within 20 s here rather than a minute
+    // (the kill test waits for it). Long enough that a claim is renewed in time on a busy machine.
+    server = await startFedpod({ config: 'activitypub', redisUrl, extraArgs: redisUrl ? [ '--job-lock-duration', '10000' ] : [] });
     alice = await signup(server, 'alice');
     bob = await signup(server, 'bob');
   });

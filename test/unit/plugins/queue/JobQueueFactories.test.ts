@@ -60,6 +60,15 @@ describe('the job queue factories (LocalJobQueueFactory, BullMqJobQueueFactory)'
     await factory.closeAll();
   });
 
+  it('gives its BullMQ queues the claim duration, also as the stalled check\'s interval (30 s unless set)', async(): Promise<void> => {
+    const set = new BullMqJobQueueFactory('redis://127.0.0.1:1/0', undefined, undefined, true, 2_000);
+    expect((set.create('delivery') as BullMqJobQueue<unknown>)['options']).toEqual(expect.objectContaining({ lockDurationMs: 2_000, stalledIntervalMs: 2_000 }));
+    const unset = new BullMqJobQueueFactory('redis://127.0.0.1:1/0');
+    expect((unset.create('delivery') as BullMqJobQueue<unknown>)['options']).toEqual(expect.objectContaining({ lockDurationMs: 30_000, stalledIntervalMs: 30_000 }));
+    await set.closeAll();
+    await unset.closeAll();
+  });
+
   it('starts no worker for process() on a node without queue workers', async(): Promise<void> => {
     const factory = new BullMqJobQueueFactory('redis://127.0.0.1:1/0', undefined, undefined, false);
     const queue = factory.create('delivery') as BullMqJobQueue<unknown>;
