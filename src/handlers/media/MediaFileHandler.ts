@@ -3,6 +3,7 @@ import type { MediaStore } from '../../plugins/media/MediaStore';
 import { attachmentOf } from '../../plugins/media/MediaStore';
 import { ACTIVITYSTREAMS_CONTEXT_URL, FEDIVERSE_TERMS } from '../../plugins/ldp/Contexts';
 import { notFound } from '../../util/HttpErrors';
+import { eTagFor, isNotModified } from '../http/ConditionalGet';
 import { sendJson } from '../http/HttpUtil';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { NOT_HANDLED } from '../http/NotHandled';
@@ -51,7 +52,16 @@ export class MediaFileHandler extends JsonHttpHandler {
     if (!file) {
       throw notFound(`Nothing at ${iri}`);
     }
-    response.writeHead(200, { ...headers, 'content-type': file.type, 'content-length': file.size });
+    // An ETag as the LDP read gives a file's, so a reader's revalidation (no-cache) gets a 304 without
+    // the bytes; only after the check above, which every request passes afresh.
+    const eTag = eTagFor(file.modified, file.type);
+    const versioned = eTag ? { etag: eTag, 'last-modified': file.modified!.toUTCString() } : {};
+    if (eTag && isNotModified(request.headers['if-none-match'], request.headers['if-modified-since'], eTag, file.modified!)) {
+      response.writeHead(304, { ...headers, ...versioned });
+      response.end();
+      return;
+    }
+    response.writeHead(200, { ...headers, ...versioned, 'content-type': file.type, 'content-length': file.size });
     if (request.method === 'HEAD') {
       response.end();
       return;

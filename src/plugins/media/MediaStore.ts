@@ -9,7 +9,7 @@ import { fileMetadata, fileNameOf } from '../../storage/ResourceFiles';
 import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
 import type { ResourceWrite } from '../../storage/ResourceGraphs';
 import { documentMetadata } from '../../storage/ResourceGraphs';
-import { FEDPOD_NS, RDF_TYPE, XSD_DATETIME } from '../../storage/StoreVocabulary';
+import { DC_MODIFIED, FEDPOD_NS, RDF_TYPE, XSD_DATETIME } from '../../storage/StoreVocabulary';
 import { notFound, payloadTooLarge } from '../../util/HttpErrors';
 import type { Json } from '../activitypub/ActivityJson';
 import { ActorUrls } from '../activitypub/ActorUrls';
@@ -114,6 +114,8 @@ export interface StoredMediaFile {
   name: string;
   type: string;
   size: number;
+  /** When it was written (its ETag); none when its metadata has no date. */
+  modified?: Date;
 }
 
 /** An upload as recordOf finds it: its description, and the stored file when a file was asked for. */
@@ -448,8 +450,10 @@ function fileIn(iri: string, metadata: readonly Quad[]): StoredMediaFile | undef
   }
   const value = (predicate: string): string | undefined =>
     metadata.find((entry): boolean => entry.subject.value === iri && entry.predicate.value === predicate)?.object.value;
+  const modified = value(DC_MODIFIED);
   return { name, type: value('http://www.w3.org/ns/ma-ont#format') ?? 'application/octet-stream',
-    size: Number(value('http://www.w3.org/ns/posix/stat#size') ?? 0) };
+    size: Number(value('http://www.w3.org/ns/posix/stat#size') ?? 0),
+    ...modified !== undefined && Number.isFinite(Date.parse(modified)) ? { modified: new Date(modified) } : {} };
 }
 
 function recordFromQuads(iri: string, quads: readonly Quad[]): MediaRecord | undefined {
