@@ -2,15 +2,13 @@ import type { ServerResponse } from 'node:http';
 import type { Quad } from '@rdfjs/types';
 import { DC_MODIFIED, LDP_BASIC_CONTAINER, LDP_CONTAINER, LDP_NON_RDF_SOURCE, LDP_RESOURCE } from '../../storage/StoreVocabulary';
 
+// Here too for the LDP handlers, which import all their headers from this file.
+export { eTagFor, isNotModified } from '../http/ConditionalGet';
+
 /** The response headers Solid clients read on LDP resources, in one place for the fast handlers. */
 export function modifiedOf(metadata: readonly Quad[], iri: string): Date | undefined {
   const modified = metadata.find((entry): boolean => entry.subject.value === iri && entry.predicate.value === DC_MODIFIED);
   return modified ? new Date(modified.object.value) : undefined;
-}
-
-/** Same ETag shape as CSS's BasicETagHandler, so conditional requests work across both paths. */
-export function eTagFor(modified: Date | undefined, contentType: string): string | undefined {
-  return modified ? `"${modified.getTime()}-${contentType}"` : undefined;
 }
 
 /** What an LDP resource is: a container, an RDF document, or a non-RDF source (a file). */

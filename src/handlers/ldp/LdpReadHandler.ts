@@ -25,7 +25,7 @@ import { containerListing, nameOf, parentsOf, readerMayAppend } from '../html/Co
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { agentIri } from '../http/Agent';
 import type { OperationInput } from '../http/Operation';
-import { CONTAINER_TYPES, eTagFor, ldpHeaders, modifiedOf, notModified } from './LdpHeaders';
+import { CONTAINER_TYPES, eTagFor, isNotModified, ldpHeaders, modifiedOf, notModified } from './LdpHeaders';
 import { LdpPaths } from './LdpPaths';
 
 const { namedNode, quad } = DataFactory;
@@ -192,25 +192,13 @@ export class LdpReadHandler extends JsonHttpHandler {
     if (body.isStorage) {
       (headers.link as string[]).unshift(`<${PIM_STORAGE}>; rel="type"`);
     }
-    if (eTag && this.notModified(request.headers['if-none-match'], request.headers['if-modified-since'], eTag, body.modified!)) {
+    if (eTag && isNotModified(request.headers['if-none-match'], request.headers['if-modified-since'], eTag, body.modified!)) {
       notModified(response, eTag);
       return;
     }
     headers['content-length'] = String(Buffer.byteLength(body.text));
     response.writeHead(200, headers);
     response.end(request.method === 'HEAD' ? undefined : body.text);
-  }
-
-  private notModified(ifNoneMatch: string | undefined, ifModifiedSince: string | undefined, eTag: string, modified: Date):
-  boolean {
-    if (ifNoneMatch) {
-      return ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((tag): boolean => tag.trim().replace(/^W\//u, '') === eTag);
-    }
-    if (ifModifiedSince) {
-      const since = Date.parse(ifModifiedSince);
-      return Number.isFinite(since) && Math.floor(modified.getTime() / 1000) <= Math.floor(since / 1000);
-    }
-    return false;
   }
 
   /**
@@ -245,7 +233,7 @@ export class LdpReadHandler extends JsonHttpHandler {
     if (eTag) {
       headers.etag = eTag;
       headers['last-modified'] = modified!.toUTCString();
-      if (this.notModified(request.headers['if-none-match'], request.headers['if-modified-since'], eTag, modified!)) {
+      if (isNotModified(request.headers['if-none-match'], request.headers['if-modified-since'], eTag, modified!)) {
         notModified(response, eTag);
         return;
       }
@@ -306,7 +294,7 @@ ${containerListing({
     // which also changes when the reader's audience does.
     const modified = modifiedOf(page.metadata, iri);
     const eTag = this.audience ? undefined : eTagFor(modified, 'text/html');
-    if (eTag && this.notModified(request.headers['if-none-match'], request.headers['if-modified-since'], eTag, modified!)) {
+    if (eTag && isNotModified(request.headers['if-none-match'], request.headers['if-modified-since'], eTag, modified!)) {
       notModified(response, eTag);
       return;
     }

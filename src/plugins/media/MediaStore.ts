@@ -9,7 +9,7 @@ import { fileMetadata, fileNameOf } from '../../storage/ResourceFiles';
 import type { ResourceGraphStore } from '../../storage/ResourceGraphStore';
 import type { ResourceWrite } from '../../storage/ResourceGraphs';
 import { documentMetadata } from '../../storage/ResourceGraphs';
-import { FEDPOD_NS, RDF_TYPE, XSD_DATETIME } from '../../storage/StoreVocabulary';
+import { DC_MODIFIED, FEDPOD_NS, RDF_TYPE, XSD_DATETIME } from '../../storage/StoreVocabulary';
 import { notFound, payloadTooLarge } from '../../util/HttpErrors';
 import type { Json } from '../activitypub/ActivityJson';
 import { ActorUrls } from '../activitypub/ActorUrls';
@@ -40,6 +40,12 @@ const P = {
   focusY: `${FEDPOD_NS}focusY`,
   attachedTo: `${FEDPOD_NS}attachedTo`,
 };
+/**
+ * What a read of an upload's file or thumbnail needs of its description: which files are the
+ * upload's, whose it is and the post it is attached to. Its text, sizes and blurhash are a third of
+ * the rows the store would carry back, and every row costs the store's engine and the parser.
+ */
+const FILE_READ_PREDICATES: readonly string[] = [ P.type, P.url, P.attributedTo, P.preview, P.attachedTo ];
 const KIND_TYPES: Record<MediaKind, string> = { image: 'Image', video: 'Video', audio: 'Audio' };
 /** An upload's id: a UUID (v7), as minted here. */
 const ID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/u;
@@ -108,6 +114,8 @@ export interface StoredMediaFile {
   name: string;
   type: string;
   size: number;
+  /** When it was written (its ETag); none when its metadata has no date. */
+  modified?: Date;
 }
 
 /** An upload as recordOf finds it: its description, and the stored file when a file was asked for. */
@@ -287,24 +295,31 @@ export class MediaStore {
    * The upload a description's IRI names, or one of its files (`<id>.<ext>`, `<id>-small.jpg`)
    * does, with that file's stored bytes (name, type, size) when `iri` is a file: both in one query.
    */
-  public async recordOf(iri: string): Promise<FoundMedia | undefined> {
-    return (await this.recordWith(iri, undefined))?.found;
+  public async recordOf(iri: string, brief = false): Promise<FoundMedia | undefined> {
+    return (await this.recordWith(iri, undefined, undefined, brief))?.found;
   }
 
   /**
    * As recordOf, and the data of `other` (e.g. the post the upload is attached to; with `predicates`,
    * only those of its own subject) read in the same query: a reader's check then costs one round trip
-   * to the store, not two in turn.
+   * to the store, not two in turn. `brief`, for serving a file or thumbnail: its record holds only
+   * the upload's kind, files, owner and post (FILE_READ_PREDICATES); a description's IRI is always read whole.
    */
-  public async recordWith(iri: string, other: string | undefined, predicates?: readonly string[]):
+  public async recordWith(iri: string, other: string | undefined, predicates?: readonly string[], brief = false):
   Promise<{ found: FoundMedia; other: Quad[] } | undefined> {
     const description = this.descriptionOf(iri);
     if (description === undefined) {
       return undefined;
     }
+    const only = new Map<string, readonly string[]>();
+    if (other !== undefined && predicates !== undefined) {
+      only.set(other, predicates);
+    }
+    if (brief && iri !== description) {
+      only.set(description, FILE_READ_PREDICATES);
+    }
     const { data, metadata } = await this.options.graphs.readDataAndMetadata(
-      other === undefined ? [ description ] : [ description, other ], iri === description ? [] : [ iri ],
-      other === undefined || predicates === undefined ? undefined : new Map([[ other, predicates ]]),
+      other === undefined ? [ description ] : [ description, other ], iri === description ? [] : [ iri ], only,
     );
     const own = data.get(description);
     const record = own ? recordFromQuads(description, own) : undefined;
@@ -435,8 +450,10 @@ function fileIn(iri: string, metadata: readonly Quad[]): StoredMediaFile | undef
   }
   const value = (predicate: string): string | undefined =>
     metadata.find((entry): boolean => entry.subject.value === iri && entry.predicate.value === predicate)?.object.value;
+  const modified = value(DC_MODIFIED);
   return { name, type: value('http://www.w3.org/ns/ma-ont#format') ?? 'application/octet-stream',
-    size: Number(value('http://www.w3.org/ns/posix/stat#size') ?? 0) };
+    size: Number(value('http://www.w3.org/ns/posix/stat#size') ?? 0),
+    ...modified !== undefined && Number.isFinite(Date.parse(modified)) ? { modified: new Date(modified) } : {} };
 }
 
 function recordFromQuads(iri: string, quads: readonly Quad[]): MediaRecord | undefined {

@@ -137,6 +137,21 @@ describe('media uploads', () => {
     expect(stored.orientation).toBeUndefined();
     expect(bytes.includes('secret place')).toBe(false);
 
+    // Revalidation (the files are no-cache): a 304 without the bytes to the uploader, still a 404 to others.
+    const eTag = response.headers.get('etag');
+    expect(eTag).toMatch(/^"\d+-image\/jpeg"$/u);
+    expect(response.headers.get('last-modified')).toBeTruthy();
+    const again = await fetch(media.previewUrl!, { headers: { authorization: `Bearer ${tokens.alice}` } });
+    await again.arrayBuffer();
+    const revalidated = await fetch(media.previewUrl!, { headers: { authorization: `Bearer ${tokens.alice}`,
+      'if-none-match': again.headers.get('etag')! } });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.headers.get('cache-control')).toBe('private, no-cache');
+    expect((await revalidated.arrayBuffer()).byteLength).toBe(0);
+    expect((await fetch(media.previewUrl!, { headers: { authorization: `Bearer ${tokens.bob}`,
+      'if-none-match': again.headers.get('etag')! } })).status).toBe(404);
+    expect((await fetch(media.previewUrl!, { headers: { 'if-none-match': '*' } })).status).toBe(404);
+
     for (const reader of [ undefined, 'bob', 'carol' ]) {
       expect(await readStatus(media.url!, reader)).toBe(404);
       expect(await readStatus(media.previewUrl!, reader)).toBe(404);
