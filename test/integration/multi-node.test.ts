@@ -3,15 +3,14 @@
  * data directory and one public base URL, behind a round-robin proxy: every write path must hold
  * across processes (Redis locks, BullMQ queues, caches revalidated against shared state).
  */
-import * as http from 'node:http';
 import * as path from 'node:path';
-import { claimRedisDb, sharedServers } from '../support/env';
-import { startFedpod, type FedpodServer } from '../support/fedpod';
-import { makeTempDir, REPO_ROOT } from '../support/processes';
+import type { FedpodServer } from '../support/fedpod';
+import { startNodePair, type NodeAnswer, type NodePair } from '../support/node-pair';
+import { REPO_ROOT } from '../support/processes';
 
 /** The ActivityPub setup with public append under /notes/, for the LDP POST burst. */
 const PUBLIC_APPEND_CONFIG = path.join(REPO_ROOT, 'test', 'fixtures', 'config', 'activitypub-public-append.json');
-import { startRoundRobinProxy, type RoundRobinProxy } from '../support/round-robin-proxy';
+import type { RoundRobinProxy } from '../support/round-robin-proxy';
 import { sparqlSelect } from '../support/sparql';
 import { eventually as eventuallyWithin } from '../support/eventually';
 import { itemIds } from '../support/collections';
@@ -19,40 +18,20 @@ import { itemIds } from '../support/collections';
 const AS = 'https://www.w3.org/ns/activitystreams';
 const LDP_CONTAINS = 'http://www.w3.org/ns/ldp#contains';
 
-interface Answer {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
 interface Session { token: string; webId: string }
 
 describe('several Fedpod nodes on one store and one Redis', () => {
+  let pair: NodePair | undefined;
   let proxy: RoundRobinProxy;
   let nodes: FedpodServer[] = [];
   let base: string;
   let endpoint: string;
-  // Every request on its own connection to the proxy, all at once (no reuse: no keep-alive races).
-  const agent = new http.Agent({ keepAlive: false });
   const run = Date.now().toString(36);
 
-  /** A request to the proxy (target 'proxy') or straight to one node, always with the public Host. */
+  /** A request to the proxy (target 'proxy') or straight to one node, always with the public Host; each on its own connection. */
   function call(target: 'proxy' | FedpodServer, method: string, path: string,
-    options: { headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
-    const url = new URL(path, base);
-    const port = target === 'proxy' ? proxy.port : target.port;
-    const headers: Record<string, string> = { host: url.host, ...options.headers };
-    if (options.body !== undefined) headers['content-length'] = String(Buffer.byteLength(options.body));
-    return new Promise((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port, method, path: `${url.pathname}${url.search}`, headers, agent }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      });
-      req.on('error', reject);
-      req.end(options.body);
-    });
+    options: { headers?: Record<string, string>; body?: string } = {}): Promise<NodeAnswer> {
+    return pair!.call(target, method, path, options);
   }
 
   function json(body: unknown): { headers: Record<string, string>; body: string } {
@@ -66,7 +45,7 @@ describe('several Fedpod nodes on one store and one Redis', () => {
     return JSON.parse(answer.body) as Session;
   }
 
-  async function toOutbox(target: 'proxy' | FedpodServer, session: Session, activity: unknown): Promise<Answer> {
+  async function toOutbox(target: 'proxy' | FedpodServer, session: Session, activity: unknown): Promise<NodeAnswer> {
     return call(target, 'POST', `${session.webId}/outbox`, { headers: { 'content-type': 'application/activity+json',
       authorization: `Bearer ${session.token}` }, body: JSON.stringify(activity) });
   }
@@ -86,23 +65,14 @@ describe('several Fedpod nodes on one store and one Redis', () => {
   }
 
   beforeAll(async() => {
-    endpoint = sharedServers().sparqlEndpoint;
-    const redisUrl = claimRedisDb();
-    // The test store (Virtuoso) takes 20 connections: at most 8 requests in flight per node keep
-    // both nodes' store connections within that, as an operator sizes a load balancer to the store.
-    proxy = await startRoundRobinProxy({ maxConnectionsPerBackend: 8 });
-    base = proxy.baseUrl;
-    const dataDir = makeTempDir('fedpod-nodes');
-    // Started together on a fresh data directory, as replicas of one deployment are.
-    nodes = await Promise.all([ 0, 1 ].map(async() => startFedpod({ config: PUBLIC_APPEND_CONFIG, sparqlEndpoint: endpoint, redisUrl,
-      dataDir, baseUrl: base, allowPrivateNetwork: true })));
-    proxy.backends = nodes.map((node) => node.port);
+    const started = await startNodePair(PUBLIC_APPEND_CONFIG, 'fedpod-nodes', (startedPair) => {
+      pair = startedPair;
+    });
+    ({ nodes, endpoint, base, proxy } = started);
   }, 300_000);
 
   afterAll(async() => {
-    agent.destroy();
-    await Promise.all(nodes.map(async(node) => node.stop()));
-    await proxy?.close();
+    await pair?.stop();
   });
 
   it('gives 1,000 concurrent POSTs to one container exactly 1,000 members, Slug collisions included', async() => {

@@ -4,11 +4,8 @@
  * deletes, reactions undone, follows and unfollows, whichever of two nodes on one store (the run's
  * Virtuoso) and one Redis made the change and whichever answers.
  */
-import * as http from 'node:http';
-import { claimRedisDb, sharedServers } from '../../support/env';
-import { startAll, startFedpod, type FedpodServer } from '../../support/fedpod';
-import { makeTempDir } from '../../support/processes';
-import { startRoundRobinProxy, type RoundRobinProxy } from '../../support/round-robin-proxy';
+import type { FedpodServer } from '../../support/fedpod';
+import { startNodePair, type NodeAnswer, type NodePair } from '../../support/node-pair';
 import { sparqlSelect } from '../../support/sparql';
 import { eventually as eventuallyWithin } from '../../support/eventually';
 
@@ -17,7 +14,6 @@ const TOTAL = 'https://fedpod.dev/ns#total';
 /** More statuses than a collection needs to keep its total (CollectionStore). */
 const POSTS = 70;
 
-interface Answer { status: number; body: string }
 interface Session { token: string; webId: string }
 interface Account { statuses_count: number; followers_count: number; following_count: number }
 interface Status {
@@ -33,33 +29,19 @@ interface Status {
 }
 
 describe('account counts on two nodes', () => {
-  let proxy: RoundRobinProxy;
+  let pair: NodePair | undefined;
   let nodes: FedpodServer[] = [];
-  let base: string;
   let endpoint: string;
-  const agent = new http.Agent({ keepAlive: false });
   const run = Date.now().toString(36);
 
   /** A request straight to one node, with the public Host. */
-  function call(node: FedpodServer, method: string, path: string, options: { token?: string; body?: unknown } = {}): Promise<Answer> {
-    const url = new URL(path, base);
+  function call(node: FedpodServer, method: string, path: string, options: { token?: string; body?: unknown } = {}): Promise<NodeAnswer> {
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
-    const headers: Record<string, string> = { host: url.host,
-      ...options.token ? { authorization: `Bearer ${options.token}` } : {},
-      ...body === undefined ? {} : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } };
-    return new Promise((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port: node.port, method, path: `${url.pathname}${url.search}`, headers, agent }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      });
-      req.on('error', reject);
-      req.end(body);
-    });
+    return pair!.call(node, method, path, { body, headers: { ...options.token ? { authorization: `Bearer ${options.token}` } : {},
+      ...body === undefined ? {} : { 'content-type': 'application/json' } }});
   }
 
-  async function ok<T>(answer: Promise<Answer>, status = 200): Promise<T> {
+  async function ok<T>(answer: Promise<NodeAnswer>, status = 200): Promise<T> {
     const { status: got, body } = await answer;
     expect(`${got} ${got === status ? '' : body}`).toBe(`${status} `);
     return JSON.parse(body) as T;
@@ -96,22 +78,14 @@ describe('account counts on two nodes', () => {
   }
 
   beforeAll(async() => {
-    endpoint = sharedServers().sparqlEndpoint;
-    const redisUrl = claimRedisDb();
-    proxy = await startRoundRobinProxy({ maxConnectionsPerBackend: 8 });
-    base = proxy.baseUrl;
-    const dataDir = makeTempDir('fedpod-counts');
-    nodes = await startAll([ 0, 1 ].map(async() => startFedpod({ config: 'activitypub', sparqlEndpoint: endpoint, redisUrl,
-      dataDir, baseUrl: base, allowPrivateNetwork: true })), (started) => {
-      nodes = started.filter((node): node is FedpodServer => node !== undefined);
+    const started = await startNodePair('activitypub', 'fedpod-counts', (startedPair) => {
+      pair = startedPair;
     });
-    proxy.backends = nodes.map((node) => node.port);
+    ({ nodes, endpoint } = started);
   }, 300_000);
 
   afterAll(async() => {
-    agent.destroy();
-    await Promise.all(nodes.map(async(node) => node.stop()));
-    await proxy?.close();
+    await pair?.stop();
   });
 
   it('counts posts, deletes, undone reactions, follows and unfollows made on either node', async() => {
