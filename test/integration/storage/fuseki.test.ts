@@ -11,6 +11,7 @@ import { startFedpod, type FedpodServer } from '../../support/fedpod';
 import { FUSEKI_AUTH, startFuseki, type FusekiServer } from '../../support/fuseki';
 import { isAlive, REPO_ROOT, tailFile } from '../../support/processes';
 import { httpRequest, type HttpResult } from '../../support/sparql';
+import { eventually } from '../../support/eventually';
 
 const CONFIG = path.join(REPO_ROOT, 'config', 'ldp-sparql.json');
 const TEXT = 'http://schema.org/text';
@@ -140,7 +141,8 @@ describe('Fedpod on a Fuseki set up as docs/operations.md says', () => {
     const described = await admin(`datasets/${dataset}`);
     expect(described.status).toBe(200);
     expect((JSON.parse(described.body) as { 'ds.name': string })['ds.name']).toBe(`/${dataset}`);
-    expect(tailFile(server.logFile, 1_000)).toContain(`Created dataset ${dataset}`);
+    // The initialiser's own log lines are written asynchronously: they may follow "ready".
+    await eventually(async() => tailFile(server.logFile, 1_000).includes(`Created dataset ${dataset}`));
 
     const created = await httpRequest(`${server.baseUrl}notes/`, { method: 'POST', headers: { 'content-type': 'text/turtle' },
       body: `<${subject}> <${TEXT}> ${JSON.stringify(marker)} .` });
@@ -151,7 +153,8 @@ describe('Fedpod on a Fuseki set up as docs/operations.md says', () => {
     expect(await throughFedpod()).toEqual([ marker ]);
 
     await server.restart();
-    expect(tailFile(server.logFile, 1_000)).toContain(`Dataset ${dataset} exists on the store`);
+    // The initialiser's own log lines are written asynchronously: they may follow "ready".
+    await eventually(async() => tailFile(server.logFile, 1_000).includes(`Dataset ${dataset} exists on the store`));
     const listed = JSON.parse((await admin('datasets')).body) as { datasets: { 'ds.name': string }[] };
     expect(listed.datasets.map((entry) => entry['ds.name'])).toEqual([ `/${dataset}` ]);
     expect(await throughFedpod()).toEqual([ marker ]);
