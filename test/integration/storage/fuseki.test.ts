@@ -142,7 +142,8 @@ describe('Fedpod on a Fuseki set up as docs/operations.md says', () => {
     expect(described.status).toBe(200);
     expect((JSON.parse(described.body) as { 'ds.name': string })['ds.name']).toBe(`/${dataset}`);
     // The initialiser's own log lines are written asynchronously: they may follow "ready".
-    await eventually(async() => tailFile(server.logFile, 1_000).includes(`Created dataset ${dataset}`));
+    const logFile = server.logFile;
+    await eventually(async() => tailFile(logFile, 1_000).includes(`Created dataset ${dataset}`));
 
     const created = await httpRequest(`${server.baseUrl}notes/`, { method: 'POST', headers: { 'content-type': 'text/turtle' },
       body: `<${subject}> <${TEXT}> ${JSON.stringify(marker)} .` });
@@ -154,7 +155,7 @@ describe('Fedpod on a Fuseki set up as docs/operations.md says', () => {
 
     await server.restart();
     // The initialiser's own log lines are written asynchronously: they may follow "ready".
-    await eventually(async() => tailFile(server.logFile, 1_000).includes(`Dataset ${dataset} exists on the store`));
+    await eventually(async() => tailFile(logFile, 1_000).includes(`Dataset ${dataset} exists on the store`));
     const listed = JSON.parse((await admin('datasets')).body) as { datasets: { 'ds.name': string }[] };
     expect(listed.datasets.map((entry) => entry['ds.name'])).toEqual([ `/${dataset}` ]);
     expect(await throughFedpod()).toEqual([ marker ]);
