@@ -45,7 +45,20 @@ export interface NotificationQuery {
   account?: string;
 }
 
-export type NotificationListener = (username: string, notification: MastodonNotification) => void;
+/**
+ * A notification just recorded: what it is, and its entity built on the first ask only (a listener
+ * with nobody to tell builds nothing; several share one build).
+ */
+export interface NewNotification {
+  id: string;
+  type: NotificationType;
+  /** Who caused it. */
+  actor: string;
+  /** The entity as its user reads it now; undefined when it is not shown (hidden by moderation or a filter). */
+  entity: () => Promise<MastodonNotification | undefined>;
+}
+
+export type NotificationListener = (username: string, notification: NewNotification) => void;
 
 export interface MastodonNotificationsOptions {
   client: SparqlClient;
@@ -247,8 +260,9 @@ export class MastodonNotifications {
   /** Keeps the notification unless the activity made one for this user already, and tells listeners of a new one. */
   private async record(username: string, activityIri: string, recorded: Recorded): Promise<void> {
     const reader = this.readerOf(username);
-    // Never a notification about a status the user could not read.
-    if (recorded.status && !await this.options.statuses.shown(recorded.status, reader)) {
+    // Never a notification about a status the user could not read (its audience checked, nothing built:
+    // a page of notifications builds each status as it is read).
+    if (recorded.status && !await this.options.statuses.mayRead(recorded.status, reader)) {
       return;
     }
     const id = uuidv7();
@@ -263,14 +277,17 @@ WHERE { FILTER NOT EXISTS { GRAPH ${graph} { ?known ${sparqlIri(P.activity)} ${a
       return;
     }
     // Told only when this run kept it: a delivery seen before notifies nobody again.
-    const kept = await this.options.client.ask(`ASK { GRAPH ${graph} { ${subject} ${sparqlIri(P.activity)} ${activity} } }`);
-    const notification = kept ?
-      await this.entity(id, recorded.type, recorded.actor, recorded.status, reader, new Map()) :
-      undefined;
-    if (notification) {
-      for (const listener of this.listeners) {
-        listener(username, notification);
-      }
+    if (!await this.options.client.ask(`ASK { GRAPH ${graph} { ${subject} ${sparqlIri(P.activity)} ${activity} } }`)) {
+      return;
+    }
+    let built: Promise<MastodonNotification | undefined> | undefined;
+    const made: NewNotification = { id, type: recorded.type, actor: recorded.actor,
+      entity: async(): Promise<MastodonNotification | undefined> => {
+        built ??= this.entity(id, recorded.type, recorded.actor, recorded.status, reader, new Map());
+        return built;
+      } };
+    for (const listener of this.listeners) {
+      listener(username, made);
     }
   }
 

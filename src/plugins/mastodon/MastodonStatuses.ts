@@ -152,6 +152,11 @@ export class MastodonStatuses {
     return this.statusOf(iri, reader, new Map(), at);
   }
 
+  /** Whether the reader may read the object or Announce `iri` (its audience checked; nothing built or framed). */
+  public async mayRead(iri: string, reader: Reader): Promise<boolean> {
+    return (await this.allowed(iri, reader)) !== undefined;
+  }
+
   /** The IRI of a status the reader may read (an object, or an Announce for a reblog); 404 otherwise. */
   public async iriOf(id: string, reader: Reader): Promise<string> {
     for (const candidate of await this.options.records.candidatesFor(id)) {
@@ -498,7 +503,13 @@ export class MastodonStatuses {
 
   /** The document at `iri` when the reader may read it (as an ActivityPub GET of it would answer). */
   private async readable(iri: string, reader: Reader): Promise<Json | undefined> {
-    const { audience, activities } = this.options;
+    const found = await this.allowed(iri, reader);
+    return found ? this.options.activities.read(iri, found.stored) : undefined;
+  }
+
+  /** What the audience check read of `iri`, when the reader may read it. */
+  private async allowed(iri: string, reader: Reader): Promise<Awaited<ReturnType<AudienceRules['read']>>> {
+    const { audience } = this.options;
     const found = await audience.read(iri);
     if (!found) {
       return undefined;
@@ -506,7 +517,7 @@ export class MastodonStatuses {
     const allowed = iri.startsWith(this.base) ?
       await audience.mayRead(found.addressing, reader.iri) :
       await audience.mayReadReceived(iri, found.addressing, reader.iri);
-    return allowed ? activities.read(iri, found.stored) : undefined;
+    return allowed ? found : undefined;
   }
 
   /** The status of an object, or the reblog an Announce is, when the reader may read it. */

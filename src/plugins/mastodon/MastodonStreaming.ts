@@ -6,7 +6,7 @@ import { idOf, isObject, typeOf } from '../activitypub/ActivityJson';
 import type { MastodonAccounts } from './MastodonAccounts';
 import type { MastodonConversations } from './MastodonConversations';
 import type { MastodonLists } from './MastodonLists';
-import type { MastodonNotification, MastodonNotifications } from './MastodonNotifications';
+import type { MastodonNotifications, NewNotification } from './MastodonNotifications';
 import type { MastodonRecords } from './MastodonRecords';
 import type { MastodonStatuses, Reader } from './MastodonStatuses';
 import type { MastodonStatus } from './StatusEntity';
@@ -61,7 +61,11 @@ export class MastodonStreaming {
   public constructor(options: MastodonStreamingOptions) {
     this.options = options;
     options.events.listen(async(event): Promise<void> => this.activity(event));
-    options.notifications.listen((username, notification): void => this.notification(username, notification));
+    options.notifications.listen((username, notification): void => {
+      this.notification(username, notification).catch((error: unknown): void => {
+        this.logger.warn(`Could not stream notification ${notification.id} to ${username}: ${messageOf(error)}`);
+      });
+    });
   }
 
   public add(client: StreamClient): void {
@@ -72,14 +76,23 @@ export class MastodonStreaming {
     this.clients.delete(client);
   }
 
-  private notification(username: string, notification: MastodonNotification): void {
+  /** A new notification to its user's `user` and `user:notification` streams, built only when one is open. */
+  private async notification(username: string, made: NewNotification): Promise<void> {
+    const streams = [ 'user', 'user:notification' ];
+    const clients = [ ...this.clients ].filter((client): boolean => client.username === username &&
+      streams.some((stream): boolean => client.subscriptions.has(stream)));
+    if (clients.length === 0) {
+      return;
+    }
+    const notification = await made.entity();
+    if (!notification) {
+      return;
+    }
     const payload = JSON.stringify(notification);
-    for (const client of this.clients) {
-      if (client.username === username) {
-        for (const stream of [ 'user', 'user:notification' ]) {
-          if (client.subscriptions.has(stream)) {
-            client.send([ stream ], 'notification', payload);
-          }
+    for (const client of clients) {
+      for (const stream of streams) {
+        if (client.subscriptions.has(stream)) {
+          client.send([ stream ], 'notification', payload);
         }
       }
     }

@@ -9,7 +9,7 @@ import type { JobQueue, QueuedJob } from '../queue/JobQueue';
 import type { JobQueueFactory } from '../queue/JobQueueFactory';
 import { PermanentJobError } from '../queue/PermanentJobError';
 import type { MastodonAccounts } from './MastodonAccounts';
-import type { MastodonNotification, MastodonNotifications } from './MastodonNotifications';
+import type { MastodonNotification, MastodonNotifications, NewNotification } from './MastodonNotifications';
 import type { MastodonOAuthService } from './MastodonOAuthService';
 import { grantsAny } from './OAuthScopes';
 import type { PushAlert, PushSubscription, PushSubscriptions } from './PushSubscriptions';
@@ -96,12 +96,15 @@ export class WebPushDelivery {
     return this.queueInstance;
   }
 
-  /** Queues the notification's push to each of the user's subscriptions that asks for it. */
-  public async queueFor(username: string, notification: MastodonNotification): Promise<void> {
+  /**
+   * Queues the notification's push to each of the user's subscriptions that asks for it, by its type
+   * and who caused it: nothing is built here (the job reads the notification as its user would).
+   */
+  public async queueFor(username: string, notification: Pick<NewNotification, 'id' | 'type' | 'actor'>): Promise<void> {
     const subscriptions = await this.options.subscriptions.ofUser(username);
     for (const subscription of subscriptions) {
       if (subscription.alerts[notification.type as PushAlert] !== true ||
-        !await this.policyAllows(subscription, notification.account.uri)) {
+        !await this.policyAllows(subscription, notification.actor)) {
         continue;
       }
       await this.queue.add({ username, subscription: subscription.id, notification: notification.id },
