@@ -83,6 +83,11 @@ interface Recorded {
   type: NotificationType;
   actor: string;
   status?: string;
+  /**
+   * The status is another server's object of an activity now in the user's inbox: theirs to read by
+   * that alone (AudienceRules.mayReadReceived), so not read again to check.
+   */
+  inInbox?: boolean;
 }
 
 const P = {
@@ -232,7 +237,7 @@ export class MastodonNotifications {
         if (!object || !objectIri || !this.mentions(object, own)) {
           return undefined;
         }
-        return { type: 'mention', actor, status: objectIri };
+        return { type: 'mention', actor, status: objectIri, inInbox: !objectIri.startsWith(urls.base) };
       }
       case 'Update': {
         const type = isObject(activity.object) ? typeOf(activity.object) : undefined;
@@ -262,7 +267,7 @@ export class MastodonNotifications {
     const reader = this.readerOf(username);
     // Never a notification about a status the user could not read (its audience checked, nothing built:
     // a page of notifications builds each status as it is read).
-    if (recorded.status && !await this.options.statuses.mayRead(recorded.status, reader)) {
+    if (recorded.status && !recorded.inInbox && !await this.options.statuses.mayRead(recorded.status, reader)) {
       return;
     }
     const id = uuidv7();

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { FileChangeCounter } from '../../../../src/plugins/cluster/FileChangeCounter';
 import { UserDomainBlocks } from '../../../../src/plugins/moderation/UserDomainBlocks';
 
 describe('UserDomainBlocks', (): void => {
@@ -32,6 +33,18 @@ describe('UserDomainBlocks', (): void => {
     await blocks.remove('alice', 'one.example');
     expect((await blocks.list('alice')).map((block): string => block.domain)).toEqual([ 'two.example' ]);
     expect(await blocks.blocks('alice', 'https://one.example/x')).toBe(false);
+  });
+
+  it('holds a block made on another node at once, through the shared change counter', async(): Promise<void> => {
+    const nodeA = new UserDomainBlocks(dataDir, new FileChangeCounter(dataDir, 'moderation'));
+    const nodeB = new UserDomainBlocks(dataDir, new FileChangeCounter(dataDir, 'moderation'));
+    // Both have read (and hold) alice's empty list before the change.
+    expect(await nodeB.blocks('alice', 'https://spam.example/users/x')).toBe(false);
+    await nodeA.add('alice', 'spam.example');
+    expect(await nodeB.blocks('alice', 'https://spam.example/users/x')).toBe(true);
+    await nodeB.remove('alice', 'spam.example');
+    expect(await nodeA.blocks('alice', 'https://spam.example/users/x')).toBe(false);
+    expect(await nodeA.list('alice')).toEqual([]);
   });
 
   it('refuses what is not a domain', async(): Promise<void> => {
