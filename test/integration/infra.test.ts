@@ -286,6 +286,25 @@ describe('private servers survive a crash', () => {
     expect(isAlive(redis.pid)).toBe(false);
   });
 
+  it('tells of a death nobody asked for, and not of stop, kill9 or restart', async () => {
+    const redis = await startRedis();
+    const crashes: string[] = [];
+    redis.onCrash((why) => crashes.push(why));
+    try {
+      await redis.restart();
+      await redis.kill9();
+      await redis.restart();
+      expect(crashes).toEqual([]);
+      // As a crash: the process dies on its own.
+      process.kill(redis.pid, 'SIGKILL');
+      expect(await waitUntil(() => crashes.length === 1, 10_000)).toBe(true);
+      expect(crashes[0]).toMatch(/exited with SIGKILL/u);
+    } finally {
+      await redis.stop();
+    }
+    expect(crashes).toHaveLength(1);
+  });
+
   it('Virtuoso keeps data and the update grant across kill -9', async () => {
     const virtuoso = await startVirtuoso();
     try {

@@ -7,7 +7,8 @@
 import { ENV } from './env';
 import { startFuseki, type FusekiServer } from './fuseki';
 import { setGlobalServers, type GlobalServers } from './global-state';
-import { cleanupStaleRuns, createRunDir } from './processes';
+import type { ManagedServer } from './managed-process';
+import { cleanupStaleRuns, createRunDir, tailFile } from './processes';
 import { startRedis, type RedisServer } from './redis';
 import { startVirtuoso, type VirtuosoServer } from './virtuoso';
 
@@ -34,11 +35,30 @@ export default async function globalSetup(): Promise<void> {
     throw new Error(`test servers did not start:\n${reasons.join('\n')}`);
   }
   exportAddresses(virtuoso.value, fuseki.value, redis.value);
+  restartOnCrash('Virtuoso', virtuoso.value);
+  restartOnCrash('Fuseki', fuseki.value);
+  restartOnCrash('redis-server', redis.value);
   log(
     `Virtuoso ${virtuoso.value.endpoint} (pid ${virtuoso.value.pid}), ` +
       `Fuseki ${fuseki.value.baseUrl} (pid ${fuseki.value.pid}), ` +
       `redis ${redis.value.url} (pid ${redis.value.pid}) ready in ${((Date.now() - began) / 1000).toFixed(1)} s`,
   );
+}
+
+/**
+ * A shared server that dies mid-run (Virtuoso has been seen to abort inside glibc's allocator under
+ * concurrent updates) is said so, with its log, and started again on the same ports and files, so the
+ * failures are the tests that were using it then, not every later test of that store.
+ */
+function restartOnCrash(name: string, server: ManagedServer): void {
+  server.onCrash((why) => {
+    log(`the shared ${name} (pid ${server.pid}) died while tests ran: ${why}; log ${server.logFile}:\n` +
+      `${tailFile(server.logFile)}\nstarting it again on the same ports and files`);
+    server.restart().then(
+      () => log(`the shared ${name} is back (pid ${server.pid})`),
+      (error: unknown) => log(`the shared ${name} could not be started again: ${String(error)}`),
+    );
+  });
 }
 
 function exportAddresses(virtuoso: VirtuosoServer, fuseki: FusekiServer, redis: RedisServer): void {

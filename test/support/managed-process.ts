@@ -23,6 +23,8 @@ export interface ManagedServer {
   kill9(): Promise<void>;
   /** Stops it if running and starts it again on the same ports and files. */
   restart(): Promise<void>;
+  /** Calls `listener` when it dies on its own once ready (not by stop, kill9 or restart). */
+  onCrash(listener: (why: string) => void): void;
 }
 
 export abstract class ManagedProcess implements ManagedServer {
@@ -30,6 +32,9 @@ export abstract class ManagedProcess implements ManagedServer {
   logFile = '';
   private start = 0;
   private proc: SpawnedProcess | undefined;
+  /** Set while stop(), kill9() or restart() ends the process: its exit is no crash. */
+  private ending = false;
+  private crashListener: ((why: string) => void) | undefined;
 
   protected constructor(
     /** Name used in "<name> exited with ..." while waiting for readiness. */
@@ -51,18 +56,30 @@ export abstract class ManagedProcess implements ManagedServer {
     return this.logFile === '' ? undefined : this.logFile;
   }
 
+  /**
+   * Calls `listener` when the process, once ready, exits without stop(), kill9() or restart()
+   * ending it (a crash of a server shared by the whole run).
+   */
+  onCrash(listener: (why: string) => void): void {
+    this.crashListener = listener;
+  }
+
   async launch(): Promise<void> {
+    this.ending = false;
     const proc = await this.spawn();
     this.proc = proc;
     this.pid = proc.pid;
     this.logFile = proc.logFile;
     this.start = processStartTime(proc.pid) ?? 0;
     let exitInfo: string | undefined;
+    let ready = false;
     void proc.exited.then(({ code, signal }) => {
       exitInfo = `${this.processName} exited with ${code ?? signal}`;
+      if (ready && !this.ending && this.proc === proc) this.crashListener?.(exitInfo);
     });
     try {
       await this.waitReady(() => exitInfo);
+      ready = true;
     } catch (err) {
       await killHard(proc.pid);
       throw this.startError(err);
@@ -70,11 +87,13 @@ export abstract class ManagedProcess implements ManagedServer {
   }
 
   async stop(): Promise<void> {
+    this.ending = true;
     await killByPid(this.pid, { start: this.start, graceMs: this.graceMs });
     await reaped(this.proc);
   }
 
   async kill9(): Promise<void> {
+    this.ending = true;
     await killHard(this.pid, this.start);
     await reaped(this.proc);
   }
