@@ -54,7 +54,9 @@ export interface NewNotification {
   type: NotificationType;
   /** Who caused it. */
   actor: string;
-  /** The entity as its user reads it now; undefined when it is not shown (hidden by moderation or a filter). */
+  /** Whether it was kept: false when the activity had made one for this user already (asked once). */
+  kept: () => Promise<boolean>;
+  /** The entity as its user reads it now; undefined when not kept or not shown (hidden by moderation or a filter). */
   entity: () => Promise<MastodonNotification | undefined>;
 }
 
@@ -278,17 +280,19 @@ export class MastodonNotifications {
   ${sparqlIri(P.activity)} ${activity} ; ${sparqlIri(P.account)} ${sparqlIri(recorded.actor)}
   ${recorded.status ? `; ${sparqlIri(P.status)} ${sparqlIri(recorded.status)}` : ''} . } }
 WHERE { FILTER NOT EXISTS { GRAPH ${graph} { ?known ${sparqlIri(P.activity)} ${activity} } } }`);
-    if (this.listeners.length === 0) {
-      return;
-    }
-    // Told only when this run kept it: a delivery seen before notifies nobody again.
-    if (!await this.options.client.ask(`ASK { GRAPH ${graph} { ${subject} ${sparqlIri(P.activity)} ${activity} } }`)) {
-      return;
-    }
+    // Listeners learn whether this run kept it (a delivery seen before notifies nobody again) and build
+    // the entity only when they have somebody to tell, each at most once.
+    let kept: Promise<boolean> | undefined;
     let built: Promise<MastodonNotification | undefined> | undefined;
     const made: NewNotification = { id, type: recorded.type, actor: recorded.actor,
+      kept: async(): Promise<boolean> => {
+        kept ??= this.options.client.ask(`ASK { GRAPH ${graph} { ${subject} ${sparqlIri(P.activity)} ${activity} } }`);
+        return kept;
+      },
       entity: async(): Promise<MastodonNotification | undefined> => {
-        built ??= this.entity(id, recorded.type, recorded.actor, recorded.status, reader, new Map());
+        built ??= made.kept().then(async(yes): Promise<MastodonNotification | undefined> => yes ?
+          this.entity(id, recorded.type, recorded.actor, recorded.status, reader, new Map()) :
+          undefined);
         return built;
       } };
     for (const listener of this.listeners) {

@@ -100,11 +100,11 @@ export class WebPushDelivery {
    * Queues the notification's push to each of the user's subscriptions that asks for it, by its type
    * and who caused it: nothing is built here (the job reads the notification as its user would).
    */
-  public async queueFor(username: string, notification: Pick<NewNotification, 'id' | 'type' | 'actor'>): Promise<void> {
+  public async queueFor(username: string, notification: Pick<NewNotification, 'id' | 'type' | 'actor' | 'kept'>): Promise<void> {
     const subscriptions = await this.options.subscriptions.ofUser(username);
     for (const subscription of subscriptions) {
       if (subscription.alerts[notification.type as PushAlert] !== true ||
-        !await this.policyAllows(subscription, notification.actor)) {
+        !await this.policyAllows(subscription, notification.actor) || !await notification.kept()) {
         continue;
       }
       await this.queue.add({ username, subscription: subscription.id, notification: notification.id },

@@ -29,9 +29,9 @@ function notification(type: MastodonNotification['type'], id = '0190a000-0000-70
 }
 
 /** As MastodonNotifications tells its listeners of a new one; its entity must never be built for queueing. */
-function made(type: MastodonNotification['type']): NewNotification {
+function made(type: MastodonNotification['type'], kept = true): NewNotification {
   const { id } = notification(type);
-  return { id, type, actor: BOB, entity: async(): Promise<MastodonNotification> => {
+  return { id, type, actor: BOB, kept: async(): Promise<boolean> => kept, entity: async(): Promise<MastodonNotification> => {
     throw new Error('queueing a push built the notification');
   } };
 }
@@ -115,6 +115,10 @@ describe('WebPushDelivery', (): void => {
     // The listener queues in the background.
     await eventually(async(): Promise<boolean> => added.length === 2);
     expect(added.map((job) => job.data.subscription).sort()).toEqual([ mentions.id, followed.id ].sort());
+    // A delivery seen before made no notification: nothing queued.
+    added.length = 0;
+    await delivery.queueFor('alice', made('mention', false));
+    expect(added).toEqual([]);
   });
 
   it('sends Mastodon\'s payload, encrypted for the subscriber and signed with the server\'s VAPID key', async(): Promise<void> => {
