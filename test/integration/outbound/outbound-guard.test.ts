@@ -18,7 +18,10 @@ import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT } from 'jos
 import { startCanary, type Canary } from '../../support/canary';
 import { eventually } from '../../support/eventually';
 import { startFedpod, type FedpodServer } from '../../support/fedpod';
-import { signup, type Session as Account } from '../../support/local-actors';
+import { postToOutbox, signup, type Session as Account } from '../../support/local-actors';
+import { appToken } from '../../support/mastodon-oauth';
+import { tailFile } from '../../support/processes';
+import { PushService } from '../../support/push-service';
 import { NOTIFY, requestSubscription } from '../../support/notifications';
 
 const CSS_FETCHERS = path.join(__dirname, '..', '..', 'fixtures', 'config', 'ldp-wac-css-fetchers.json');
@@ -359,6 +362,32 @@ describe('outbound requests a request can cause', () => {
     expect([ target.label, target.canary.since(before) ]).toEqual([ target.label, [] ]);
     return answer;
   }
+
+  describe('Web Push endpoints: a user\'s own subscription names the address', () => {
+    it('a push to an endpoint on loopback is never sent: the job is dead with the guard\'s reason', async () => {
+      const target = targets.activitypub;
+      // Keys as a browser's push service would give them; the endpoint is the canary's.
+      const keys = await PushService.start();
+      try {
+        const token = await appToken(target.server.baseUrl, 'alice', 'correct horse', 'read write follow push');
+        const endpoint = `${target.canary.origin}${trap('push')}`;
+        const subscribed = await fetch(`${target.server.baseUrl}api/v1/push/subscription`, { method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ subscription: { ...keys.subscriber('alice'), endpoint }, data: { alerts: { follow: true }}}) });
+        expect(subscribed.status).toBe(200);
+        const bob = await signup(target.server.baseUrl, 'pushbob');
+        expect((await postToOutbox(bob, { type: 'Follow', object: target.alice.webId })).status).toBe(201);
+        // The follow made alice a notification, its push was tried and refused by the outbound guard.
+        await eventually(async () => /Queue web-push: job \S+ is dead/u.test(tailFile(target.server.logFile, 400)), 30_000);
+        expect(tailFile(target.server.logFile, 400)).toMatch(/Queue web-push: job \S+ is dead[^\n]*(private|loopback|refus)/iu);
+        expect([ target.label, target.canary.hits ]).toEqual([ target.label, [] ]);
+        closedChecked.add(target);
+        expect(keys.pushesTo('alice')).toEqual([]);
+      } finally {
+        await keys.close();
+      }
+    });
+  });
 
   describe('Solid login with the flag off: this server\'s own issuer and WebIDs are reached', () => {
     it.each([ 'closed', 'activitypub' ] as const)('a script logged in with client credentials (%s)', async (key) => {
