@@ -18,7 +18,7 @@ import { InvalidCursorError } from '../../storage/InvalidCursorError';
 import { rdfaQuads, RDFA_TYPES } from '../../plugins/ldp/HtmlRdfa';
 import type { UserStorageLocationStrategy } from '../../plugins/ldp/UserStorageLocationStrategy';
 import { bareMediaType } from '../../util/ContentTypes';
-import { negotiate } from '../http/HttpUtil';
+import { negotiate, sendStream } from '../http/HttpUtil';
 import { prefersHtml } from '../http/BrowserAccept';
 import { renderPage } from '../http/PageLayout';
 import { containerListing, nameOf, parentsOf, readerMayAppend } from '../html/ContainerListing';
@@ -244,12 +244,9 @@ export class LdpReadHandler extends JsonHttpHandler {
       response.end();
       return;
     }
-    const bytes = this.files.open(file);
-    bytes.on('error', (error: Error): void => {
+    sendStream(response, this.files.open(file), (error): void => {
       this.logger.error(`Reading the file of ${iri}: ${error.message}`);
-      response.destroy(error);
     });
-    bytes.pipe(response);
   }
 
   private async resource(iri: string, contentType: string, stored: StoredResource): Promise<Body> {

@@ -4,7 +4,7 @@ import { attachmentOf } from '../../plugins/media/MediaStore';
 import { ACTIVITYSTREAMS_CONTEXT_URL, FEDIVERSE_TERMS } from '../../plugins/ldp/Contexts';
 import { notFound } from '../../util/HttpErrors';
 import { eTagFor, isNotModified } from '../http/ConditionalGet';
-import { sendJson } from '../http/HttpUtil';
+import { sendJson, sendStream } from '../http/HttpUtil';
 import { JsonHttpHandler } from '../http/JsonHttpHandler';
 import { NOT_HANDLED } from '../http/NotHandled';
 import type { OperationInput } from '../http/Operation';
@@ -66,17 +66,8 @@ export class MediaFileHandler extends JsonHttpHandler {
       response.end();
       return;
     }
-    // Piped as the LDP read handler does: stream/promises' pipeline makes and aborts an AbortController
-    // per call (a DOMException with its stack), a tenth of a thumbnail GET's time under load.
-    const bytes = this.media.open(file.name);
-    bytes.on('error', (error: Error): void => {
+    sendStream(response, this.media.open(file.name), (error): void => {
       this.logger.error(`Reading the file of ${iri}: ${error.message}`);
-      response.destroy(error);
     });
-    // A client gone mid-file: pipe() stops but leaves the file open.
-    response.once('close', (): void => {
-      bytes.destroy();
-    });
-    bytes.pipe(response);
   }
 }

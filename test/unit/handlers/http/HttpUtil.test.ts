@@ -2,7 +2,7 @@ import * as http from 'node:http';
 import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
-import { mediaTypeOf, negotiate, readBody, readJsonBody, sendError } from '../../../../src/handlers/http/HttpUtil';
+import { mediaTypeOf, negotiate, readBody, readJsonBody, sendError, sendStream } from '../../../../src/handlers/http/HttpUtil';
 import { StoreUnavailableHttpError } from '../../../../src/storage/StoreUnavailableHttpError';
 import { FedpodHttpError, serviceUnavailable } from '../../../../src/util/HttpErrors';
 import { rejection } from '../../../support/rejection';
@@ -267,5 +267,87 @@ describe('HttpUtil', (): void => {
       expect(answer.status).toBe(500);
       expect(answer.body).toEqual({ error: 'internal_error', message: 'The server could not complete the request.' });
     });
+  });
+});
+
+describe('sendStream', (): void => {
+  /** Bytes without end, counting reads; `destroyed` once closed. */
+  function endless(): Readable & { reads: number } {
+    const stream = new Readable({ read(): void {
+      stream.reads += 1;
+      this.push(Buffer.alloc(64 * 1024, 1));
+    } }) as Readable & { reads: number };
+    stream.reads = 0;
+    return stream;
+  }
+
+  async function serving(body: Readable, onError: (error: Error) => void = (): void => undefined): Promise<{ url: string; close: () => Promise<void> }> {
+    const server = http.createServer((req, res): void => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      sendStream(res, body, onError);
+    });
+    await new Promise<void>((resolve): void => {
+      server.listen(0, '127.0.0.1', resolve);
+    });
+    const { port } = server.address() as AddressInfo;
+    return { url: `http://127.0.0.1:${port}/`, close: async(): Promise<void> => new Promise((resolve): void => {
+      server.closeAllConnections();
+      server.close((): void => resolve());
+    }) };
+  }
+
+  it('closes the file when the client leaves mid-way', async(): Promise<void> => {
+    const body = endless();
+    const server = await serving(body);
+    try {
+      await new Promise<void>((resolve, reject): void => {
+        const req = http.get(server.url, (res): void => {
+          res.once('data', (): void => {
+            req.destroy();
+            resolve();
+          });
+        });
+        req.on('error', (error: Error & { code?: string }): void => {
+          if (error.code !== 'ECONNRESET') {
+            reject(error);
+          }
+        });
+      });
+      // Closed soon after the client left (a file left open would stay so: the test then fails here).
+      await new Promise<void>((resolve): void => {
+        const timer = setTimeout(resolve, 5_000);
+        body.once('close', (): void => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+      expect(body.destroyed).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('ends the response on a read error, and says so', async(): Promise<void> => {
+    const errors: string[] = [];
+    const body = new Readable({ read(): void {
+      this.destroy(new Error('disk gone'));
+    } });
+    const server = await serving(body, (error): void => {
+      errors.push(error.message);
+    });
+    try {
+      const outcome = await new Promise<string>((resolve): void => {
+        http.get(server.url, (res): void => {
+          res.on('data', (): void => undefined);
+          res.on('end', (): void => resolve('end'));
+          res.on('error', (): void => resolve('aborted'));
+          res.on('aborted', (): void => resolve('aborted'));
+        }).on('error', (): void => resolve('aborted'));
+      });
+      expect(outcome).toBe('aborted');
+      expect(errors).toEqual([ 'disk gone' ]);
+    } finally {
+      await server.close();
+    }
   });
 });
