@@ -8,10 +8,10 @@
 // (--store-rebuild-after-removals 0), which is what the store did before it had them; longer runs skip
 // it (it slows to some 20 PUT/s) unless BENCH_TARGETS names it. A store that holds its shape keeps the
 // figures flat: the goal is the last slice within 10% of the first one after the warm-up slice, for
-// rate and memory (the RSS after a full collection when the probe answered: the RSS before it is one
-// point of a sawtooth, high or low as the last collection happened to fall).
-// The probe's collection at the end of each slice also lowers the next slice's RSS; --no-memory-probe
-// leaves the server's garbage collection alone (RSS only).
+// rate and memory (the RSS after a full collection when the probe answered; without it, the median of
+// the RSS sampled every half second through the slice: one sample is one point of a sawtooth, high
+// or low as the last collection happened to fall). The probe's collection at the end of each slice
+// also lowers the next slice's RSS; --no-memory-probe leaves the server's garbage collection alone.
 //   node bench/soak/run.js [--writes 100000] [--slice 10000] [--no-memory-probe]      (knobs: see bench/README.md)
 
 const fs = require('node:fs');
@@ -125,7 +125,14 @@ async function memoryAfterGc(session) {
     rssMb: residentMb(session.fedpod.pid) };
 }
 
-// One slice: `count` PUTs over `connections` lanes; resolves to its row (rate, RSS; then the memory after a full GC).
+const RSS_SAMPLE_MS = 500;
+
+function median(values) {
+  const sorted = values.filter((value) => Number.isFinite(value)).sort((a, b) => a - b);
+  return sorted.length === 0 ? NaN : sorted[Math.floor(sorted.length / 2)];
+}
+
+// One slice: `count` PUTs over `connections` lanes; resolves to its row (rate, median RSS; then the memory after a full GC).
 async function runSlice(session, config, count) {
   let issued = 0;
   const started = performance.now();
@@ -143,10 +150,19 @@ async function runSlice(session, config, count) {
       }
     }
   };
-  await Promise.all(Array.from({ length: config.connections }, lane));
+  // The RSS rises and falls with the garbage V8 has not collected yet: one sample at the slice's end
+  // lands anywhere on that saw, so the row gives the median of samples taken through the slice.
+  const samples = [];
+  const sampler = setInterval(() => samples.push(residentMb(session.fedpod.pid)), RSS_SAMPLE_MS);
+  try {
+    await Promise.all(Array.from({ length: config.connections }, lane));
+  } finally {
+    clearInterval(sampler);
+  }
+  samples.push(residentMb(session.fedpod.pid));
   session.done += count;
-  const row = { writes: session.done, perSecond: count / ((performance.now() - started) / 1000), rssMb: residentMb(session.fedpod.pid),
-    load: os.loadavg()[0] };
+  const row = { writes: session.done, perSecond: count / ((performance.now() - started) / 1000), rssMb: median(samples),
+    rssEndMb: samples[samples.length - 1], load: os.loadavg()[0] };
   return { ...row, afterGc: config.memoryProbe ? await memoryAfterGc(session) : null };
 }
 
@@ -194,7 +210,7 @@ async function main() {
     }
     // Slices alternate between the targets, so both see the same machine (other work on it comes and goes).
     log(`\n${config.writes} PUTs of one document per target, ${config.connections} connections, a row every ${config.slice}\n`);
-    // MB: the server's RSS after the slice; after GC: its RSS, its threads' heaps and Oxigraph's wasm memory after a full collection.
+    // MB: the server's median RSS through the slice; after GC: its RSS, its threads' heaps and Oxigraph's wasm memory after a full collection.
     // load: the machine's 1-minute load average at the end of the row (other work moves the rates).
     log(`${'writes'.padStart(8)}  load  ${sessions.map((session) => `${session.label.padStart(12)} PUT/s       MB  after GC: RSS   heap   wasm`)
       .join('  ')}`);
