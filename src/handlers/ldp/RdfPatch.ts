@@ -13,6 +13,7 @@ import {
 import { DataFactory, type Store } from 'n3';
 import type { AccessMode } from '../../plugins/ldp/WebAclAuthorizer';
 import { unsupportedMediaType } from '../../util/HttpErrors';
+import { parseDataUpdate } from './SparqlDataUpdate';
 
 const { blankNode, quad } = DataFactory;
 
@@ -63,6 +64,13 @@ export async function parseRdfPatch(type: string, body: string, iri: string): Pr
     const patch = await n3Parser.handle({ request, metadata }) as N3Patch;
     return { modes: n3Modes(patch), apply: async(dataset): Promise<void> => {
       await n3Patcher.handle({ identifier: { path: iri }, patch, representation: datasetRepresentation(dataset) });
+    } };
+  }
+  const data = parseDataUpdate(body, iri);
+  if (data) {
+    const operation: UpdateOperation = { type: 'compositeupdate', updates: data };
+    return { modes: sparqlModes(operation), apply: async(dataset): Promise<void> => {
+      applyData(operation, dataset);
     } };
   }
   const patch = await sparqlParser.handle({ request, metadata }) as SparqlUpdatePatch;
