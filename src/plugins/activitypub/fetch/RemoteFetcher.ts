@@ -154,7 +154,8 @@ export class RemoteFetcher {
     if (!has('content-type')) {
       sent['content-type'] = 'application/activity+json';
     }
-    const answer = await this.exchange(target, 'POST', sent, typeof body === 'string' ? Buffer.from(body) : body, false);
+    // A string body stays one: node:http then writes it with the headers in one chunk.
+    const answer = await this.exchange(target, 'POST', sent, body, false);
     const result: PostResult = { status: answer.status };
     const retryAfter = parseRetryAfter(answer.headers['retry-after']);
     if (retryAfter !== undefined) {
@@ -179,7 +180,7 @@ export class RemoteFetcher {
     url: URL,
     method: 'GET' | 'POST',
     headers: Record<string, string>,
-    body: Buffer | undefined,
+    body: Buffer | string | undefined,
     keepBody: boolean,
   ): Promise<Exchange> {
     const release = await this.acquire(url.host);
@@ -202,13 +203,13 @@ export class RemoteFetcher {
     url: URL,
     method: 'GET' | 'POST',
     headers: Record<string, string>,
-    body: Buffer | undefined,
+    body: Buffer | string | undefined,
     keepBody: boolean,
   ): Promise<Exchange> {
     const isHttps = url.protocol === 'https:';
     const sent: Record<string, string | number> = { ...headers };
     if (body !== undefined) {
-      sent['content-length'] = body.length;
+      sent['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
     }
     const options: http.RequestOptions = {
       method,

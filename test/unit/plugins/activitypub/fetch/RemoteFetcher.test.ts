@@ -149,6 +149,15 @@ describe('RemoteFetcher', () => {
       });
     });
 
+    it('counts a text body in bytes, not characters', async () => {
+      server.routes.set('/inbox', (_req, res) => res.writeHead(202).end());
+      const body = JSON.stringify({ type: 'Note', content: 'déjà vu, 日本語 🎉' });
+      await expect(fetcher.post(`${server.origin}/inbox`, body, {})).resolves.toEqual({ status: 202 });
+      expect(server.seen[0].body.toString('utf8')).toBe(body);
+      expect(server.seen[0].headers['content-length']).toBe(String(Buffer.byteLength(body)));
+      expect(Buffer.byteLength(body)).toBeGreaterThan(body.length);
+    });
+
     it('sends once more on a new connection when a kept one was closed by the server as it was reused', async () => {
       // Its own server, keeping connections longer than the test runs, however slow the machine: the
       // second request on any connection finds it closed, as when a server drops an idle one just then.
