@@ -1,9 +1,22 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { readableToString } from '@solid/community-server';
 import { fileMetadata, fileNameOf, ResourceFiles } from '../../../src/storage/ResourceFiles';
+import { syncDirectory } from '../../../src/util/DurableFiles';
+
+// File names come from randomBytes: watched, so a test can choose the names (and so the directories).
+jest.mock('node:crypto', () => {
+  const actual = jest.requireActual<typeof import('node:crypto')>('node:crypto');
+  return { ...actual, randomBytes: jest.fn(actual.randomBytes) };
+});
+// The real syncDirectory, watched: which directories a save makes durable.
+jest.mock('../../../src/util/DurableFiles', () => {
+  const actual = jest.requireActual<typeof import('../../../src/util/DurableFiles')>('../../../src/util/DurableFiles');
+  return { ...actual, syncDirectory: jest.fn(actual.syncDirectory) };
+});
 
 describe('ResourceFiles', () => {
   let dataDir: string;
@@ -34,6 +47,23 @@ describe('ResourceFiles', () => {
     await files.remove(first.name);
     await files.remove(first.name);
     expect(allFiles()).toHaveLength(1);
+  });
+
+  it('makes a new directory\'s entry durable in its parent, once; the file\'s own directory every time', async() => {
+    const synced = jest.mocked(syncDirectory);
+    const names = jest.mocked(randomBytes) as unknown as jest.Mock<Buffer, [number]>;
+    names.mockReturnValueOnce(Buffer.from(`abcd${'00'.repeat(14)}`, 'hex'));
+    synced.mockClear();
+    const first = await files.save(Readable.from([ Buffer.from('one') ]));
+    const directory = join(dataDir, 'files', 'ab', 'cd');
+    expect(first.name.startsWith('abcd')).toBe(true);
+    // The three directories made (files/, ab/, cd/), each in its parent; then the file in cd/.
+    expect(synced.mock.calls.map(([ path ]) => path)).toEqual([ join(dataDir, 'files', 'ab'), join(dataDir, 'files'), dataDir, directory ]);
+    // Another process (nothing known in memory), the same directory: it exists, only the file's directory is synced.
+    names.mockReturnValueOnce(Buffer.from(`abcd${'11'.repeat(14)}`, 'hex'));
+    synced.mockClear();
+    await new ResourceFiles(dataDir).save(Readable.from([ Buffer.from('two') ]));
+    expect(synced.mock.calls.map(([ path ]) => path)).toEqual([ directory ]);
   });
 
   it('leaves nothing behind when the body fails midway', async() => {
