@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { KeyValueStorage } from '@solid/community-server';
-import { writeFileDurably } from '../util/DurableFiles';
+import { makeDirectoryDurably, writeFileDurably } from '../util/DurableFiles';
 import { errnoOf } from '../util/Errors';
 
 /** Cached answers at most (keys known absent included): past it the cache starts again. */
@@ -172,7 +172,7 @@ export class FileKeyValueStorage<TValue = unknown> implements KeyValueStorage<st
   }
 
   private async ensureDirectory(): Promise<void> {
-    this.ready ??= fs.mkdir(this.directory, { recursive: true, mode: 0o700 }).then((): void => undefined);
+    this.ready ??= makeDirectoryDurably(this.directory, 0o700);
     await this.ready;
   }
 }

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, open, rm, unlink } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { open, rm, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Quad } from '@rdfjs/types';
 import { DataFactory } from 'n3';
-import { syncDirectory } from '../util/DurableFiles';
+import { makeDirectoryDurably, syncDirectory } from '../util/DurableFiles';
 import { FEDPOD_FILE, LDP_NON_RDF_SOURCE, MA_FORMAT, POSIX_SIZE, RDF_TYPE } from './StoreVocabulary';
 import { errnoOf } from '../util/Errors';
 
@@ -70,10 +70,7 @@ export class ResourceFiles {
     const name = randomBytes(16).toString('hex');
     const directory = this.directoryOf(name);
     if (!this.directories.has(directory)) {
-      const created = await mkdir(directory, { recursive: true });
-      if (created !== undefined) {
-        await this.syncNewDirectories(created, directory);
-      }
+      await makeDirectoryDurably(directory);
       this.directories.add(directory);
     }
     // Written under its final name: the name is new and random, and nothing names it before the
@@ -99,20 +96,6 @@ export class ResourceFiles {
       throw error;
     }
     return { name, size };
-  }
-
-  /**
-   * Makes the entries of directories just made durable: each in its parent (the file's own directory
-   * is synced after the file), from the first one made (`created`) down to `directory`; without it a
-   * power loss could drop a new directory, and the fsynced file in it with it.
-   */
-  private async syncNewDirectories(created: string, directory: string): Promise<void> {
-    for (let current = directory; ; current = dirname(current)) {
-      await syncDirectory(dirname(current));
-      if (current === created || dirname(current) === current) {
-        return;
-      }
-    }
   }
 
   /**

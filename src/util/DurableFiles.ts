@@ -14,6 +14,25 @@ export async function syncDirectory(directory: string): Promise<void> {
 }
 
 /**
+ * Makes `directory` (and its missing parents) so that it survives a power loss: each directory made
+ * is synced in its parent (a file fsynced in a directory whose own entry is not durable can vanish
+ * with it). Directories already there cost one mkdir.
+ */
+export async function makeDirectoryDurably(directory: string, mode?: number): Promise<void> {
+  const created = await fs.mkdir(directory, { recursive: true, ...mode === undefined ? {} : { mode } });
+  if (created === undefined) {
+    return;
+  }
+  const top = path.resolve(created);
+  for (let current = path.resolve(directory); ; current = path.dirname(current)) {
+    await syncDirectory(path.dirname(current));
+    if (current === top || path.dirname(current) === current) {
+      return;
+    }
+  }
+}
+
+/**
  * Replaces `file` with `content` so that a crash at any moment leaves either the old or the new
  * content, and the new one is on disk when this resolves: a temporary file, fsynced, renamed over
  * the old one, then the directory fsynced.
@@ -42,7 +61,7 @@ export async function writeFileDurably(file: string, content: string | Buffer, m
  * first (then theirs is the one). For keys made once and shared by every node of a data directory.
  */
 export async function createFileOnce(file: string, content: string): Promise<void> {
-  await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  await makeDirectoryDurably(path.dirname(file), 0o700);
   const temporary = `${file}.${randomUUID()}.tmp`;
   await fs.writeFile(temporary, content, { mode: 0o600, flag: 'wx' });
   try {

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { syncDirectory, writeFileDurably } from '../../util/DurableFiles';
+import { makeDirectoryDurably, syncDirectory, writeFileDurably } from '../../util/DurableFiles';
 import type { Account } from './Account';
 import type { AccountStore } from './AccountStore';
 import { errnoOf } from '../../util/Errors';
@@ -157,8 +157,8 @@ export class FileAccountStore implements AccountStore {
   }
 
   private async ensureDirs(): Promise<void> {
-    await fs.mkdir(this.users, { recursive: true, mode: 0o700 });
-    await fs.mkdir(this.emails, { recursive: true, mode: 0o700 });
+    await makeDirectoryDurably(this.users, 0o700);
+    await makeDirectoryDurably(this.emails, 0o700);
   }
 
   /** Writes `content` durably under `file` unless it exists; false when it exists. */

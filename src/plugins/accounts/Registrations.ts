@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { writeFileDurably } from '../../util/DurableFiles';
+import { makeDirectoryDurably, writeFileDurably } from '../../util/DurableFiles';
 import { errnoOf } from '../../util/Errors';
 import { badRequest, forbidden } from '../../util/HttpErrors';
 
@@ -111,7 +111,7 @@ export class Registrations {
       uses: 0,
     };
     const folder = path.join(this.invites, invite.code);
-    await fs.mkdir(folder, { recursive: true, mode: 0o700 });
+    await makeDirectoryDurably(folder, 0o700);
     await writeFileDurably(path.join(folder, 'invite.json'), JSON.stringify(invite));
     return invite;
   }

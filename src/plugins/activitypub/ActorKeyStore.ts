@@ -3,6 +3,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { errnoOf } from '../../util/Errors';
+import { makeDirectoryDurably } from '../../util/DurableFiles';
 
 const generateKeyPair = promisify(generateKeyPairCallback);
 const USERNAME = /^[a-z0-9_][a-z0-9._-]{0,63}$/u;
@@ -27,7 +28,7 @@ export class ActorKeyStore {
   /** Generates and stores a key pair; refuses to overwrite an existing one. */
   public async create(username: string): Promise<ActorKeyPair> {
     const dir = this.dirOf(username);
-    await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+    await makeDirectoryDurably(dir, 0o700);
     const { publicKey, privateKey } = await generateKeyPair('rsa', {
       modulusLength: 2048,
       publicKeyEncoding: { type: 'spki', format: 'pem' },

@@ -6,6 +6,7 @@ import { WalWriter } from '../../storage/wal/WalWriter';
 import { JournalCodec } from './JournalCodec';
 import { JOURNAL_FORMAT_VERSION, type JournalRecord } from './JournalRecord';
 import { messageOf } from '../../util/Errors';
+import { makeDirectoryDurably } from '../../util/DurableFiles';
 
 /** What compaction asks the queue for. */
 export interface CompactionSource {
@@ -77,7 +78,7 @@ export class QueueJournal {
     options: QueueJournalOptions,
     warn: (message: string) => void,
   ): Promise<OpenedJournal> {
-    await fs.mkdir(directory, { recursive: true });
+    await makeDirectoryDurably(directory);
     const files = QueueJournal.files(directory);
     const listing = await files.list();
     // Interrupted compactions: the journal each was to replace is still there.

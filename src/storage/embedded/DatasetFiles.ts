@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { WalDirectory } from '../wal/WalDirectory';
+import { makeDirectoryDurably } from '../../util/DurableFiles';
 
 const SNAPSHOT = /^snapshot-(\d{12})\.nq$/u;
 const TEMP = /\.tmp$/u;
@@ -38,7 +39,7 @@ export class DatasetFiles {
   }
 
   public async ensureDirectory(): Promise<void> {
-    await fs.mkdir(this.directory, { recursive: true });
+    await makeDirectoryDurably(this.directory);
   }
 
   public async list(): Promise<DatasetDirectoryListing> {

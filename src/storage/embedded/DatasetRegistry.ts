@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { EmbeddedDataset } from './EmbeddedDataset';
 import type { EmbeddedDatasetFactory } from './EmbeddedDatasetFactory';
 import { errnoOf, messageOf } from '../../util/Errors';
+import { makeDirectoryDurably } from '../../util/DurableFiles';
 
 /** `tdb2` datasets are durable on disk; `mem` ones come back empty after a restart (as in Fuseki). */
 export type DatasetType = 'tdb2' | 'mem';
@@ -44,7 +45,7 @@ export class DatasetRegistry {
 
   /** Reads the persisted list and opens (recovers) every dataset in it. */
   public async open(): Promise<void> {
-    await fs.mkdir(join(this.dataDir, DATASETS_DIR), { recursive: true });
+    await makeDirectoryDurably(join(this.dataDir, DATASETS_DIR));
     let file: RegistryFile | undefined;
     try {
       file = JSON.parse(await fs.readFile(join(this.dataDir, REGISTRY_FILE), 'utf8')) as RegistryFile;

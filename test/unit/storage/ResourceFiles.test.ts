@@ -1,21 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, promises as fsPromises, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { readableToString } from '@solid/community-server';
 import { fileMetadata, fileNameOf, ResourceFiles } from '../../../src/storage/ResourceFiles';
-import { syncDirectory } from '../../../src/util/DurableFiles';
 
 // File names come from randomBytes: watched, so a test can choose the names (and so the directories).
 jest.mock('node:crypto', () => {
   const actual = jest.requireActual<typeof import('node:crypto')>('node:crypto');
   return { ...actual, randomBytes: jest.fn(actual.randomBytes) };
-});
-// The real syncDirectory, watched: which directories a save makes durable.
-jest.mock('../../../src/util/DurableFiles', () => {
-  const actual = jest.requireActual<typeof import('../../../src/util/DurableFiles')>('../../../src/util/DurableFiles');
-  return { ...actual, syncDirectory: jest.fn(actual.syncDirectory) };
 });
 
 describe('ResourceFiles', () => {
@@ -50,20 +44,25 @@ describe('ResourceFiles', () => {
   });
 
   it('makes a new directory\'s entry durable in its parent, once; the file\'s own directory every time', async() => {
-    const synced = jest.mocked(syncDirectory);
+    // A directory is synced by opening it read-only and fsyncing the handle (syncDirectory): watched here.
+    const opened = jest.spyOn(fsPromises, 'open');
+    const syncedDirectories = (): unknown[] => opened.mock.calls.filter(([ , flags ]) => flags === 'r').map(([ path ]) => path);
     const names = jest.mocked(randomBytes) as unknown as jest.Mock<Buffer, [number]>;
-    names.mockReturnValueOnce(Buffer.from(`abcd${'00'.repeat(14)}`, 'hex'));
-    synced.mockClear();
-    const first = await files.save(Readable.from([ Buffer.from('one') ]));
-    const directory = join(dataDir, 'files', 'ab', 'cd');
-    expect(first.name.startsWith('abcd')).toBe(true);
-    // The three directories made (files/, ab/, cd/), each in its parent; then the file in cd/.
-    expect(synced.mock.calls.map(([ path ]) => path)).toEqual([ join(dataDir, 'files', 'ab'), join(dataDir, 'files'), dataDir, directory ]);
-    // Another process (nothing known in memory), the same directory: it exists, only the file's directory is synced.
-    names.mockReturnValueOnce(Buffer.from(`abcd${'11'.repeat(14)}`, 'hex'));
-    synced.mockClear();
-    await new ResourceFiles(dataDir).save(Readable.from([ Buffer.from('two') ]));
-    expect(synced.mock.calls.map(([ path ]) => path)).toEqual([ directory ]);
+    try {
+      names.mockReturnValueOnce(Buffer.from(`abcd${'00'.repeat(14)}`, 'hex'));
+      const first = await files.save(Readable.from([ Buffer.from('one') ]));
+      const directory = join(dataDir, 'files', 'ab', 'cd');
+      expect(first.name.startsWith('abcd')).toBe(true);
+      // The three directories made (files/, ab/, cd/), each in its parent; then the file in cd/.
+      expect(syncedDirectories()).toEqual([ join(dataDir, 'files', 'ab'), join(dataDir, 'files'), dataDir, directory ]);
+      // Another process (nothing known in memory), the same directory: it exists, only the file's directory is synced.
+      names.mockReturnValueOnce(Buffer.from(`abcd${'11'.repeat(14)}`, 'hex'));
+      opened.mockClear();
+      await new ResourceFiles(dataDir).save(Readable.from([ Buffer.from('two') ]));
+      expect(syncedDirectories()).toEqual([ directory ]);
+    } finally {
+      opened.mockRestore();
+    }
   });
 
   it('leaves nothing behind when the body fails midway', async() => {

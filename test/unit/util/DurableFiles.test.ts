@@ -1,7 +1,7 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, promises as fsPromises, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createFileOnce, syncDirectory, writeFileDurably } from '../../../src/util/DurableFiles';
+import { createFileOnce, makeDirectoryDurably, syncDirectory, writeFileDurably } from '../../../src/util/DurableFiles';
 
 describe('DurableFiles', (): void => {
   let dir: string;
@@ -12,6 +12,25 @@ describe('DurableFiles', (): void => {
 
   afterEach((): void => {
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('makes directories with each new one synced in its parent, and syncs nothing for one already there', async(): Promise<void> => {
+    // A directory is synced by opening it read-only and fsyncing the handle: watched here.
+    const opened = jest.spyOn(fsPromises, 'open');
+    const synced = (): unknown[] => opened.mock.calls.filter(([ , flags ]) => flags === 'r').map(([ path ]) => path);
+    try {
+      await makeDirectoryDurably(join(dir, 'a', 'b', 'c'), 0o700);
+      expect(statSync(join(dir, 'a', 'b', 'c')).mode & 0o777).toBe(0o700);
+      expect(synced()).toEqual([ join(dir, 'a', 'b'), join(dir, 'a'), dir ]);
+      opened.mockClear();
+      await makeDirectoryDurably(join(dir, 'a', 'b', 'd'));
+      expect(synced()).toEqual([ join(dir, 'a', 'b') ]);
+      opened.mockClear();
+      await makeDirectoryDurably(join(dir, 'a', 'b'));
+      expect(synced()).toEqual([]);
+    } finally {
+      opened.mockRestore();
+    }
   });
 
   it('writes a new file readable by its owner only, leaving no temporary file', async(): Promise<void> => {
