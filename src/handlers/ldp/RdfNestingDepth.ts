@@ -1,3 +1,5 @@
+import { iriEnd, stringEnd } from './RdfLexing';
+
 /** Bodies parsed with recursive parsers, whose nesting is checked before a parser sees them. */
 export const NESTED_SYNTAXES = new Set([
   'text/turtle', 'application/n-triples', 'application/n-quads', 'application/trig', 'text/n3', 'application/sparql-update',
@@ -38,37 +40,17 @@ export function nestingDepthOver(text: string, limit: number): boolean {
       }
       case '<': {
         // An IRI runs to the next '>' without whitespace; otherwise it is an operator.
-        const match = /^<[^<>"{}|^`\\\s]*>/u.exec(text.slice(index, index + 4096));
-        index += match ? match[0].length : 1;
+        index = iriEnd(text, index) ?? index + 1;
         break;
       }
       case '"':
       case '\'':
-        index = skipString(text, index, char);
+        // An unterminated short string ends at its line: the parser reports it.
+        index = stringEnd(text, index).index;
         break;
       default:
         index += 1;
     }
   }
   return false;
-}
-
-/** Index just after the string literal starting at `start` (short or long form, with escapes). */
-function skipString(text: string, start: number, quote: string): number {
-  const long = text.startsWith(quote.repeat(3), start);
-  const close = long ? quote.repeat(3) : quote;
-  let index = start + close.length;
-  while (index < text.length) {
-    if (text[index] === '\\') {
-      index += 2;
-    } else if (text.startsWith(close, index)) {
-      return index + close.length;
-    } else if (!long && text[index] === '\n') {
-      // An unterminated short string: let the parser report it.
-      return index;
-    } else {
-      index += 1;
-    }
-  }
-  return index;
 }

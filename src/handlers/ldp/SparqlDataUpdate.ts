@@ -1,5 +1,6 @@
 import type { Quad } from '@rdfjs/types';
 import { Parser } from 'n3';
+import { iriEnd, stringEnd } from './RdfLexing';
 
 /** One DELETE DATA or INSERT DATA operation, in the shape of sparqlalgebrajs's `deleteinsert`. */
 export interface DataOperation {
@@ -88,40 +89,20 @@ function blockEnd(text: string, from: number): number | undefined {
       return undefined;
     }
     if (char === '<') {
-      const close = text.indexOf('>', index);
-      if (close < 0) {
-        return undefined;
-      }
-      index = close + 1;
-    } else if (char === '"' || char === '\'') {
-      const after = stringEnd(text, index);
+      const after = iriEnd(text, index);
       if (after === undefined) {
         return undefined;
       }
       index = after;
+    } else if (char === '"' || char === '\'') {
+      const after = stringEnd(text, index);
+      if (!after.closed) {
+        return undefined;
+      }
+      index = after.index;
     } else if (char === '#') {
       const line = text.slice(index).search(/[\n\r]/u);
       index = line < 0 ? text.length : index + line;
-    } else {
-      index += 1;
-    }
-  }
-  return undefined;
-}
-
-/** The index after the string literal opening at `start` (short or long quotes, with escapes). */
-function stringEnd(text: string, start: number): number | undefined {
-  const quote = text[start];
-  const long = text.startsWith(quote.repeat(3), start);
-  const delimiter = long ? quote.repeat(3) : quote;
-  let index = start + delimiter.length;
-  while (index < text.length) {
-    if (text[index] === '\\') {
-      index += 2;
-    } else if (text.startsWith(delimiter, index)) {
-      return index + delimiter.length;
-    } else if (!long && (text[index] === '\n' || text[index] === '\r')) {
-      return undefined;
     } else {
       index += 1;
     }
