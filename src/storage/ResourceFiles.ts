@@ -20,6 +20,8 @@ export interface SavedFile {
 }
 
 const NAME = /^[0-9a-f]{32}$/u;
+/** New files written to one directory before another is chosen (see ResourceFiles.newName). */
+const FILES_PER_DIRECTORY = 4096;
 
 /** What the metadata of a non-RDF resource says of its bytes: where they are, their size and media type. */
 export function fileMetadata(iri: string, saved: SavedFile, contentType: string): Quad[] {
@@ -60,14 +62,30 @@ export class ResourceFiles {
   private readonly root: string;
   /** Directories known to exist (65,536 at most). */
   private readonly directories = new Set<string>();
+  /** The directory new files go to, and how many went there. */
+  private current?: { prefix: string; count: number };
 
   public constructor(dataDir: string) {
     this.root = join(dataDir, 'files');
   }
 
+  /**
+   * A new file name: 32 hex digits, the first four naming its directory. They are kept for
+   * FILES_PER_DIRECTORY files before four others are drawn, so a directory is made (and synced in its
+   * parent) once per a few thousand files, not for almost every file as fully random names would
+   * until all 65,536 directories exist; the other 112 bits stay random.
+   */
+  private newName(): string {
+    if (!this.current || this.current.count >= FILES_PER_DIRECTORY) {
+      this.current = { prefix: randomBytes(2).toString('hex'), count: 0 };
+    }
+    this.current.count += 1;
+    return `${this.current.prefix}${randomBytes(14).toString('hex')}`;
+  }
+
   /** Writes `body` to a new file, durably. */
   public async save(body: Readable): Promise<SavedFile> {
-    const name = randomBytes(16).toString('hex');
+    const name = this.newName();
     const directory = this.directoryOf(name);
     if (!this.directories.has(directory)) {
       await makeDirectoryDurably(directory);

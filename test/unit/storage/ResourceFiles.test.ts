@@ -47,22 +47,30 @@ describe('ResourceFiles', () => {
     // A directory is synced by opening it read-only and fsyncing the handle (syncDirectory): watched here.
     const opened = jest.spyOn(fsPromises, 'open');
     const syncedDirectories = (): unknown[] => opened.mock.calls.filter(([ , flags ]) => flags === 'r').map(([ path ]) => path);
+    // The first two random bytes of a name choose its directory.
     const names = jest.mocked(randomBytes) as unknown as jest.Mock<Buffer, [number]>;
     try {
-      names.mockReturnValueOnce(Buffer.from(`abcd${'00'.repeat(14)}`, 'hex'));
+      names.mockReturnValueOnce(Buffer.from('abcd', 'hex'));
       const first = await files.save(Readable.from([ Buffer.from('one') ]));
       const directory = join(dataDir, 'files', 'ab', 'cd');
       expect(first.name.startsWith('abcd')).toBe(true);
       // The three directories made (files/, ab/, cd/), each in its parent; then the file in cd/.
       expect(syncedDirectories()).toEqual([ join(dataDir, 'files', 'ab'), join(dataDir, 'files'), dataDir, directory ]);
       // Another process (nothing known in memory), the same directory: it exists, only the file's directory is synced.
-      names.mockReturnValueOnce(Buffer.from(`abcd${'11'.repeat(14)}`, 'hex'));
+      names.mockReturnValueOnce(Buffer.from('abcd', 'hex'));
       opened.mockClear();
       await new ResourceFiles(dataDir).save(Readable.from([ Buffer.from('two') ]));
       expect(syncedDirectories()).toEqual([ directory ]);
     } finally {
       opened.mockRestore();
     }
+  });
+
+  it('puts a few thousand new files in one directory before choosing another', async() => {
+    const saved = await Promise.all(Array.from({ length: 20 }, async() => files.save(Readable.from([ Buffer.from('x') ]))));
+    expect(new Set(saved.map(({ name }) => name.slice(0, 4))).size).toBe(1);
+    expect(new Set(saved.map(({ name }) => name)).size).toBe(20);
+    expect(saved.every(({ name }) => /^[0-9a-f]{32}$/u.test(name))).toBe(true);
   });
 
   it('leaves nothing behind when the body fails midway', async() => {
