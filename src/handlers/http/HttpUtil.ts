@@ -8,7 +8,6 @@ import { escapeHtml } from './Html';
 import { renderPage } from './PageLayout';
 import { messageOf, statusOf } from '../../util/Errors';
 
-/** Writes a JSON body with the right headers. */
 /**
  * Sends a file's bytes as the response body (headers already written). Piped, not through
  * stream/promises' pipeline, which makes and aborts an AbortController per call (a DOMException with
@@ -26,6 +25,7 @@ export function sendStream(response: ServerResponse, bytes: Readable, onError: (
   bytes.pipe(response);
 }
 
+/** Writes a JSON body with the right headers. */
 export function sendJson(response: ServerResponse, status: number, body: unknown,
   headers: Record<string, string | string[]> = {}, contentType = 'application/json'): void {
   const text = JSON.stringify(body);

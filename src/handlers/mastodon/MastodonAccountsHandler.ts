@@ -81,26 +81,27 @@ export class MastodonAccountsHandler extends MastodonHandler {
     }
     const recent = await this.remotePosts.recent(actor, reader, reader.username !== undefined);
     const query = timelineQuery(params);
-    // Where a status is from a cursor: after it (older, > 0) or before it (newer, < 0), newest first.
-    const place = (id: string, status: MastodonStatus, index: number): number => {
+    type Place = (status: MastodonStatus, index: number) => number;
+    // Where a status is from a cursor: after it (older, > 0) or before it (newer, < 0), newest first; a
+    // cursor not among them by the time its id carries. One neither among them nor carrying a time
+    // places nothing and is ignored, as on timelines.
+    const cursor = (name: string): Place | undefined => {
+      const id = params.get(name);
+      if (!id) {
+        return undefined;
+      }
       const at = recent.findIndex((candidate): boolean => candidate.id === id);
       if (at >= 0) {
-        return Math.sign(index - at);
+        return (status, index): number => Math.sign(index - at);
       }
-      // Not one of these: placed by the time its id carries, against the status's.
-      const time = MastodonRecords.timeOf(id);
-      return time ? Math.sign(time.getTime() - Date.parse(status.created_at)) : 0;
-    };
-    // A cursor neither among them nor carrying a time places nothing and is ignored, as on timelines.
-    const cursor = (name: string): string | undefined => {
-      const id = params.get(name);
-      return id && (recent.some((status): boolean => status.id === id) || MastodonRecords.timeOf(id)) ? id : undefined;
+      const time = MastodonRecords.timeOf(id)?.getTime();
+      return time === undefined ? undefined : (status): number => Math.sign(time - Date.parse(status.created_at));
     };
     const older = cursor('max_id');
     const newer = cursor('min_id') ?? cursor('since_id');
+    const kept = accountStatusKept(params);
     const shown = recent.filter((status, index): boolean =>
-      (older === undefined || place(older, status, index) > 0) && (newer === undefined || place(newer, status, index) < 0) &&
-      accountStatusKept(params)(status));
+      (older === undefined || older(status, index) > 0) && (newer === undefined || newer(status, index) < 0) && kept(status));
     return query.ascending ? shown.slice(-query.limit) : shown.slice(0, query.limit);
   }
 

@@ -211,13 +211,15 @@ export class MastodonFilters {
    * filter made one v2 filter; an empty one would stay behind in v2 apps, filtering nothing).
    */
   public async deleteV1(username: string, keywordId: string): Promise<void> {
-    const holder = await this.holderOf(username, 'keywords', keywordId);
     const filters = await this.all(username);
+    if (!filters.some((filter): boolean => filter.keywords.some((entry): boolean => entry.id === keywordId))) {
+      throw recordNotFound();
+    }
     await this.storage.set(username, filters.flatMap((filter): MastodonFilter[] => {
-      if (filter.id !== holder.id) {
+      const keywords = filter.keywords.filter((entry): boolean => entry.id !== keywordId);
+      if (keywords.length === filter.keywords.length) {
         return [ filter ];
       }
-      const keywords = filter.keywords.filter((entry): boolean => entry.id !== keywordId);
       return keywords.length === 0 && filter.statuses.length === 0 ? [] : [{ ...filter, keywords }];
     }));
   }
