@@ -40,13 +40,7 @@ export async function makeDirectoryDurably(directory: string, mode?: number): Pr
 export async function writeFileDurably(file: string, content: string | Buffer, mode = 0o600): Promise<void> {
   const temporary = `${file}.${randomUUID()}.tmp`;
   try {
-    const handle = await fs.open(temporary, 'wx', mode);
-    try {
-      await handle.writeFile(content);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    await writeNewFileSynced(temporary, content, mode);
     await fs.rename(temporary, file);
   } catch (error: unknown) {
     await fs.rm(temporary, { force: true });
@@ -57,14 +51,16 @@ export async function writeFileDurably(file: string, content: string | Buffer, m
 
 /**
  * Creates `file` with `content` (mode 0600) unless it exists, whoever else tries at once: written
- * whole under a temporary name, then linked to its name, which fails if another process made it
- * first (then theirs is the one). For keys made once and shared by every node of a data directory.
+ * whole under a temporary name and fsynced, then linked to its name, which fails if another process
+ * made it first (then theirs is the one), and the directory fsynced. For keys made once and shared by
+ * every node of a data directory: a key answered to nobody yet, but signing tokens at once, must not
+ * come back empty after a power loss.
  */
 export async function createFileOnce(file: string, content: string): Promise<void> {
   await makeDirectoryDurably(path.dirname(file), 0o700);
   const temporary = `${file}.${randomUUID()}.tmp`;
-  await fs.writeFile(temporary, content, { mode: 0o600, flag: 'wx' });
   try {
+    await writeNewFileSynced(temporary, content, 0o600);
     await fs.link(temporary, file);
   } catch (error: unknown) {
     if (errnoOf(error) !== 'EEXIST') {
@@ -72,5 +68,17 @@ export async function createFileOnce(file: string, content: string): Promise<voi
     }
   } finally {
     await fs.rm(temporary, { force: true });
+  }
+  await syncDirectory(path.dirname(file));
+}
+
+/** Writes a file that must not exist yet, and fsyncs it. */
+async function writeNewFileSynced(file: string, content: string | Buffer, mode: number): Promise<void> {
+  const handle = await fs.open(file, 'wx', mode);
+  try {
+    await handle.writeFile(content);
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
 }

@@ -69,4 +69,19 @@ describe('DurableFiles', (): void => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(readdirSync(join(dir, 'keys'))).toEqual([ 'key.json' ]);
   });
+
+  it('creates a file once durably: its bytes fsynced before they are linked, then its directory', async(): Promise<void> => {
+    const opened = jest.spyOn(fsPromises, 'open');
+    try {
+      const file = join(dir, 'keys', 'key.json');
+      await createFileOnce(file, 'secret');
+      const calls = opened.mock.calls.map(([ path, flags ]): [ string, unknown ] => [ String(path), flags ]);
+      // The temporary file is written through a handle (which is fsynced), then the directory is synced.
+      expect(calls.find(([ path, flags ]) => path.startsWith(`${file}.`) && flags === 'wx')).toBeDefined();
+      expect(calls.at(-1)).toEqual([ join(dir, 'keys'), 'r' ]);
+      expect(readFileSync(file, 'utf8')).toBe('secret');
+    } finally {
+      opened.mockRestore();
+    }
+  });
 });
