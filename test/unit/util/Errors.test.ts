@@ -1,4 +1,4 @@
-import { errnoOf, messageOf, statusOf } from '../../../src/util/Errors';
+import { errnoOf, messageOf, statusOf, withoutStackFrames } from '../../../src/util/Errors';
 import { FedpodHttpError } from '../../../src/util/HttpErrors';
 
 describe('Errors', (): void => {
@@ -22,5 +22,24 @@ describe('Errors', (): void => {
     expect(statusOf({ statusCode: '500' })).toBeUndefined();
     expect(statusOf(new Error('plain'))).toBeUndefined();
     expect(statusOf(undefined)).toBeUndefined();
+  });
+
+  describe('withoutStackFrames', (): void => {
+    it('makes errors without frames while the work runs, and with them again after', async(): Promise<void> => {
+      const inside = await withoutStackFrames(async(): Promise<Error> => {
+        await Promise.resolve();
+        return new Error('made inside');
+      });
+      expect(inside.stack).toBe('Error: made inside');
+      expect(new Error('made after').stack).toContain('\n    at ');
+    });
+
+    it('puts the limit back when the work fails', async(): Promise<void> => {
+      const limit = Error.stackTraceLimit;
+      await expect(withoutStackFrames(async(): Promise<never> => {
+        throw new Error('failed inside');
+      })).rejects.toThrow('failed inside');
+      expect(Error.stackTraceLimit).toBe(limit);
+    });
   });
 });
