@@ -73,18 +73,8 @@ class BoundedAgent extends Agent {
  * wait for a head or a body chunk the same, and its body at most `maxResponseBytes`.
  */
 export function guardedDispatcher(guard: SsrfGuard, bounds: OutboundBounds): Dispatcher {
-  const direct = buildConnector({ timeout: bounds.timeoutMs });
-  const resolved = buildConnector({ timeout: bounds.timeoutMs, lookup: guard.lookupFunction() });
-  const connect: buildConnector.connector = (options, callback): void => {
-    const { refusal, usesLookup } = guard.connectionCheck(options.protocol, options.hostname, options.port);
-    if (refusal) {
-      callback(refusal, null);
-      return;
-    }
-    (usesLookup ? resolved : direct)(options, callback);
-  };
   return new BoundedAgent({
-    connect,
+    connect: guardedConnector(guard, { timeout: bounds.timeoutMs }),
     headersTimeout: bounds.timeoutMs,
     bodyTimeout: bounds.timeoutMs,
     maxResponseSize: bounds.maxResponseBytes,
@@ -92,4 +82,22 @@ export function guardedDispatcher(guard: SsrfGuard, bounds: OutboundBounds): Dis
     keepAliveTimeout: 1_000,
     keepAliveMaxTimeout: 1_000,
   }, bounds.timeoutMs);
+}
+
+/**
+ * Opens undici's connections through the SsrfGuard: an IP-literal host is checked before connecting,
+ * a host name is resolved by the guard's lookup (the server's own origin excepted). `options` are
+ * undici's connector options (a connect timeout, a shared TLS context).
+ */
+export function guardedConnector(guard: SsrfGuard, options: buildConnector.BuildOptions): buildConnector.connector {
+  const direct = buildConnector(options);
+  const resolved = buildConnector({ ...options, lookup: guard.lookupFunction() });
+  return (connection, callback): void => {
+    const { refusal, usesLookup } = guard.connectionCheck(connection.protocol, connection.hostname, connection.port);
+    if (refusal) {
+      callback(refusal, null);
+      return;
+    }
+    (usesLookup ? resolved : direct)(connection, callback);
+  };
 }

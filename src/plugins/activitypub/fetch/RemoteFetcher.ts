@@ -5,7 +5,10 @@ import { HttpSigner } from '../signatures/HttpSigner';
 import type { SigningKey } from '../signatures/SignatureCommon';
 import { RemoteFetchError } from './FetchErrors';
 import { IdleSocketCap } from './IdleSocketCap';
+import type { PostAnswer } from './OriginPools';
+import { OriginPools } from './OriginPools';
 import { SELF_GUARDED_AGENT } from '../../outbound/GuardedAgents';
+import { guardedConnector } from '../../outbound/GuardedDispatcher';
 import { followRedirect, REDIRECT_STATUSES, withoutFragment } from '../../outbound/Redirects';
 import { SsrfGuard } from '../../outbound/SsrfGuard';
 import type { DomainPolicy } from '../../outbound/DomainPolicy';
@@ -36,7 +39,7 @@ export interface PostResult {
 interface Exchange {
   status: number;
   headers: http.IncomingHttpHeaders;
-  /** Only for 2xx answers when asked for. */
+  /** Only for 2xx answers. */
   body?: Buffer;
 }
 
@@ -50,8 +53,8 @@ const JSON_TYPE = /^application\/(?:[a-z0-9.+-]+\+)?json$/u;
 const MAX_IDLE_SOCKETS = 512;
 
 /**
- * Server-to-server HTTP client for federation: actor/key fetches (`getJson`) and deliveries
- * (`post`). node:http(s) with keep-alive agents whose DNS lookup goes through `SsrfGuard`, an
+ * Server-to-server HTTP client for federation: actor/key fetches (`getJson`, node:http(s)) and
+ * deliveries (`post`, undici's pools: `OriginPools`). Keep-alive connections whose DNS lookup goes through `SsrfGuard`, an
  * overall timeout per request, a response size limit, up to 3 redirects for GETs (each re-checked,
  * never https → http), optional signed GETs, and at most `maxPerHost` requests in flight per host
  * (the rest wait in order).
@@ -67,6 +70,7 @@ export class RemoteFetcher {
   private readonly httpAgent: http.Agent;
   private readonly httpsAgent: https.Agent;
   private readonly idleSockets = new IdleSocketCap(MAX_IDLE_SOCKETS);
+  private readonly deliveries: OriginPools;
   private readonly slots = new Map<string, { active: number; waiting: (() => void)[] }>();
 
   public constructor(
@@ -90,7 +94,16 @@ export class RemoteFetcher {
     // One TLS context for every connection: without it each new connection builds its own, loading
     // the root certificates again (about a third of a connection's set-up on the main thread in a
     // fan-out that opens a connection per host and slot).
-    this.httpsAgent = new https.Agent({ ...agentOptions, secureContext: tls.createSecureContext() });
+    const secureContext = tls.createSecureContext();
+    this.httpsAgent = new https.Agent({ ...agentOptions, secureContext });
+    this.deliveries = new OriginPools({
+      connect: guardedConnector(this.guard, { timeout: timeoutMs, secureContext }),
+      connectionsPerOrigin: maxPerHost,
+      idleMs: idleSocketMs,
+      maxSockets: MAX_IDLE_SOCKETS,
+      timeoutMs,
+      maxResponseBytes,
+    });
     // Their lookup is the guard's, and every URL is checked before its request: the process-wide
     // backstop need not check their connections again.
     for (const agent of [ this.httpAgent, this.httpsAgent ]) {
@@ -114,7 +127,7 @@ export class RemoteFetcher {
       if (options.signWith !== undefined) {
         Object.assign(headers, this.signer.sign({ method: 'GET', url: current.href, headers }, options.signWith, 'cavage'));
       }
-      const answer = await this.exchange(current, 'GET', headers, undefined, true);
+      const answer = await this.exchange(current, headers);
       const location = answer.headers.location;
       if (REDIRECT_STATUSES.has(answer.status) && typeof location === 'string' && location !== '') {
         current = followRedirect(this.guard, current, location, redirects, MAX_REDIRECTS, url);
@@ -154,14 +167,36 @@ export class RemoteFetcher {
     if (!has('content-type')) {
       sent['content-type'] = 'application/activity+json';
     }
-    // A string body stays one: node:http then writes it with the headers in one chunk.
-    const answer = await this.exchange(target, 'POST', sent, body, false);
-    const result: PostResult = { status: answer.status };
-    const retryAfter = parseRetryAfter(answer.headers['retry-after']);
-    if (retryAfter !== undefined) {
-      result.retryAfter = retryAfter;
+    const release = await this.acquire(target.host);
+    try {
+      const answer = await this.postOnce(target, sent, body).catch(async(error: unknown) => {
+        // A keep-alive connection the server closed meanwhile: one more try on a fresh one.
+        if ((error as { reusedSocket?: boolean }).reusedSocket === true) {
+          return this.postOnce(target, sent, body);
+        }
+        throw error;
+      });
+      const result: PostResult = { status: answer.status };
+      const retryAfter = parseRetryAfter(answer.retryAfter);
+      if (retryAfter !== undefined) {
+        result.retryAfter = retryAfter;
+      }
+      return result;
+    } finally {
+      release();
     }
-    return result;
+  }
+
+  private async postOnce(target: URL, headers: Record<string, string>, body: Buffer | string): Promise<PostAnswer> {
+    try {
+      return await this.deliveries.post(target, headers, body);
+    } catch (error: unknown) {
+      if (errnoOf(error) === 'UND_ERR_INVALID_ARG') {
+        // E.g. a header value with a line break.
+        throw new RemoteFetchError(`Invalid request to ${target.origin}: ${messageOf(error)}`, false, 'EINVALID');
+      }
+      throw networkError(error as Error, target, (error as { reusedSocket?: boolean }).reusedSocket === true);
+    }
   }
 
   private async refuseSuspended(url: URL): Promise<void> {
@@ -174,23 +209,19 @@ export class RemoteFetcher {
   public close(): void {
     this.httpAgent.destroy();
     this.httpsAgent.destroy();
+    this.deliveries.close();
   }
 
-  private async exchange(
-    url: URL,
-    method: 'GET' | 'POST',
-    headers: Record<string, string>,
-    body: Buffer | string | undefined,
-    keepBody: boolean,
-  ): Promise<Exchange> {
+  /** A GET, its body kept when the answer is a 2xx. */
+  private async exchange(url: URL, headers: Record<string, string>): Promise<Exchange> {
     const release = await this.acquire(url.host);
     try {
       try {
-        return await this.once(url, method, headers, body, keepBody);
+        return await this.once(url, headers);
       } catch (error: unknown) {
         // A keep-alive socket the server closed meanwhile: one more try on a fresh one.
         if ((error as { reusedSocket?: boolean }).reusedSocket === true) {
-          return await this.once(url, method, headers, body, keepBody);
+          return await this.once(url, headers);
         }
         throw error;
       }
@@ -199,25 +230,15 @@ export class RemoteFetcher {
     }
   }
 
-  private once(
-    url: URL,
-    method: 'GET' | 'POST',
-    headers: Record<string, string>,
-    body: Buffer | string | undefined,
-    keepBody: boolean,
-  ): Promise<Exchange> {
+  private once(url: URL, headers: Record<string, string>): Promise<Exchange> {
     const isHttps = url.protocol === 'https:';
-    const sent: Record<string, string | number> = { ...headers };
-    if (body !== undefined) {
-      sent['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
-    }
     const options: http.RequestOptions = {
-      method,
+      method: 'GET',
       protocol: url.protocol,
       hostname: url.hostname.replace(/^\[|\]$/gu, ''),
       port: url.port || (isHttps ? 443 : 80),
       path: `${url.pathname}${url.search}`,
-      headers: sent,
+      headers,
       agent: isHttps ? this.httpsAgent : this.httpAgent,
     };
     return new Promise<Exchange>((resolve, reject): void => {
@@ -236,7 +257,7 @@ export class RemoteFetcher {
       let req: http.ClientRequest;
       try {
         req = (isHttps ? https : http).request(options, (res): void => {
-          this.readResponse(res, url, keepBody, finish, req.reusedSocket);
+          this.readResponse(res, url, finish, req.reusedSocket);
         });
       } catch (error: unknown) {
         // E.g. a header value with a line break.
@@ -250,19 +271,18 @@ export class RemoteFetcher {
       }, this.timeoutMs);
       req.on('socket', (socket): void => this.idleSockets.taken(socket));
       req.on('error', (error: Error): void => finish(networkError(error, url, req.reusedSocket)));
-      req.end(body);
+      req.end();
     });
   }
 
   private readResponse(
     res: http.IncomingMessage,
     url: URL,
-    keepBody: boolean,
     finish: (error: Error | undefined, exchange?: Exchange) => void,
     reusedSocket: boolean,
   ): void {
     const status = res.statusCode ?? 0;
-    const collect = keepBody && status >= 200 && status < 300;
+    const collect = status >= 200 && status < 300;
     if (collect && Number(res.headers['content-length']) > this.maxResponseBytes) {
       res.destroy();
       finish(tooLarge(url, this.maxResponseBytes));
@@ -274,7 +294,7 @@ export class RemoteFetcher {
       size += chunk.length;
       if (size > this.maxResponseBytes) {
         res.destroy();
-        // The status is all a delivery or a non-2xx fetch needs.
+        // The status is all a non-2xx fetch needs.
         finish(collect ? tooLarge(url, this.maxResponseBytes) : undefined, { status, headers: res.headers });
       } else if (collect) {
         chunks.push(chunk);
@@ -335,8 +355,8 @@ function networkError(error: Error, url: URL, reusedSocket: boolean): RemoteFetc
   }
   const code = errnoOf(error) ?? 'ENETWORK';
   const wrapped = new RemoteFetchError(`Request to ${url.origin} failed: ${error.message}`, true, code);
-  // Only a reset of a reused keep-alive socket is worth an immediate second try.
-  if (reusedSocket && (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ENETWORK')) {
+  // Only a reset of a reused keep-alive socket is worth an immediate second try (UND_ERR_SOCKET: undici's "other side closed").
+  if (reusedSocket && (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ENETWORK' || code === 'UND_ERR_SOCKET')) {
     Object.defineProperty(wrapped, 'reusedSocket', { value: true });
   }
   return wrapped;

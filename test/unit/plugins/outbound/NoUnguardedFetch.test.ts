@@ -23,6 +23,7 @@ const ALLOWED: Record<string, string> = {
   'src/plugins/outbound/OutboundGuard.ts': 'the guard: its bounded GET through its own agents',
   'src/plugins/outbound/ProcessOutboundGuard.ts': 'the guard: the process-wide backstop',
   'src/plugins/activitypub/fetch/RemoteFetcher.ts': 'ActivityPub fetches and deliveries: the guard\'s lookup, every URL and redirect checked',
+  'src/plugins/activitypub/fetch/OriginPools.ts': 'RemoteFetcher\'s delivery connections: opened by the guard\'s connector, for URLs RemoteFetcher checked',
   'src/handlers/auth/GuardedWebIdExtractors.ts': 'the Solid token verifier, given SolidOidcSources (the guard) for every fetch',
   'src/storage/HttpTransport.ts': 'the configured SPARQL store (a backend the operator chose), marked as such',
   'src/storage/StoreDump.ts': '`fedpod export`, its own process: the configured store',

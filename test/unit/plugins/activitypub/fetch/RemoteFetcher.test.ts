@@ -176,6 +176,8 @@ describe('RemoteFetcher', () => {
       const fresh = new RemoteFetcher(true, 2_000);
       try {
         await expect(fetcher.post(url, '{}', {})).resolves.toEqual({ status: 202 });
+        // As between two deliveries (each signed first): the first connection is idle again.
+        await new Promise((resolve) => setImmediate(resolve));
         await expect(fetcher.post(url, '{}', {})).resolves.toEqual({ status: 202 });
         expect(keeping.requestsTo('/inbox')).toHaveLength(3);
         expect(keeping.connections).toBe(2);
@@ -196,6 +198,12 @@ describe('RemoteFetcher', () => {
       await expect(fetcher.post(`${server.origin}/broken`, '{}', {})).resolves.toEqual({ status: 500 });
       await expect(fetcher.post(`${server.origin}/missing`, '{}', { 'Content-Type': 'application/ld+json' })).resolves.toEqual({ status: 404 });
       expect(server.seen[2].headers['content-type']).toBe('application/ld+json');
+    });
+
+    it('refuses a header value no HTTP request can carry, without retrying', async () => {
+      await expect(fetcher.post(`${server.origin}/inbox`, '{}', { signature: 'a\r\nx-injected: 1' }))
+        .rejects.toMatchObject({ retryable: false, code: 'EINVALID' });
+      expect(server.seen).toHaveLength(0);
     });
 
     it('throws a retryable RemoteFetchError on network errors', async () => {
