@@ -31,9 +31,15 @@ const DELIVERY_CONCURRENCY = (() => {
   try {
     const root = path.resolve(path.dirname(FEDPOD_BIN), '..');
     const text = fs.readFileSync(path.join(root, 'config', 'parts', 'activitypub', 'components', 'federation.json'), 'utf8');
-    const match = /"deliveryConcurrency"\s*:\s*(\d+)/.exec(text);
-    return match ? Number(match[1]) : FALLBACK_CONCURRENCY;
-  } catch {
+    // FederationWorkers takes one options object: its field is `options_deliveryConcurrency` in the config.
+    const match = /"(?:options_)?deliveryConcurrency"\s*:\s*(\d+)/.exec(text);
+    if (!match) {
+      throw new Error('no deliveryConcurrency in the activitypub config');
+    }
+    return Number(match[1]);
+  } catch (error) {
+    // Said, so that the Fedify target's workers are not silently fewer than Fedpod's deliveries.
+    console.warn(`bench/federation: Fedpod's deliveries in flight unknown (${error.message}); taking ${FALLBACK_CONCURRENCY}`);
     return FALLBACK_CONCURRENCY;
   }
 })();
