@@ -1,7 +1,6 @@
-import { promises as fs } from 'node:fs';
+import { promises as fs, statSync } from 'node:fs';
 import path from 'node:path';
 import type { ChangeCounter } from './ChangeCounter';
-import { errnoOf } from '../../util/Errors';
 import { TurnSharedRead } from '../../util/TurnSharedRead';
 
 const NAME = /^[a-z0-9][a-z0-9-]{0,63}$/u;
@@ -32,15 +31,15 @@ export class FileChangeCounter implements ChangeCounter {
     return this.shared.get();
   }
 
-  private async stat(): Promise<string> {
-    try {
-      return String((await fs.stat(this.file)).size);
-    } catch (error: unknown) {
-      if (errnoOf(error) === 'ENOENT') {
-        return '0';
-      }
-      throw error;
-    }
+  /**
+   * Synchronous on purpose: the file is a local one of this node's data directory (the local backend
+   * is one node), whose stat is answered from the kernel's cache in 1-2 µs of the main thread, where
+   * an asynchronous stat costs 36-52 µs of CPU across threads (a thread-pool job, its wake-ups and,
+   * for a missing file, an error made and thrown away). It is read once per turn of a busy server.
+   */
+  private stat(): string {
+    const stats = statSync(this.file, { throwIfNoEntry: false });
+    return stats ? String(stats.size) : '0';
   }
 
   public async bump(): Promise<void> {
