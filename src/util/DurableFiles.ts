@@ -72,8 +72,8 @@ export async function createFileOnce(file: string, content: string): Promise<voi
   await syncDirectory(path.dirname(file));
 }
 
-/** Writes a file that must not exist yet, and fsyncs it. */
-async function writeNewFileSynced(file: string, content: string | Buffer, mode: number): Promise<void> {
+/** Writes a file that must not exist yet, and fsyncs it (its directory entry is the caller's to sync). */
+export async function writeNewFileSynced(file: string, content: string | Buffer, mode: number): Promise<void> {
   const handle = await fs.open(file, 'wx', mode);
   try {
     await handle.writeFile(content);

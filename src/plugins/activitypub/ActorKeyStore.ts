@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { errnoOf } from '../../util/Errors';
-import { makeDirectoryDurably } from '../../util/DurableFiles';
+import { makeDirectoryDurably, writeNewFileSynced } from '../../util/DurableFiles';
 
 const generateKeyPair = promisify(generateKeyPairCallback);
 const USERNAME = /^[a-z0-9_][a-z0-9._-]{0,63}$/u;
@@ -34,8 +34,8 @@ export class ActorKeyStore {
       publicKeyEncoding: { type: 'spki', format: 'pem' },
       privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
     });
-    await this.writeNew(path.join(dir, 'private.pem'), privateKey, 0o600);
-    await this.writeNew(path.join(dir, 'public.pem'), publicKey, 0o644);
+    await writeNewFileSynced(path.join(dir, 'private.pem'), privateKey, 0o600);
+    await writeNewFileSynced(path.join(dir, 'public.pem'), publicKey, 0o644);
     return { publicKeyPem: publicKey, privateKeyPem: privateKey };
   }
 
@@ -56,16 +56,6 @@ export class ActorKeyStore {
       throw new Error(`Unsafe username for a directory name: ${JSON.stringify(username)}`);
     }
     return path.join(this.root, username);
-  }
-
-  private async writeNew(file: string, content: string, mode: number): Promise<void> {
-    const handle = await fs.open(file, 'wx', mode);
-    try {
-      await handle.writeFile(content);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
   }
 
   private async read(file: string): Promise<string | undefined> {
