@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { errnoOf } from '../../util/Errors';
-import { makeDirectoryDurably, writeNewFileSynced } from '../../util/DurableFiles';
+import { makeDirectoryDurably, syncDirectory, writeNewFileSynced } from '../../util/DurableFiles';
 
 const generateKeyPair = promisify(generateKeyPairCallback);
 const USERNAME = /^[a-z0-9_][a-z0-9._-]{0,63}$/u;
@@ -36,6 +36,8 @@ export class ActorKeyStore {
     });
     await writeNewFileSynced(path.join(dir, 'private.pem'), privateKey, 0o600);
     await writeNewFileSynced(path.join(dir, 'public.pem'), publicKey, 0o644);
+    // The files' entries too: an actor whose account survived a power loss must still have its keys.
+    await syncDirectory(dir);
     return { publicKeyPem: publicKey, privateKeyPem: privateKey };
   }
 

@@ -1,5 +1,5 @@
 import { createPrivateKey, createPublicKey, createSign, createVerify } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, promises as fsPromises, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ActorKeyStore } from '../../../../src/plugins/activitypub/ActorKeyStore';
@@ -33,6 +33,20 @@ describe('ActorKeyStore', (): void => {
     const dir = join(dataDir, 'actors', 'alice');
     expect(statSync(join(dir, 'private.pem')).mode & 0o777).toBe(0o600);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
+  });
+
+  it('syncs the actor\'s directory once both key files are written', async(): Promise<void> => {
+    // A directory is synced by opening it read-only and fsyncing the handle: watched here.
+    const opened = jest.spyOn(fsPromises, 'open');
+    try {
+      await keys.create('alice');
+      const dir = join(dataDir, 'actors', 'alice');
+      const calls = opened.mock.calls.map(([ path, flags ]): string => `${String(path)} ${String(flags)}`);
+      expect(calls.indexOf(`${dir} r`)).toBeGreaterThan(calls.indexOf(`${join(dir, 'public.pem')} wx`));
+      expect(calls.indexOf(`${join(dir, 'public.pem')} wx`)).toBeGreaterThan(-1);
+    } finally {
+      opened.mockRestore();
+    }
   });
 
   it('gives a new pair per actor and refuses to overwrite one', async(): Promise<void> => {
