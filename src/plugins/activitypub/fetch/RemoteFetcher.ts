@@ -167,24 +167,13 @@ export class RemoteFetcher {
     if (!has('content-type')) {
       sent['content-type'] = 'application/activity+json';
     }
-    const release = await this.acquire(target.host);
-    try {
-      const answer = await this.postOnce(target, sent, body).catch(async(error: unknown) => {
-        // A keep-alive connection the server closed meanwhile: one more try on a fresh one.
-        if ((error as { reusedSocket?: boolean }).reusedSocket === true) {
-          return this.postOnce(target, sent, body);
-        }
-        throw error;
-      });
-      const result: PostResult = { status: answer.status };
-      const retryAfter = parseRetryAfter(answer.retryAfter);
-      if (retryAfter !== undefined) {
-        result.retryAfter = retryAfter;
-      }
-      return result;
-    } finally {
-      release();
+    const answer = await this.inSlot(target.host, async(): Promise<PostAnswer> => this.postOnce(target, sent, body));
+    const result: PostResult = { status: answer.status };
+    const retryAfter = parseRetryAfter(answer.retryAfter);
+    if (retryAfter !== undefined) {
+      result.retryAfter = retryAfter;
     }
+    return result;
   }
 
   private async postOnce(target: URL, headers: Record<string, string>, body: Buffer | string): Promise<PostAnswer> {
@@ -214,14 +203,21 @@ export class RemoteFetcher {
 
   /** A GET, its body kept when the answer is a 2xx. */
   private async exchange(url: URL, headers: Record<string, string>): Promise<Exchange> {
-    const release = await this.acquire(url.host);
+    return this.inSlot(url.host, async(): Promise<Exchange> => this.once(url, headers));
+  }
+
+  /**
+   * Runs one request in one of the host's slots (`maxPerHost`), sent once more at once when it failed
+   * on a keep-alive connection the server closed meanwhile.
+   */
+  private async inSlot<T>(host: string, request: () => Promise<T>): Promise<T> {
+    const release = await this.acquire(host);
     try {
       try {
-        return await this.once(url, headers);
+        return await request();
       } catch (error: unknown) {
-        // A keep-alive socket the server closed meanwhile: one more try on a fresh one.
         if ((error as { reusedSocket?: boolean }).reusedSocket === true) {
-          return await this.once(url, headers);
+          return await request();
         }
         throw error;
       }
