@@ -8,7 +8,7 @@ import type { SsrfGuard } from './SsrfGuard';
  * Passes every event of a request on to its handler, and aborts the request when it has not completed
  * `timeoutMs` after its connection (undici's own timeouts are per wait, not per request).
  */
-class DeadlineHandler implements Dispatcher.DispatchHandlers {
+export class DeadlineHandler implements Dispatcher.DispatchHandlers {
   private timer?: NodeJS.Timeout;
 
   public constructor(private readonly handler: Dispatcher.DispatchHandlers, private readonly timeoutMs: number,

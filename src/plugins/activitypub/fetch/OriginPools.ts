@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import type { buildConnector, Dispatcher } from 'undici';
 import { Pool } from 'undici';
+import { DeadlineHandler } from '../../outbound/GuardedDispatcher';
 import { RemoteFetchError } from './FetchErrors';
 
 export interface OriginPoolsOptions {
@@ -31,19 +32,17 @@ const RETRY_AFTER = 'retry-after';
 
 /**
  * One POST's answer read straight from undici's handler events: its status and Retry-After; the body
- * is counted and dropped, never buffered or made a stream (a delivery needs the status only).
+ * is counted and dropped, never buffered or made a stream (a delivery needs the status only). Its
+ * deadline is DeadlineHandler's, around it.
  */
 class PostExchange implements Dispatcher.DispatchHandlers {
   private status = 0;
   private retryAfter?: string;
   private size = 0;
-  private timer?: NodeJS.Timeout;
   private abort?: (error?: Error) => void;
   private settled = false;
 
   public constructor(
-    private readonly origin: string,
-    private readonly timeoutMs: number,
     private readonly maxBytes: number,
     private readonly resolve: (answer: PostAnswer) => void,
     private readonly reject: (error: Error) => void,
@@ -51,9 +50,6 @@ class PostExchange implements Dispatcher.DispatchHandlers {
 
   public onConnect(abort: (error?: Error) => void): void {
     this.abort = abort;
-    this.timer = setTimeout((): void => {
-      abort(new RemoteFetchError(`Request to ${this.origin} timed out after ${this.timeoutMs} ms`, true, 'ETIMEDOUT'));
-    }, this.timeoutMs);
   }
 
   public onHeaders(statusCode: number, headers: Buffer[]): boolean {
@@ -82,7 +78,6 @@ class PostExchange implements Dispatcher.DispatchHandlers {
   }
 
   public onError(error: Error): void {
-    clearTimeout(this.timer);
     if (!this.settled) {
       this.settled = true;
       this.reject(error);
@@ -90,7 +85,6 @@ class PostExchange implements Dispatcher.DispatchHandlers {
   }
 
   private settle(): void {
-    clearTimeout(this.timer);
     if (!this.settled) {
       this.settled = true;
       this.resolve(this.retryAfter === undefined ? { status: this.status } : { status: this.status, retryAfter: this.retryAfter });
@@ -145,7 +139,7 @@ export class OriginPools {
     try {
       return await new Promise<PostAnswer>((resolve, reject): void => {
         pool.dispatch({ origin: url.origin, path: `${url.pathname}${url.search}`, method: 'POST', headers, body },
-          new PostExchange(url.origin, this.options.timeoutMs, this.options.maxResponseBytes, resolve, reject));
+          new DeadlineHandler(new PostExchange(this.options.maxResponseBytes, resolve, reject), this.options.timeoutMs, url.origin));
       });
     } catch (error: unknown) {
       if (reused && error instanceof Error) {
