@@ -97,6 +97,8 @@ describe('OriginPools', (): void => {
       idleMs: 1_000, maxSockets: 8, timeoutMs: 2_000, maxResponseBytes: 1_000 });
     const inbox = await server();
     await expect(pools.post(new URL(`${inbox.origin}/inbox`), {}, '{}')).rejects.toMatchObject({ code: 'SSRF', retryable: false });
+    // By name: the guard's lookup refuses the loopback address it resolves to.
+    await expect(pools.post(new URL(`http://localhost:${inbox.port}/inbox`), {}, '{}')).rejects.toMatchObject({ code: 'SSRF', retryable: false });
     pools.close();
     await expect(pools.post(new URL(`${inbox.origin}/inbox`), {}, '{}')).rejects.toMatchObject({ retryable: true });
     expect(inbox.seen).toHaveLength(0);
