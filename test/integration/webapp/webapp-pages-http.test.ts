@@ -124,9 +124,11 @@ describe('the web app\'s lists, filters, search and live public timelines', () =
     const id = listPath.split('/').pop()!;
     expect((await api<{ id: string; title: string }[]>('api/v1/lists', alice)).map((list): string => list.title)).toEqual([ 'Friends' ]);
 
-    // Bob is offered (alice follows him); carol is not.
+    // Bob is offered (alice follows him); carol is not. A follow is accepted through the queue, so wait for it as a client would.
     const bobAccount = await api<{ id: string }>('api/v1/accounts/lookup?acct=bob', alice);
     const carolAccount = await api<{ id: string }>('api/v1/accounts/lookup?acct=carol', alice);
+    await eventually(async() => (await api<{ following: boolean }[]>(`api/v1/accounts/relationships?id[]=${bobAccount.id}`, alice))[0]?.following === true,
+      30_000);
     const listPage = await html(listPath, alice);
     expect(listPage).toContain(`<option value="${bobAccount.id}">`);
     expect(listPage).not.toContain(`<option value="${carolAccount.id}">`);
