@@ -4,6 +4,7 @@
  */
 import { createRestAPIClient, type mastodon } from 'masto';
 import generator, { type MegalodonInterface } from 'megalodon';
+import { eventually } from './eventually';
 import { startFedpod, type FedpodServer } from './fedpod';
 import { signup } from './local-actors';
 import { appToken } from './mastodon-oauth';
@@ -22,6 +23,8 @@ export interface MastodonUsers {
   readOnly: string;
   /** A request with a token (or none); a body is sent as JSON unless its content-type is given. */
   api: (path: string, token: string | undefined, init?: RequestInit) => Promise<{ status: number; body: unknown }>;
+  /** Follows an account and waits until the follow is accepted: a local Follow's Accept goes through the queue. */
+  follow: (follower: User, account: string) => Promise<void>;
 }
 
 export async function startWithUsers(): Promise<MastodonUsers> {
@@ -43,5 +46,9 @@ export async function startWithUsers(): Promise<MastodonUsers> {
       ...token ? { authorization: `Bearer ${token}` } : {}, ...init.body ? { 'content-type': 'application/json' } : {}, ...init.headers }});
     return { status: response.status, body: await response.json() };
   };
-  return { server, url, tokens, masto, megalodon, readOnly, api };
+  const follow = async(follower: User, account: string): Promise<void> => {
+    await masto[follower].v1.accounts.$select(account).follow();
+    await eventually(async() => (await masto[follower].v1.accounts.relationships.fetch({ id: [ account ]}))[0]?.following === true);
+  };
+  return { server, url, tokens, masto, megalodon, readOnly, api, follow };
 }

@@ -4,7 +4,8 @@
  * bookmarks a post of bob's and blocks two domains; what she exports is hers alone, and only she reads it.
  */
 import { startFedpod, type FedpodServer } from '../../support/fedpod';
-import { postToOutbox, signup, type Session } from '../../support/local-actors';
+import { eventually } from '../../support/eventually';
+import { pageItemIds, postToOutbox, signup, type Session } from '../../support/local-actors';
 import { appToken } from '../../support/mastodon-oauth';
 
 const PUBLIC = 'https://www.w3.org/ns/activitystreams#Public';
@@ -32,8 +33,11 @@ describe('exports as Mastodon\'s CSV', () => {
       users[name] = await signup(server.baseUrl, name);
     }
     app = await appToken(server.baseUrl, 'alice', 'correct horse', 'read write follow');
-    expect((await postToOutbox(users.alice, { type: 'Follow', object: users.bob.webId })).status).toBe(201);
-    expect((await postToOutbox(users.alice, { type: 'Follow', object: users.carol.webId })).status).toBe(201);
+    // Each follow is in alice's following once its Accept is processed (through the queue): one after the other, so "newest first" is known.
+    for (const followed of [ users.bob, users.carol ]) {
+      expect((await postToOutbox(users.alice, { type: 'Follow', object: followed.webId })).status).toBe(201);
+      await eventually(async() => (await pageItemIds(`${users.alice.webId}/following`)).includes(followed.webId));
+    }
     expect((await postToOutbox(users.alice, { type: 'Block', object: users.dave.webId })).status).toBe(201);
     expect((await postToOutbox(users.bob, { type: 'Note', content: 'worth keeping', to: [ PUBLIC ]})).status).toBe(201);
     await api('accounts/carol/mute', 'POST');

@@ -20,7 +20,7 @@ describe('Mastodon filters', () => {
   beforeAll(async() => {
     users = await startWithUsers();
     ({ tokens, masto, megalodon, readOnly, api } = users);
-    await masto.bob.v1.accounts.$select('alice').follow();
+    await users.follow('bob', 'alice');
     await masto.alice.v1.statuses.create({ status: 'I love broccoli soup #veg', visibility: 'public' });
     await masto.alice.v1.statuses.create({ status: 'Spoilers about the finale ahead', visibility: 'public' });
     await masto.alice.v1.statuses.create({ status: 'A calm day, nothing to report', visibility: 'public' });

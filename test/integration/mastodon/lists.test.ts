@@ -22,8 +22,8 @@ describe('Mastodon lists', () => {
   beforeAll(async() => {
     users = await startWithUsers();
     ({ url, tokens, masto, megalodon, readOnly, api } = users);
-    await masto.bob.v1.accounts.$select('alice').follow();
-    await masto.bob.v1.accounts.$select('carol').follow();
+    await users.follow('bob', 'alice');
+    await users.follow('bob', 'carol');
   });
 
   afterAll(async() => {
