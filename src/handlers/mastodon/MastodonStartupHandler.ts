@@ -19,7 +19,7 @@ const MAX_FAMILIAR = 80;
  * `mastodon-instance-peers` (the domains it federated with), `mastodon-familiar-followers`
  * (`id[]`: who of those the user follows follows each account), `mastodon-search-v1` (v2 search
  * with hashtags as names, as Mastodon 3's v1 answered) and `mastodon-empty` (`[]`: announcements,
- * trends, suggestions and followed tags, which Fedpod does not have; apps show an error on a 404).
+ * trends and suggestions, which Fedpod does not have; apps show an error on a 404).
  */
 export class MastodonStartupHandler extends MastodonHandler {
   public constructor(

@@ -1,3 +1,4 @@
+import { homeCollections, type FollowedTags } from '../../plugins/mastodon/FollowedTags';
 import type { MastodonAccounts } from '../../plugins/mastodon/MastodonAccounts';
 import type { MastodonStatuses } from '../../plugins/mastodon/MastodonStatuses';
 import type { TimelineSource } from '../../plugins/mastodon/MastodonRecords';
@@ -9,7 +10,7 @@ import { linkHeader, timelineQuery } from './Pagination';
 
 /**
  * The timelines, by the route's name: `mastodon-home` (the user's inbox and outbox: their posts and
- * reblogs, and what reached them) and `mastodon-public` (posts addressed to Public in this server's
+ * reblogs, and what reached them; and the public posts with hashtags they follow) and `mastodon-public` (posts addressed to Public in this server's
  * outboxes; with `local=false` or none also the public posts that reached its inboxes). Newest
  * first, paged with max_id / since_id / min_id and a Link header.
  */
@@ -17,6 +18,7 @@ export class MastodonTimelinesHandler extends MastodonHandler {
   public constructor(
     private readonly accounts: MastodonAccounts,
     private readonly statuses: MastodonStatuses,
+    private readonly followedTags?: FollowedTags,
   ) {
     super();
   }
@@ -26,8 +28,7 @@ export class MastodonTimelinesHandler extends MastodonHandler {
     let source: TimelineSource;
     const home = operation.route.name === 'mastodon-home';
     if (home) {
-      const { urls } = this.accounts;
-      source = { collections: [ urls.collection(reader.username!, 'inbox'), urls.collection(reader.username!, 'outbox') ] };
+      source = { collections: homeCollections(this.accounts.urls, reader.username!, this.followedTags) };
     } else {
       const local = [ 'true', '1' ].includes(operation.target.query.get('local') ?? '');
       source = { everyActorCollection: local ? [ '/outbox' ] : [ '/outbox', '/inbox' ], addressedTo: [ AS_PUBLIC ], inToOnly: true };

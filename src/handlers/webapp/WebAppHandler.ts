@@ -9,6 +9,7 @@ import type { TimelineSource } from '../../plugins/mastodon/MastodonRecords';
 import type { MastodonSearch } from '../../plugins/mastodon/MastodonSearch';
 import type { MastodonStatuses, NewStatus, Reader } from '../../plugins/mastodon/MastodonStatuses';
 import type { MastodonThreads } from '../../plugins/mastodon/MastodonThreads';
+import { homeCollections, type FollowedTags } from '../../plugins/mastodon/FollowedTags';
 import type { RemoteAccountPosts } from '../../plugins/mastodon/RemoteAccountPosts';
 import type { MastodonStatus } from '../../plugins/mastodon/StatusEntity';
 import { DEFAULT_INSTANCE_DESCRIPTION, DEFAULT_INSTANCE_TITLE } from '../../plugins/mastodon/InstanceEntity';
@@ -48,6 +49,8 @@ export interface WebAppOptions {
   remotePosts?: RemoteAccountPosts;
   /** The users' uploads: the compose form's attachments with their descriptions. */
   media?: MediaStore;
+  /** Followed hashtags: their posts at home, and a tag page's Follow button. */
+  followedTags?: FollowedTags;
   /** The server's name and description on the front page (as the Mastodon instance entity has them). */
   title?: string;
   description?: string;
@@ -160,7 +163,7 @@ ${posts}
     if (path.startsWith('web/tags/')) {
       const tag = params.tag ?? '';
       const found = await this.options.threads.tagTimeline(tag, readerOf(reader), PAGE_SIZE, query.get('max_id') ?? undefined);
-      return { title: `#${tag}`, body: `<h1>#${escapeHtml(tag)}</h1>\n<div${query.has('max_id') ? '' : ` data-live="hashtag" data-stream="hashtag" data-tag="${
+      return { title: `#${tag}`, body: `<h1>#${escapeHtml(tag)}</h1>\n${await this.tagFollowForm(tag, context)}<div${query.has('max_id') ? '' : ` data-live="hashtag" data-stream="hashtag" data-tag="${
         escapeHtml(tag.toLowerCase())}"`}>${this.list(found, context, path)}</div>` };
     }
     if (path.startsWith('web/statuses/')) {
@@ -179,8 +182,8 @@ ${posts}
     const self = readerOf(reader);
     switch (path) {
       case 'web/home': {
-        const list = await this.timeline({ collections: [ accounts.urls.collection(reader.username, 'inbox'),
-          accounts.urls.collection(reader.username, 'outbox') ]}, PAGE_SIZE, query, context, 'home');
+        const list = await this.timeline({ collections: homeCollections(accounts.urls, reader.username, this.options.followedTags) },
+          PAGE_SIZE, query, context, 'home');
         return { title: 'Home', body: `<h1>Home</h1>\n${this.composeForm(context)}\n${this.followForm(context)}\n<section aria-label="Home timeline">\n${list}\n</section>` };
       }
       case 'web/notifications': {
@@ -322,6 +325,18 @@ ${replyTo ? '' : pollFields()}
 </form>`;
   }
 
+  /** A tag page's Follow (or Unfollow) button, for a logged-in reader where hashtags can be followed. */
+  private async tagFollowForm(tag: string, context: ViewContext): Promise<string> {
+    const { followedTags } = this.options;
+    const username = context.reader?.username;
+    if (!followedTags || username === undefined) {
+      return '';
+    }
+    const { following, id } = await followedTags.entity(tag, username);
+    return `<div class="actions">${actionForm(context, `web/tags/${encodeURIComponent(id)}/${following ? 'unfollow' : 'follow'}`,
+      following ? 'Unfollow hashtag' : 'Follow hashtag', following)}</div>\n`;
+  }
+
   private followForm(context: ViewContext): string {
     return `<form method="post" action="${escapeHtml(this.base)}web/follow" class="follow">${formFields(context)}
 <label for="handle">Follow someone by handle</label>
@@ -382,6 +397,11 @@ ${replyTo ? '' : pollFields()}
     }
     const action = params.action ?? '';
     const id = params.id ?? '';
+    if (path.startsWith('/web/tags/') && this.options.followedTags && [ 'follow', 'unfollow' ].includes(action)) {
+      await (action === 'follow' ? this.options.followedTags.follow(username, params.tag ?? '') :
+        this.options.followedTags.unfollow(username, params.tag ?? ''));
+      return;
+    }
     if (path.startsWith('/web/statuses/') && STATUS_ACTIONS.has(action)) {
       switch (action) {
         case 'favourite': await statuses.react(username, id, 'Like'); return;

@@ -51,7 +51,8 @@ export interface SearchResults {
   hashtags: MastodonTag[];
 }
 
-const HASHTAG_NAME = /^[\p{L}\p{N}_]*\p{L}[\p{L}\p{N}_]*$/u;
+/** What may be a hashtag's name: letters, digits and underscores, at least one letter. */
+export const HASHTAG_NAME = /^[\p{L}\p{N}_]*\p{L}[\p{L}\p{N}_]*$/u;
 const ACTOR_TYPES = new Set([ 'Person', 'Service', 'Application', 'Group', 'Organization' ]);
 
 /**

@@ -3,6 +3,7 @@ import { messageOf } from '../../util/Errors';
 import type { ActivityEvent, ActivityEvents } from '../activitypub/ActivityEvents';
 import type { Json } from '../activitypub/ActivityJson';
 import { idOf, isObject, typeOf } from '../activitypub/ActivityJson';
+import type { FollowedTags } from './FollowedTags';
 import type { MastodonAccounts } from './MastodonAccounts';
 import type { MastodonConversations } from './MastodonConversations';
 import type { MastodonLists } from './MastodonLists';
@@ -35,6 +36,8 @@ export interface MastodonStreamingOptions {
   lists?: MastodonLists;
   /** The users' direct conversations, for the `direct` stream (none: it sends nothing). */
   conversations?: MastodonConversations;
+  /** Followed hashtags: their public posts to the `user` stream of who follows them, as to their home timeline. */
+  followedTags?: FollowedTags;
 }
 
 const TIMELINE_TYPES = new Set([ 'Create', 'Announce' ]);
@@ -46,8 +49,8 @@ const RECENT_PUBLIC = 1000;
  * The streaming API's events, from what happens on this node: an activity posted to a local outbox
  * or delivered to local inboxes (ActivityEvents) and a new notification (MastodonNotifications).
  * Each client gets only what its user may read, the status built as that user would GET it: `user`
- * has its user's own posts and reblogs and whatever reached their inbox (`update`, `status.update`,
- * `delete`) and their notifications; public streams have posts whose audience is Public and that
+ * has its user's own posts and reblogs, whatever reached their inbox and the public posts with
+ * hashtags they follow (`update`, `status.update`, `delete`) and their notifications; public streams have posts whose audience is Public and that
  * anyone may read (`public:local` this server's, `public:remote` other servers'); `hashtag` those
  * among them with the tag; `list` the posts, reblogs and deletes of a list's members that reached
  * its owner; `direct` the `conversation` a direct post to or by the user is now the last of.
@@ -57,6 +60,8 @@ export class MastodonStreaming {
   private readonly options: MastodonStreamingOptions;
   private readonly clients = new Set<StreamClient>();
   private readonly recentPublic = new Set<string>();
+  /** Who was sent which public activity on their `user` stream: one delivered to several inboxes is sent to each once. */
+  private readonly recentToUsers = new Set<string>();
 
   public constructor(options: MastodonStreamingOptions) {
     this.options = options;
@@ -98,10 +103,11 @@ export class MastodonStreaming {
     }
   }
 
-  private async activity({ activity, box, usernames }: ActivityEvent): Promise<void> {
+  private async activity(event: ActivityEvent): Promise<void> {
     if (this.clients.size === 0) {
       return;
     }
+    const { activity, box, usernames } = event;
     const type = typeOf(activity);
     if (type === 'Delete') {
       await this.deleted(activity, usernames);
@@ -113,6 +119,7 @@ export class MastodonStreaming {
       const at = typeof activity.published === 'string' ? new Date(activity.published) : undefined;
       await Promise.all([
         this.toUsers(usernames, iri, 'update', at),
+        this.toTagFollowers(event, iri, at),
         this.toPublic(activity, iri, box === 'outbox', at),
         this.toLists(usernames, idOf(activity.actor), async(username): Promise<MastodonStatus | undefined> =>
           iri ? this.options.statuses.shown(iri, this.readerOf(username), at) : undefined),
@@ -141,15 +148,25 @@ export class MastodonStreaming {
     }));
   }
 
+  /** A public post with hashtags to the `user` stream of those following one, who did not get it otherwise. */
+  private async toTagFollowers(event: ActivityEvent, iri: string | undefined, at?: Date): Promise<void> {
+    const { followedTags } = this.options;
+    if (!followedTags || ![ ...this.clients ].some((client): boolean => client.username !== undefined && client.subscriptions.has('user'))) {
+      return;
+    }
+    const id = idOf(event.activity);
+    const fresh = (username: string): boolean => remember(this.recentToUsers, `${id}\n${username}`);
+    // The inbox's recipients of this delivery got it as theirs; another delivery of it may name a tag's follower.
+    event.usernames.forEach(fresh);
+    const recipients = (await followedTags.recipientsOf(event)).filter(fresh);
+    await this.toUsers(recipients, iri, 'update', at);
+  }
+
   /** A public post to the public and hashtag streams, once however many inboxes it reached. */
   private async toPublic(activity: Json, iri: string | undefined, local: boolean, at?: Date): Promise<void> {
     const id = idOf(activity);
-    if (!iri || !id || this.recentPublic.has(id)) {
+    if (!iri || !id || !remember(this.recentPublic, id)) {
       return;
-    }
-    this.recentPublic.add(id);
-    if (this.recentPublic.size > RECENT_PUBLIC) {
-      this.recentPublic.delete(this.recentPublic.values().next().value!);
     }
     const streams = local ? [ 'public', 'public:local' ] : [ 'public', 'public:remote' ];
     const clients = [ ...this.clients ].filter((client): boolean => streams.some((stream): boolean => client.subscriptions.has(stream)) ||
@@ -263,4 +280,16 @@ export class MastodonStreaming {
   private readerOf(username: string): Reader {
     return { iri: this.options.accounts.urls.actor(username), username };
   }
+}
+
+/** Adds the key to a bounded set of recent ones (the oldest forgotten); false when it was there already. */
+function remember(recent: Set<string>, key: string): boolean {
+  if (recent.has(key)) {
+    return false;
+  }
+  recent.add(key);
+  if (recent.size > RECENT_PUBLIC) {
+    recent.delete(recent.values().next().value!);
+  }
+  return true;
 }

@@ -254,4 +254,26 @@ describe('the web app\'s lists, filters, search and live public timelines', () =
       await Promise.all([ local.close(), federated.close(), tag.close() ]);
     }
   }, 90_000);
+
+  it('follows a hashtag from its page: its public posts come home; only the reader\'s own follow is shown', async() => {
+    const key = await formKey(alice);
+    expect(await html('web/tags/tea', alice)).toContain('>Follow hashtag</button>');
+    expect(await html('web/tags/tea')).not.toContain('Follow hashtag');
+    const followed = await post('web/tags/tea/follow', alice, { csrf: key, back: 'web/tags/tea' });
+    expect(followed.status).toBe(303);
+    expect(followed.headers.get('location')).toBe(`${server.baseUrl}web/tags/tea`);
+    expect((await api<{ name: string }[]>('api/v1/followed_tags', alice)).map((tag): string => tag.name)).toEqual([ 'tea' ]);
+    expect(await html('web/tags/tea', alice)).toContain('>Unfollow hashtag</button>');
+    expect(await html('web/tags/tea', bob)).toContain('>Follow hashtag</button>');
+    // Without the form key nothing changes.
+    expect((await post('web/tags/tea/unfollow', alice, { back: 'web/tags/tea' })).status).toBe(403);
+    expect((await api<unknown[]>('api/v1/followed_tags', alice)).length).toBe(1);
+
+    // Carol, whom alice does not follow, posts with the tag: it is on alice's home page, not bob's.
+    await postStatus(carol, 'Green #Tea for everyone');
+    await eventually(async() => (await html('web/home', alice)).includes('Green'), 30_000);
+    expect(await html('web/home', bob)).not.toContain('Green');
+    expect((await post('web/tags/tea/unfollow', alice, { csrf: key, back: 'web/tags/tea' })).status).toBe(303);
+    expect(await api<unknown[]>('api/v1/followed_tags', alice)).toEqual([]);
+  });
 });
