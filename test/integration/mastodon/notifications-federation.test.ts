@@ -3,12 +3,11 @@
  * on the second, follows, mentions, favourites and boosts alice, on the first, whose streaming
  * socket (opened on the first's own address) gets each notification, as her list does.
  */
-import { startHttpsFedpod, type HttpsFedpod } from '../../support/https-proxy';
+import type { HttpsFedpod } from '../../support/https-proxy';
+import { httpsOutbox, httpsSignup, startHttpsFedpodPair, type HttpsSession as Session } from '../../support/https-sessions';
 import { httpsRequest, testTls, type TlsFiles } from '../../support/tls';
 import { eventually } from '../../support/eventually';
 import { RawStream, type StreamEvent } from '../../support/mastodon-streams';
-
-interface Session { token: string; webId: string }
 
 describe('Mastodon notifications of a remote user\'s actions', () => {
   let tls: TlsFiles;
@@ -18,13 +17,6 @@ describe('Mastodon notifications of a remote user\'s actions', () => {
   let bob: Session;
   let stream: RawStream;
 
-  async function signup(server: HttpsFedpod, username: string): Promise<Session> {
-    const answer = await httpsRequest(`${server.baseUrl}auth/signup`, { method: 'POST',
-      body: { username, email: `${username}@example.com`, password: 'correct horse' }});
-    expect(answer.status).toBe(201);
-    return answer.json<Session>();
-  }
-
   async function api<T>(server: HttpsFedpod, session: Session, path: string, method = 'GET', body?: unknown): Promise<T> {
     const answer = await httpsRequest(`${server.baseUrl}${path}`, { method, body,
       headers: { authorization: `Bearer ${session.token}` }});
@@ -32,26 +24,14 @@ describe('Mastodon notifications of a remote user\'s actions', () => {
     return answer.json<T>();
   }
 
-  async function outbox(session: Session, activity: Record<string, unknown>): Promise<void> {
-    const answer = await httpsRequest(`${session.webId}/outbox`, { method: 'POST', body: JSON.stringify(activity),
-      headers: { 'content-type': 'application/activity+json', authorization: `Bearer ${session.token}` }});
-    expect(answer.status).toBe(201);
-  }
-
   const notification = (type: string) => (event: StreamEvent): boolean =>
     event.event === 'notification' && (JSON.parse(event.payload) as { type: string }).type === type;
 
   beforeAll(async() => {
     tls = testTls();
-    const started = await Promise.allSettled([
-      startHttpsFedpod({ config: 'activitypub', tls }),
-      startHttpsFedpod({ config: 'activitypub', tls }),
-    ]);
-    [ home, remote ] = started.map((result) => (result.status === 'fulfilled' ? result.value : undefined)) as [ HttpsFedpod, HttpsFedpod ];
-    const failed = started.find((result) => result.status === 'rejected');
-    if (failed) throw (failed as PromiseRejectedResult).reason;
-    alice = await signup(home, 'alice');
-    bob = await signup(remote, 'bob');
+    [ home, remote ] = await startHttpsFedpodPair(tls);
+    alice = await httpsSignup(home, 'alice');
+    bob = await httpsSignup(remote, 'bob');
     stream = await RawStream.open(home.directUrl, '?stream=user', alice.token);
     await stream.ready();
   });
@@ -63,7 +43,7 @@ describe('Mastodon notifications of a remote user\'s actions', () => {
 
   it('notifies and streams a remote follow, mention, favourite and boost', async() => {
     const bobAcct = `bob@${new URL(remote.baseUrl).host}`;
-    await outbox(bob, { type: 'Follow', object: alice.webId });
+    await httpsOutbox(bob, { type: 'Follow', object: alice.webId });
     const follow = await stream.waitFor(notification('follow'), 60_000);
     expect(JSON.parse(follow.payload)).toMatchObject({ account: { acct: bobAcct, url: bob.webId }});
 
@@ -73,7 +53,7 @@ describe('Mastodon notifications of a remote user\'s actions', () => {
       .find((status) => status.uri === post.uri), 60_000);
     await api(remote, bob, `api/v1/statuses/${copy.id}/favourite`, 'POST');
     await api(remote, bob, `api/v1/statuses/${copy.id}/reblog`, 'POST');
-    await outbox(bob, { type: 'Note', content: '<p>@alice hi from afar</p>', to: [ alice.webId ],
+    await httpsOutbox(bob, { type: 'Note', content: '<p>@alice hi from afar</p>', to: [ alice.webId ],
       tag: [{ type: 'Mention', href: alice.webId, name: `@alice@${new URL(home.baseUrl).host}` }]});
 
     for (const type of [ 'favourite', 'reblog' ]) {
