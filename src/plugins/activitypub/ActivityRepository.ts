@@ -141,6 +141,23 @@ export class ActivityRepository {
     return writes;
   }
 
+  /**
+   * Whether a version of this remote object newer than the given one is stored: deliveries are
+   * retried and sent in parallel, so a Create, or an older Update, may arrive after a later Update,
+   * and must not bring its older content back (as Mastodon ignores them). A version is the object's
+   * `updated`, else its `published`; one without either is never older.
+   */
+  public async hasNewerObject(object: Json): Promise<boolean> {
+    const id = idOf(object);
+    const incoming = Date.parse(String(object.updated ?? object.published ?? ''));
+    if (!id || Number.isNaN(incoming)) {
+      return false;
+    }
+    const versions = new Set([ `${AS_NS}updated`, `${AS_NS}published` ]);
+    return (await this.store.readData(id)).some((entry): boolean => entry.subject.value === id &&
+      versions.has(entry.predicate.value) && Date.parse(entry.object.value) > incoming);
+  }
+
   /** Replaces a remote object by a Tombstone (its owner deleted it). */
   public async tombstone(iri: string, deleted: Date): Promise<void> {
     if (!await this.store.exists(iri)) {

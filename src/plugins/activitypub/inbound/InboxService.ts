@@ -145,8 +145,13 @@ export class InboxService {
       // is read alongside the received state (one message to the store) instead of after storing: a
       // job waits for one store round trip less.
       const memberships = effect ? undefined : this.membershipsOf(sender);
-      // Awaited below, or left on a refusal: its failure then concerns nobody.
+      const type = typeOf(activity);
+      const carriesObject = (type === 'Create' || type === 'Update') && isObject(activity.object);
+      // Read alongside too: whether a later version of the object came first (then it is not overwritten).
+      const newerStored = carriesObject ? this.activities.hasNewerObject(activity.object as Json) : undefined;
+      // Awaited below, or left on a refusal: their failure then concerns nobody.
       memberships?.catch((): void => undefined);
+      newerStored?.catch((): void => undefined);
       if (await this.activities.receivedState(id) === 'done') {
         this.logger.debug(`Already received ${id}`);
         await this.addToInboxes(activity, id, sender, inboxOwner, memberships, [], announcer);
@@ -159,8 +164,7 @@ export class InboxService {
       delete activity.signature;
       delete activity.proof;
       const now = new Date();
-      const type = typeOf(activity);
-      const keepObject = type === 'Create' || type === 'Update';
+      const keepObject = carriesObject && !await newerStored;
       if (effect) {
         await this.activities.storeRemote(activity, now, keepObject, true);
         await effect.apply({ activity, sender, now });

@@ -251,6 +251,23 @@ describe('InboxService', (): void => {
       expect(await inboxOf('hana')).toEqual([ id ]);
     });
 
+    it('keeps the later version of a Note when its Create or an older Update arrives after a later Update', async(): Promise<void> => {
+      const note = remoteId('note');
+      const version = (content: string, extra: Json): Json => ({ id: note, type: 'Note', content, attributedTo: REMOTE, to: [ ALICE ],
+        published: '2026-01-01T10:00:00Z', ...extra });
+      const delivered = async(type: string, object: Json): Promise<void> =>
+        service.receive({ '@context': AS, id: remoteId(type.toLowerCase()), type, actor: REMOTE, to: [ ALICE ], object }, 'alice');
+      await delivered('Update', version('second edit', { updated: '2026-01-01T10:10:00Z' }));
+      await delivered('Create', version('first words', {}));
+      await delivered('Update', version('first edit', { updated: '2026-01-01T10:05:00Z' }));
+      expect(await activities.read(note)).toMatchObject({ content: 'second edit' });
+      // A later one still replaces it; so does one that says no time (as before).
+      await delivered('Update', version('third edit', { updated: '2026-01-01T10:20:00Z' }));
+      expect(await activities.read(note)).toMatchObject({ content: 'third edit' });
+      await delivered('Update', { id: note, type: 'Note', content: 'undated', attributedTo: REMOTE, to: [ ALICE ]});
+      expect(await activities.read(note)).toMatchObject({ content: 'undated' });
+    });
+
     it('lists a shared-inbox delivery for those addressed, those following the sender, the object\'s actor; never a blocker', async(): Promise<void> => {
       const id = remoteId('note');
       await service.receive({ '@context': AS, id, type: 'Follow', actor: REMOTE, object: `${BASE}actors/dora`,
