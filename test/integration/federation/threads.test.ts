@@ -23,7 +23,8 @@ async function startWorld(): Promise<World> {
   const world = { first, second, alice: await signup(first.baseUrl, 'alice'), bob: await signup(second.baseUrl, 'bob'),
     carol: await signup(first.baseUrl, 'carol'), dave: await signup(first.baseUrl, 'dave') };
   expect((await postToOutbox(world.bob, { type: 'Follow', object: world.alice.webId })).status).toBe(201);
-  await eventually(async() => (await pageItemIds(`${world.alice.webId}/followers`)).includes(world.bob.webId), 30_000);
+  // Bob's following takes alice when her Accept is back: only then does his server list her posts for him.
+  await eventually(async() => (await pageItemIds(`${world.bob.webId}/following`)).includes(world.alice.webId), 30_000);
   return world;
 }
 
@@ -38,7 +39,7 @@ describe('audiences of edits, deletions and replies', () => {
   beforeAll(async() => {
     ({ first, second, alice, bob, carol, dave } = await startWorld());
     expect((await postToOutbox(alice, { type: 'Follow', object: bob.webId })).status).toBe(201);
-    await eventually(async() => (await pageItemIds(`${bob.webId}/followers`)).includes(alice.webId), 30_000);
+    await eventually(async() => (await pageItemIds(`${alice.webId}/following`)).includes(bob.webId), 30_000);
   });
 
   afterAll(async() => {
@@ -79,7 +80,7 @@ describe('audiences of edits, deletions and replies', () => {
 
   it('an unaddressed Update and Delete of a direct message reach its addressee only', async() => {
     expect((await postToOutbox(carol, { type: 'Follow', object: alice.webId })).status).toBe(201);
-    await eventually(async() => (await pageItemIds(`${alice.webId}/followers`)).includes(carol.webId), 30_000);
+    await eventually(async() => (await pageItemIds(`${carol.webId}/following`)).includes(alice.webId), 30_000);
     const posted = await postToOutbox(alice, { type: 'Note', content: 'for dave only', to: [ dave.webId ]});
     const note = (posted.body.object as { id: string }).id;
     await eventually(async() => inInbox(dave, posted.body.id as string), 30_000);

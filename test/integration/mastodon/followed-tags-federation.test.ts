@@ -41,9 +41,10 @@ describe('followed hashtags with another server', () => {
 
   it('brings a remote public post with a followed hashtag to the home of a user who does not follow its author', async() => {
     await httpsOutbox(alice, { type: 'Follow', object: bob.webId });
+    // Once the Accept is back, alice's server lists bob's posts for her.
     await eventually(async() => {
-      const page = await httpsRequest(`${bob.webId}/followers?page=true`, { headers: { accept: 'application/activity+json' }});
-      return page.json<{ orderedItems: string[] }>().orderedItems.includes(alice.webId);
+      const page = await httpsRequest(`${alice.webId}/following?page=true`, { headers: { accept: 'application/activity+json' }});
+      return page.json<{ orderedItems: string[] }>().orderedItems.includes(bob.webId);
     });
     expect(await api(carol, 'api/v1/tags/fediverse/follow', 'POST')).toMatchObject({ name: 'fediverse', following: true });
 

@@ -67,7 +67,7 @@ describe('remote threads fetched on demand', () => {
     }
     for (const [ follower, followed ] of [ [ 'bob', 'alice' ], [ 'dave', 'alice' ] ]) {
       expect((await postToOutbox(users[follower], { type: 'Follow', object: users[followed].webId })).status).toBe(201);
-      await eventually(async() => (await pageItemIds(`${users[followed].webId}/followers`)).includes(users[follower].webId), 60_000);
+      await eventually(async() => (await pageItemIds(`${users[follower].webId}/following`)).includes(users[followed].webId), 60_000);
     }
   }, 240_000);
 

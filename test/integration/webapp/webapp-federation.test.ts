@@ -55,8 +55,8 @@ describe('the web app between two instances', () => {
     await page.type('#handle', `@bob@${new URL(b.baseUrl).host}`);
     await submit('form.follow button[type="submit"]');
     expect(page.url()).toBe(`${a.baseUrl}web/home`);
-    // B accepted: alice is among bob's followers there.
-    await eventually(async() => (await pageItemIds(`${bob.webId}/followers`)).includes(alice.webId), 60_000);
+    // B accepted, and A took the Accept: bob is in alice's following, so A lists his posts for her.
+    await eventually(async() => (await pageItemIds(`${alice.webId}/following`)).includes(bob.webId), 60_000);
 
     // The home page stays open; bob posts on B.
     await page.evaluate((): void => {
