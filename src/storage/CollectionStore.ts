@@ -3,7 +3,7 @@ import type { ReadWriteLocker } from '@solid/community-server';
 import type { Bindings, SparqlClient } from './SparqlClient';
 import { sparqlIri, sparqlLiteral } from './SparqlTerms';
 import { DataFactory } from 'n3';
-import { FEDPOD_NS, RDF_TYPE, XSD_DATETIME } from './StoreVocabulary';
+import { FEDPOD_NS, metadataGraphOf, RDF_TYPE, XSD_DATETIME } from './StoreVocabulary';
 import type { CollectionAddition, CollectionItem, CollectionQuery, Collections } from './Collections';
 import type { ResourceGraphStore } from './ResourceGraphStore';
 import type { ResourceWrite } from './ResourceGraphs';
@@ -130,6 +130,13 @@ INSERT { ${this.totalPattern(collection, '?after')} }
 WHERE { GRAPH ${graph} { ${graph} ${sparqlIri(AS_ITEMS)} ${itemTerm} OPTIONAL { ${itemTerm} ${sparqlIri(ADDED_AT)} ?t } }
   OPTIONAL { ${total} } BIND(?before - 1 AS ?after) } ;
 ${this.index.remove(collection, item)}`);
+    this.changes?.updated(collection);
+  }
+
+  public async clear(collection: string): Promise<void> {
+    // DELETE WHERE rather than DROP GRAPH: Virtuoso answers 500 to DROP of a missing graph.
+    await this.client.update([ collection, metadataGraphOf(collection) ].map((graph): string =>
+      `DELETE WHERE { GRAPH ${sparqlIri(graph)} { ?s ?p ?o } }`).concat(this.index.drop(collection)).join(' ;\n'));
     this.changes?.updated(collection);
   }
 

@@ -38,6 +38,8 @@ export interface Collections {
    */
   addAll: (additions: readonly CollectionAddition[], alongWith?: readonly ResourceWrite[]) => Promise<void>;
   remove: (collection: string, item: string) => Promise<void>;
+  /** Removes the whole collection, its total and its paging index (its owner is gone). */
+  clear: (collection: string) => Promise<void>;
   contains: (collection: string, item: string) => Promise<boolean>;
   /** Whether `iri` is an item of the collection, or the object of a Create or Update among its items (a received Create's Note). */
   holdsItemAbout: (collection: string, iri: string) => Promise<boolean>;

@@ -65,6 +65,10 @@ export class CachedRelations implements Collections {
     await this.changing([ collection ], async(): Promise<void> => this.collections.remove(collection, item));
   }
 
+  public async clear(collection: string): Promise<void> {
+    await this.changing([ collection ], async(): Promise<void> => this.collections.clear(collection));
+  }
+
   public async contains(collection: string, item: string): Promise<boolean> {
     return this.collections.contains(collection, item);
   }

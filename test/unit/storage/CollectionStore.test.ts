@@ -64,6 +64,22 @@ describe('CollectionStore (on the embedded store)', (): void => {
     expect(updated).toEqual([ collection, collection, collection ]);
   });
 
+  it('clears a whole collection: items, total and paging index; it can be filled again', async(): Promise<void> => {
+    await fill(70);
+    expect(await collections.count(collection)).toBe(70);
+    await collections.clear(collection);
+    expect(await collections.all(collection)).toEqual([]);
+    expect(await collections.count(collection)).toBe(0);
+    expect((await collections.page(collection, { limit: 10 })).items).toEqual([]);
+    const left = await graphs.client.select(`SELECT ?g WHERE { GRAPH ?g { ?s ?p ?o } FILTER(CONTAINS(STR(?g), "${collection}")) } LIMIT 5`);
+    expect(left).toEqual([]);
+    expect(updated.at(-1)).toBe(collection);
+    const again = `${BASE}activities/u${counter}-again`;
+    await collections.add(collection, again);
+    expect((await collections.page(collection, { limit: 10 })).items.map((item): string => item.iri)).toEqual([ again ]);
+    expect(await collections.count(collection)).toBe(1);
+  });
+
   it('keeps an item added twice once, at its first position', async(): Promise<void> => {
     const [ first, second ] = await fill(2);
     await collections.add(collection, first, at(10));

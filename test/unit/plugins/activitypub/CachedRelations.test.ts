@@ -23,6 +23,7 @@ function counting(inner: Collections): { collections: Collections; asked: () => 
     add: async(collection, item, at) => inner.add(collection, item, at),
     addAll: async(additions, alongWith) => inner.addAll(additions, alongWith),
     remove: async(collection, item) => inner.remove(collection, item),
+    clear: async(collection) => inner.clear(collection),
     contains: async(collection, item) => inner.contains(collection, item),
     holdsItemAbout: async(collection, iri) => inner.holdsItemAbout(collection, iri),
     count: async(collection, addressedTo) => inner.count(collection, addressedTo),
@@ -153,6 +154,16 @@ describe('CachedRelations (on the embedded store)', (): void => {
     expect(await here.all(FOLLOWERS)).toEqual([ other ]);
     expect(store.listed()).toBe(3);
     await here.remove(FOLLOWERS, other);
+  });
+
+  it('forgets a watched collection that is cleared', async(): Promise<void> => {
+    const here = new CachedRelations(graphs.collections, WATCHED, new FileChangeCounter(dataDir, 'relation-changes'));
+    await here.add(FOLLOWERS, SENDER);
+    expect(await here.all(FOLLOWERS)).toEqual([ SENDER ]);
+    expect(await here.collectionsContaining(SENDER, '/followers')).toEqual([ FOLLOWERS ]);
+    await here.clear(FOLLOWERS);
+    expect(await here.all(FOLLOWERS)).toEqual([]);
+    expect(await here.collectionsContaining(SENDER, '/followers')).toEqual([]);
   });
 
   it('leaves other collections and other questions to the store', async(): Promise<void> => {
