@@ -17,6 +17,7 @@ import type { Account } from '../accounts/Account';
 import type { AccountStore } from '../accounts/AccountStore';
 import type { PasswordHasher } from '../accounts/PasswordHasher';
 import { hasControlCharacter } from '../accounts/SignupValidator';
+import type { AccountDataRemover } from './AccountDataRemover';
 
 /** A password hash no password matches (PasswordHasher refuses anything but scrypt's). */
 const NO_PASSWORD = 'deleted';
@@ -35,6 +36,8 @@ export interface AccountDeletionOptions {
   storage?: UserStorage;
   /** The users' webhooks (when the setup has them), revoked with the account. */
   webhooks?: WebhookService;
+  /** What other parts of the setup keep of an account (the Mastodon API's records), removed with it. */
+  removers?: AccountDataRemover;
 }
 
 /**
@@ -46,7 +49,8 @@ export interface AccountDeletionOptions {
  *    actor that knew it (its followers and those it follows; shared inboxes are preferred by the
  *    fan-out), before anything is removed, and the record notes that it was;
  * 3. the account leaves local users' followers and following; its posts, its activities, its
- *    collections, its actor document, its storage (files and media) and its webhooks are removed;
+ *    collections, its actor document, its storage (files and media), its webhooks and what other
+ *    parts keep of it (`removers`: the Mastodon API's records) are removed;
  * 4. the record is marked done. It stays, so the name is never given again (signup answers 409) and
  *    the actor answers 410. The key files stay too: they sign the Delete's deliveries and retries.
  */
@@ -169,12 +173,13 @@ export class AccountDeletion {
       await store.delete(activity, activities);
     }
     for (const name of ACTOR_COLLECTIONS) {
-      await store.delete(this.urls.collection(username, name));
+      await collections.clear(this.urls.collection(username, name));
     }
     await store.delete(webId, this.urls.url('actors'));
     await this.options.storage?.remove(username);
     for (const webhook of await this.options.webhooks?.list(webId) ?? []) {
       await this.options.webhooks!.revoke(webhook.iri);
     }
+    await this.options.removers?.removeAccountData(username, webId);
   }
 }

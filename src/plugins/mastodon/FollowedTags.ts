@@ -9,6 +9,7 @@ import type { ActivityEvent, ActivityEvents } from '../activitypub/ActivityEvent
 import { idOf, idsOf, isObject, typeOf } from '../activitypub/ActivityJson';
 import { PUBLIC_FORMS } from '../activitypub/ActivityVocabulary';
 import { ActorUrls } from '../activitypub/ActorUrls';
+import type { AccountDataRemover } from '../lifecycle/AccountDataRemover';
 import { HASHTAG_NAME } from './MastodonSearch';
 import { recordNotFound } from './MastodonRecords';
 import { hashtagsOf } from './StatusEntity';
@@ -63,7 +64,7 @@ export interface FollowedTagsOptions {
  * collection per user (`urn:fedpod:mastodon:tag-feed:<actor>`): neither has an HTTP address, so
  * nobody reads them but through the API, as their user.
  */
-export class FollowedTags {
+export class FollowedTags implements AccountDataRemover {
   protected readonly logger = getLoggerFor(this);
   private readonly options: FollowedTagsOptions;
   private readonly urls: ActorUrls;
@@ -165,6 +166,12 @@ export class FollowedTags {
     const keys = [ ...new Set(hashtagsOf(object).map((tag): string => tag.name)) ];
     const followers = await this.followersOf(keys);
     return followers.filter((username): boolean => !usernames.includes(username));
+  }
+
+  /** A deleted account's tags and feed. */
+  public async removeAccountData(username: string): Promise<void> {
+    await this.options.client.update(`DELETE WHERE { GRAPH ${sparqlIri(this.graphOf(username))} { ?s ?p ?o } }`);
+    await this.options.collections.clear(this.feedOf(username));
   }
 
   /** The collections a user's home timeline merges: inbox, outbox and tag feed. */

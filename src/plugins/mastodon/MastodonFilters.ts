@@ -3,6 +3,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { FileKeyValueStorage } from '../../storage/FileKeyValueStorage';
 import { FedpodHttpError } from '../../util/HttpErrors';
 import type { MastodonStatus } from './StatusEntity';
+import type { AccountDataRemover } from '../lifecycle/AccountDataRemover';
 
 /** Where a filter applies (Mastodon's contexts). */
 export const FILTER_CONTEXTS = [ 'home', 'notifications', 'public', 'thread', 'account' ] as const;
@@ -75,11 +76,16 @@ function matches(text: string, keyword: FilterKeyword): boolean {
  * reads: `hide` removes a status, `warn` names the filters it matched in its `filtered`. An expired
  * filter is kept (the user may renew it) and applies no more.
  */
-export class MastodonFilters {
+export class MastodonFilters implements AccountDataRemover {
   private readonly storage: FileKeyValueStorage<MastodonFilter[]>;
 
   public constructor(dataDir: string) {
     this.storage = new FileKeyValueStorage(dataDir, 'mastodon/filters');
+  }
+
+  /** A deleted account's filters. */
+  public async removeAccountData(username: string): Promise<void> {
+    await this.storage.delete(username);
   }
 
   public async all(username: string): Promise<MastodonFilter[]> {

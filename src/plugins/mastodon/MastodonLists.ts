@@ -2,6 +2,7 @@ import { recordNotFound } from './MastodonRecords';
 import { v7 as uuidv7 } from 'uuid';
 import { FileKeyValueStorage } from '../../storage/FileKeyValueStorage';
 import { FedpodHttpError } from '../../util/HttpErrors';
+import type { AccountDataRemover } from '../lifecycle/AccountDataRemover';
 
 /** Mastodon's `replies_policy` of a list: which replies its timeline shows. */
 export const REPLIES_POLICIES = [ 'followed', 'list', 'none' ] as const;
@@ -35,7 +36,7 @@ const MAX_TITLE = 200;
  * read by every node sharing the data directory, never served to anyone but their owner. A list
  * names its members by actor IRI; its timeline is read from the owner's inbox and outbox.
  */
-export class MastodonLists {
+export class MastodonLists implements AccountDataRemover {
   private readonly storage: FileKeyValueStorage<StoredList[]>;
 
   public constructor(dataDir: string) {
@@ -44,6 +45,11 @@ export class MastodonLists {
 
   public static entity(list: StoredList): MastodonList {
     return { id: list.id, title: list.title, replies_policy: list.replies_policy, exclusive: list.exclusive };
+  }
+
+  /** A deleted account's lists. */
+  public async removeAccountData(username: string): Promise<void> {
+    await this.storage.delete(username);
   }
 
   /** The user's lists, oldest first. */

@@ -2,6 +2,7 @@ import { DataFactory } from 'n3';
 import type { SparqlClient } from '../../storage/SparqlClient';
 import { sparqlIri, sparqlLiteral } from '../../storage/SparqlTerms';
 import { FEDPOD_NS, XSD_DATETIME } from '../../storage/StoreVocabulary';
+import type { AccountDataRemover } from '../lifecycle/AccountDataRemover';
 
 const { literal, namedNode } = DataFactory;
 
@@ -28,7 +29,7 @@ const P = {
  * (`urn:fedpod:mastodon:markers:<actor>`, so servers sharing a store never share one), a subject per
  * timeline: small, read by every node, kept across restarts. `user` below is the user's actor IRI.
  */
-export class MastodonMarkers {
+export class MastodonMarkers implements AccountDataRemover {
   public constructor(private readonly client: SparqlClient) {}
 
   /** The user's markers of these timelines, those that were ever set. */
@@ -61,6 +62,11 @@ INSERT DATA { GRAPH ${graph} { ${subject} ${sparqlIri(P.lastRead)} ${sparqlLiter
   ${sparqlIri(P.version)} ${version} ;
   ${sparqlIri(P.updated)} ${sparqlLiteral(literal(now.toISOString(), namedNode(XSD_DATETIME)))} . } }`);
     return { last_read_id: lastReadId, version, updated_at: now.toISOString() };
+  }
+
+  /** A deleted account's markers. */
+  public async removeAccountData(username: string, webId: string): Promise<void> {
+    await this.client.update(`DELETE WHERE { GRAPH ${sparqlIri(this.graphOf(webId))} { ?s ?p ?o } }`);
   }
 
   private graphOf(user: string): string {

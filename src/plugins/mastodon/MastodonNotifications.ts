@@ -15,6 +15,7 @@ import type { MastodonAccounts } from './MastodonAccounts';
 import { MastodonRecords } from './MastodonRecords';
 import type { MastodonStatuses, Reader } from './MastodonStatuses';
 import type { MastodonStatus } from './StatusEntity';
+import type { AccountDataRemover } from '../lifecycle/AccountDataRemover';
 
 const { literal } = DataFactory;
 
@@ -109,7 +110,7 @@ const SUBJECT_PREFIX = 'urn:fedpod:mastodon:notification:';
  * one notification per user however often it is delivered. A notification is recorded, and later
  * shown, only when its user may read its status (as an ActivityPub GET of it would answer).
  */
-export class MastodonNotifications {
+export class MastodonNotifications implements AccountDataRemover {
   private readonly options: MastodonNotificationsOptions;
   private readonly listeners: NotificationListener[] = [];
 
@@ -186,6 +187,11 @@ export class MastodonNotifications {
   /** Removes all of the user's notifications. */
   public async clear(username: string): Promise<void> {
     await this.options.client.update(`DELETE WHERE { GRAPH ${this.graphOf(username)} { ?s ?p ?o } }`);
+  }
+
+  /** A deleted account's notifications. */
+  public async removeAccountData(username: string): Promise<void> {
+    await this.clear(username);
   }
 
   /** How many of the user's notifications are newer than `afterId` (all when none), at most `limit`. */

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { FileKeyValueStorage } from '../../storage/FileKeyValueStorage';
 import { FedpodHttpError } from '../../util/HttpErrors';
+import type { AccountDataRemover } from '../lifecycle/AccountDataRemover';
 
 /** The alerts a subscription names, as Mastodon's `data[alerts]` (the admin ones with their dot). */
 export const PUSH_ALERTS = [ 'mention', 'status', 'reblog', 'follow', 'follow_request', 'favourite', 'poll', 'update',
@@ -47,7 +48,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
  * old one), each a JSON file (mode 0600) in `<dataDir>/mastodon/push/<user>/`, so every node sharing
  * the data directory pushes the same ones and a user's are listed without reading anyone else's.
  */
-export class PushSubscriptions {
+export class PushSubscriptions implements AccountDataRemover {
   private readonly stores = new Map<string, FileKeyValueStorage<PushSubscription>>();
 
   public constructor(private readonly dataDir: string) {}
@@ -92,6 +93,13 @@ export class PushSubscriptions {
 
   public async delete(username: string, token: string): Promise<boolean> {
     return this.storeOf(username).delete(token);
+  }
+
+  /** A deleted account's subscriptions (its tokens are dead already: nothing more is pushed). */
+  public async removeAccountData(username: string): Promise<void> {
+    for (const subscription of await this.ofUser(username)) {
+      await this.delete(username, subscription.token);
+    }
   }
 
   /** Every subscription of the user. */

@@ -6,6 +6,7 @@ import { FileAccountStore } from '../../../../src/plugins/accounts/FileAccountSt
 import { PasswordHasher } from '../../../../src/plugins/accounts/PasswordHasher';
 import type { DeliveryScheduler } from '../../../../src/plugins/activitypub/DeliveryScheduler';
 import type { JsonLdParser } from '../../../../src/plugins/ldp/JsonLdParser';
+import type { AccountDataRemover } from '../../../../src/plugins/lifecycle/AccountDataRemover';
 import { AccountDeletion } from '../../../../src/plugins/lifecycle/AccountDeletion';
 import type { Collections } from '../../../../src/storage/Collections';
 import type { ResourceGraphs } from '../../../../src/storage/ResourceGraphs';
@@ -48,14 +49,22 @@ describe('AccountDeletion', (): void => {
       remove: async(collection: string, item: string): Promise<void> => {
         steps.push(`remove ${item} from ${collection}`);
       },
+      clear: async(collection: string): Promise<void> => {
+        steps.push(`clear ${collection}`);
+      },
     } as unknown as Collections;
+    const removers: AccountDataRemover = {
+      removeAccountData: async(username, webId): Promise<void> => {
+        steps.push(`other data of ${username} (${webId})`);
+      },
+    };
     const delivery: DeliveryScheduler = {
       schedule: async(activity, sender, recipients): Promise<void> => {
         steps.push(`schedule ${String(activity.type)} of ${String(activity.object)} by ${sender} to ${recipients.join(' ')}`);
       },
     };
     const parser = { toQuads: async(): Promise<Quad[]> => [] } as unknown as JsonLdParser;
-    return new AccountDeletion({ baseUrl: BASE, accounts, hasher, store, parser, collections, delivery });
+    return new AccountDeletion({ baseUrl: BASE, accounts, hasher, store, parser, collections, delivery, removers });
   }
 
   beforeEach(async(): Promise<void> => {
@@ -84,6 +93,8 @@ describe('AccountDeletion', (): void => {
     expect(steps.filter((step): boolean => step.startsWith('schedule'))).toHaveLength(1);
     expect(steps).toContain(`remove ${ALICE} from ${BASE}actors/carol/following`);
     expect(steps).toContain(`delete ${ALICE}`);
+    expect(steps).toContain(`clear ${ALICE}/inbox`);
+    expect(steps.at(-1)).toBe(`other data of alice (${ALICE})`);
     const account = (await accounts.findByUsername('alice'))!;
     expect(account.deleted).toMatchObject({ enqueued: true, done: true });
     expect(await hasher.verify('the password', account.passwordHash)).toBe(false);
@@ -100,6 +111,7 @@ describe('AccountDeletion', (): void => {
     await deletion().resumeAll();
     expect(steps.some((step): boolean => step.startsWith('schedule'))).toBe(false);
     expect(steps).toContain(`delete ${ALICE}`);
+    expect(steps).toContain(`other data of alice (${ALICE})`);
     expect((await accounts.findByUsername('alice'))!.deleted!.done).toBe(true);
   });
 });

@@ -76,5 +76,14 @@ describe('FollowedTags', (): void => {
     // The listener runs after the event; waited for, with the test's generous timeout.
     await eventually(async(): Promise<boolean> => graphs.collections.contains(feed, activity.id as string));
     expect(await graphs.collections.contains(tags.feedOf('alice'), activity.id as string)).toBe(false);
+
+    // A deleted account's tags and feed go; nobody else's.
+    await tags.follow('carol', 'cats');
+    await tags.removeAccountData('bob');
+    expect(await graphs.collections.all(feed)).toEqual([]);
+    expect(await tags.list('bob', { limit: 10 })).toEqual([]);
+    expect(await tags.followersOf([ 'cats' ])).toEqual([ 'carol' ]);
+    const left = await graphs.client.select(`SELECT ?g WHERE { GRAPH ?g { ?s ?p ?o } FILTER(CONTAINS(STR(?g), "${BASE}actors/bob")) } LIMIT 5`);
+    expect(left).toEqual([]);
   });
 });
