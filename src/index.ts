@@ -328,7 +328,7 @@ export * from './plugins/accounts/LoginPolicy';
 export * from './plugins/moderation/WatchedRecords';
 export * from './plugins/accounts/PasswordResets';
 export * from './handlers/auth/PasswordResetHandler';
-export * from './plugins/lifecycle/AccountDataRemover';
+export * from './plugins/accounts/AccountDataRemover';
 export * from './plugins/lifecycle/AccountDeletion';
 export * from './plugins/lifecycle/AccountDeletionResumer';
 export * from './handlers/auth/AccountDeletionHandler';

@@ -9,7 +9,7 @@ import type { TimelineSource } from '../../plugins/mastodon/MastodonRecords';
 import type { MastodonSearch } from '../../plugins/mastodon/MastodonSearch';
 import type { MastodonStatuses, NewStatus, Reader } from '../../plugins/mastodon/MastodonStatuses';
 import type { MastodonThreads } from '../../plugins/mastodon/MastodonThreads';
-import { homeCollections, type FollowedTags } from '../../plugins/mastodon/FollowedTags';
+import { FollowedTags, homeCollections } from '../../plugins/mastodon/FollowedTags';
 import type { RemoteAccountPosts } from '../../plugins/mastodon/RemoteAccountPosts';
 import type { MastodonStatus } from '../../plugins/mastodon/StatusEntity';
 import { DEFAULT_INSTANCE_DESCRIPTION, DEFAULT_INSTANCE_TITLE } from '../../plugins/mastodon/InstanceEntity';
@@ -329,7 +329,8 @@ ${replyTo ? '' : pollFields()}
   private async tagFollowForm(tag: string, context: ViewContext): Promise<string> {
     const { followedTags } = this.options;
     const username = context.reader?.username;
-    if (!followedTags || username === undefined) {
+    // A name no hashtag has keeps its (empty) page, without a button.
+    if (!followedTags || username === undefined || !FollowedTags.isTagName(tag)) {
       return '';
     }
     const { following, id } = await followedTags.entity(tag, username);

@@ -17,7 +17,7 @@ import type { Account } from '../accounts/Account';
 import type { AccountStore } from '../accounts/AccountStore';
 import type { PasswordHasher } from '../accounts/PasswordHasher';
 import { hasControlCharacter } from '../accounts/SignupValidator';
-import type { AccountDataRemover } from './AccountDataRemover';
+import type { AccountDataRemover } from '../accounts/AccountDataRemover';
 
 /** A password hash no password matches (PasswordHasher refuses anything but scrypt's). */
 const NO_PASSWORD = 'deleted';

@@ -9,7 +9,7 @@ import type { ActivityEvent, ActivityEvents } from '../activitypub/ActivityEvent
 import { idOf, idsOf, isObject, typeOf } from '../activitypub/ActivityJson';
 import { PUBLIC_FORMS } from '../activitypub/ActivityVocabulary';
 import { ActorUrls } from '../activitypub/ActorUrls';
-import type { AccountDataRemover } from '../lifecycle/AccountDataRemover';
+import type { AccountDataRemover } from '../accounts/AccountDataRemover';
 import { HASHTAG_NAME } from './MastodonSearch';
 import { recordNotFound } from './MastodonRecords';
 import { hashtagsOf } from './StatusEntity';
@@ -75,13 +75,18 @@ export class FollowedTags implements AccountDataRemover {
     options.events.listen(async(event): Promise<void> => this.activity(event));
   }
 
+  /** Whether the name (with or without `#`) can be a hashtag's. */
+  public static isTagName(name: string): boolean {
+    const bare = name.replace(/^#/u, '');
+    return bare.length > 0 && bare.length <= MAX_NAME && HASHTAG_NAME.test(bare);
+  }
+
   /** The tag's name as Mastodon keys it (lowercase, without `#`); 404 for what cannot be a hashtag. */
   public static keyOf(name: string): string {
-    const bare = name.replace(/^#/u, '');
-    if (bare.length === 0 || bare.length > MAX_NAME || !HASHTAG_NAME.test(bare)) {
+    if (!FollowedTags.isTagName(name)) {
       throw recordNotFound();
     }
-    return bare.toLowerCase();
+    return name.replace(/^#/u, '').toLowerCase();
   }
 
   /** The Tag entity; `following` when a user asks. */

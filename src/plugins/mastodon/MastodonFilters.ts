@@ -3,7 +3,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { FileKeyValueStorage } from '../../storage/FileKeyValueStorage';
 import { FedpodHttpError } from '../../util/HttpErrors';
 import type { MastodonStatus } from './StatusEntity';
-import type { AccountDataRemover } from '../lifecycle/AccountDataRemover';
+import type { AccountDataRemover } from '../accounts/AccountDataRemover';
 
 /** Where a filter applies (Mastodon's contexts). */
 export const FILTER_CONTEXTS = [ 'home', 'notifications', 'public', 'thread', 'account' ] as const;

@@ -2,7 +2,7 @@ import { recordNotFound } from './MastodonRecords';
 import { v7 as uuidv7 } from 'uuid';
 import { FileKeyValueStorage } from '../../storage/FileKeyValueStorage';
 import { FedpodHttpError } from '../../util/HttpErrors';
-import type { AccountDataRemover } from '../lifecycle/AccountDataRemover';
+import type { AccountDataRemover } from '../accounts/AccountDataRemover';
 
 /** Mastodon's `replies_policy` of a list: which replies its timeline shows. */
 export const REPLIES_POLICIES = [ 'followed', 'list', 'none' ] as const;

@@ -2,7 +2,7 @@ import { DataFactory } from 'n3';
 import type { SparqlClient } from '../../storage/SparqlClient';
 import { sparqlIri, sparqlLiteral } from '../../storage/SparqlTerms';
 import { FEDPOD_NS, XSD_DATETIME } from '../../storage/StoreVocabulary';
-import type { AccountDataRemover } from '../lifecycle/AccountDataRemover';
+import type { AccountDataRemover } from '../accounts/AccountDataRemover';
 
 const { literal, namedNode } = DataFactory;
 

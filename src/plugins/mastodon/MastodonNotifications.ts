@@ -15,7 +15,7 @@ import type { MastodonAccounts } from './MastodonAccounts';
 import { MastodonRecords } from './MastodonRecords';
 import type { MastodonStatuses, Reader } from './MastodonStatuses';
 import type { MastodonStatus } from './StatusEntity';
-import type { AccountDataRemover } from '../lifecycle/AccountDataRemover';
+import type { AccountDataRemover } from '../accounts/AccountDataRemover';
 
 const { literal } = DataFactory;
 

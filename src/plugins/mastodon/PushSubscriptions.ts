@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { FileKeyValueStorage } from '../../storage/FileKeyValueStorage';
 import { FedpodHttpError } from '../../util/HttpErrors';
-import type { AccountDataRemover } from '../lifecycle/AccountDataRemover';
+import type { AccountDataRemover } from '../accounts/AccountDataRemover';
 
 /** The alerts a subscription names, as Mastodon's `data[alerts]` (the admin ones with their dot). */
 export const PUSH_ALERTS = [ 'mention', 'status', 'reblog', 'follow', 'follow_request', 'favourite', 'poll', 'update',

@@ -259,6 +259,8 @@ describe('the web app\'s lists, filters, search and live public timelines', () =
     const key = await formKey(alice);
     expect(await html('web/tags/tea', alice)).toContain('>Follow hashtag</button>');
     expect(await html('web/tags/tea')).not.toContain('Follow hashtag');
+    // A name no hashtag can have: the page as before, without a button.
+    expect(await html('web/tags/no-tag', alice)).not.toContain('Follow hashtag');
     const followed = await post('web/tags/tea/follow', alice, { csrf: key, back: 'web/tags/tea' });
     expect(followed.status).toBe(303);
     expect(followed.headers.get('location')).toBe(`${server.baseUrl}web/tags/tea`);

@@ -6,7 +6,7 @@ import { FileAccountStore } from '../../../../src/plugins/accounts/FileAccountSt
 import { PasswordHasher } from '../../../../src/plugins/accounts/PasswordHasher';
 import type { DeliveryScheduler } from '../../../../src/plugins/activitypub/DeliveryScheduler';
 import type { JsonLdParser } from '../../../../src/plugins/ldp/JsonLdParser';
-import type { AccountDataRemover } from '../../../../src/plugins/lifecycle/AccountDataRemover';
+import type { AccountDataRemover } from '../../../../src/plugins/accounts/AccountDataRemover';
 import { AccountDeletion } from '../../../../src/plugins/lifecycle/AccountDeletion';
 import type { Collections } from '../../../../src/storage/Collections';
 import type { ResourceGraphs } from '../../../../src/storage/ResourceGraphs';
