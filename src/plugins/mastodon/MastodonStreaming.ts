@@ -50,10 +50,11 @@ const RECENT_PUBLIC = 1000;
  * or delivered to local inboxes (ActivityEvents) and a new notification (MastodonNotifications).
  * Each client gets only what its user may read, the status built as that user would GET it: `user`
  * has its user's own posts and reblogs, whatever reached their inbox and the public posts with
- * hashtags they follow (`update`, `status.update`, `delete`) and their notifications; public streams have posts whose audience is Public and that
- * anyone may read (`public:local` this server's, `public:remote` other servers'); `hashtag` those
- * among them with the tag; `list` the posts, reblogs and deletes of a list's members that reached
- * its owner; `direct` the `conversation` a direct post to or by the user is now the last of.
+ * hashtags they follow (`update`, `status.update`, `delete`) and their notifications; public streams
+ * have posts whose audience is Public and that anyone may read (`public:local` this server's,
+ * `public:remote` other servers'); `hashtag` those among them with the tag; `list` the posts,
+ * reblogs and deletes of a list's members that reached its owner; `direct` the `conversation` a
+ * direct post to or by the user is now the last of.
  */
 export class MastodonStreaming {
   protected readonly logger = getLoggerFor(this);
