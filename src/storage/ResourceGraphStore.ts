@@ -54,6 +54,15 @@ export class ResourceGraphStore implements ResourceGraphs {
     return { data: this.skolemizer.deskolemize(data), metadata: this.latestModified(iri, this.skolemizer.deskolemize(metadata)) };
   }
 
+  public async readMany(iris: readonly string[]): Promise<Map<string, StoredResource>> {
+    const { data, metadata } = await this.readDataAndMetadata(iris, iris);
+    const found = new Map<string, StoredResource>();
+    for (const [ iri, quads ] of metadata) {
+      found.set(iri, { data: data.get(iri) ?? [], metadata: quads });
+    }
+    return found;
+  }
+
   public async readMetadata(iri: string): Promise<Quad[]> {
     const rows = await this.client.select(
       `SELECT ?s ?p ?o WHERE { GRAPH ${sparqlIri(metadataGraphOf(iri))} { ?s ?p ?o } }`,

@@ -53,6 +53,8 @@ export interface ContainerPage {
 export interface ResourceGraphs {
   /** Data and metadata of a resource; undefined when it has no metadata (does not exist). */
   read: (iri: string) => Promise<StoredResource | undefined>;
+  /** Several resources as read() gives each, in one round trip; one that does not exist is absent from the map. */
+  readMany: (iris: readonly string[]) => Promise<Map<string, StoredResource>>;
   readMetadata: (iri: string) => Promise<Quad[]>;
   readData: (iri: string) => Promise<Quad[]>;
   /** The data of several resources, by IRI; a resource with no data is absent from the map. */

@@ -35,15 +35,17 @@ export class ActivityRepository {
    * The activity (or object) as ActivityStreams JSON. The object of a Create, Update, Accept, Reject
    * or Undo is embedded (one level: peers expect the Note, or the Follow being answered), when it is
    * stored here too; other objects (actors of a Follow, the target of a Like) stay references.
-   * `prefetched`: the resource as already read in this request (its access check read it).
+   * `prefetched`: the resource as already read in this request (its access check read it);
+   * `prefetchedObjects`: resources read already, among them maybe the object to embed (a timeline page's).
    */
-  public async read(iri: string, prefetched?: StoredResource): Promise<Json | undefined> {
+  public async read(iri: string, prefetched?: StoredResource, prefetchedObjects?: ReadonlyMap<string, StoredResource>):
+  Promise<Json | undefined> {
     const stored = prefetched ?? await this.store.read(iri);
     if (!stored) {
       return undefined;
     }
     const objectIri = this.embeddedObjectOf(iri, stored.data);
-    const objectData = objectIri ? await this.store.readData(objectIri) : undefined;
+    const objectData = objectIri ? prefetchedObjects?.get(objectIri)?.data ?? await this.store.readData(objectIri) : undefined;
     return this.toJson(iri, stored.data, objectData);
   }
 

@@ -86,6 +86,26 @@ describe('ResourceGraphStore (on the embedded store)', (): void => {
     expect(listener.events).toEqual([ `updated ${iri}` ]);
   });
 
+  it('reads several resources in one query, each as read() gives it; one that does not exist is absent', async(): Promise<void> => {
+    const [ first, second, absent ] = [ `${container}many-1`, `${container}many-2`, `${container}many-absent` ];
+    await store.write(first, container, documentMetadata(first, new Date()), [ says(first, 'one') ]);
+    await store.write(second, container, documentMetadata(second, new Date()));
+    const select = jest.spyOn(graphs.client, 'select');
+    let read: Awaited<ReturnType<ResourceGraphStore['readMany']>>;
+    try {
+      read = await store.readMany([ first, second, absent, first ]);
+      expect(select).toHaveBeenCalledTimes(1);
+    } finally {
+      select.mockRestore();
+    }
+    expect([ ...read.keys() ].sort()).toEqual([ first, second ]);
+    for (const iri of [ first, second ]) {
+      const one = (await store.read(iri))!;
+      expect(text(read.get(iri)!.data)).toEqual(text(one.data));
+      expect(text(read.get(iri)!.metadata)).toEqual(text(one.metadata));
+    }
+  });
+
   it('reads nothing of a resource that does not exist', async(): Promise<void> => {
     const iri = `${container}absent`;
     expect(await store.read(iri)).toBeUndefined();
