@@ -1,4 +1,3 @@
-import { getLoggerFor } from '@solid/community-server';
 import { DataFactory } from 'n3';
 import { v7 as uuidv7 } from 'uuid';
 import type { CollectionAddition, Collections } from '../../storage/Collections';
@@ -18,7 +17,6 @@ const { literal, namedNode } = DataFactory;
 
 const P = {
   key: `${FEDPOD_NS}followedTagKey`,
-  name: `${FEDPOD_NS}followedTagName`,
   at: `${FEDPOD_NS}followedTagAt`,
   follow: `${FEDPOD_NS}followedTagFollow`,
 };
@@ -43,6 +41,9 @@ export interface TagFollow {
   at: Date;
 }
 
+/** Told which users' feeds took an activity (the streaming API sends it to their `user` stream). */
+export type FeedListener = (event: ActivityEvent, recipients: string[]) => void;
+
 export interface FollowedTagsOptions {
   client: SparqlClient;
   collections: Collections;
@@ -55,7 +56,7 @@ export interface FollowedTagsOptions {
  * The hashtags each local user follows (Mastodon's followed tags), and their tag feeds: a public
  * post (to Public, as Mastodon: not unlisted, not a reblog) with a followed tag that is posted here
  * or reaches any local inbox is added to the feed of every user following the tag, a collection the
- * home timeline merges with the user's inbox and outbox (`homeOf`). Only what arrives after the
+ * home timeline merges with the user's inbox and outbox (`homeCollections`). Only what arrives after the
  * follow, as on Mastodon. A post the user already has in their inbox or outbox is not added twice
  * (the timeline merges duplicates anyway). The feed is written after the activity is stored, as
  * notifications are (ActivityEvents): a crash between the two loses the feed entry, never the post.
@@ -65,9 +66,9 @@ export interface FollowedTagsOptions {
  * nobody reads them but through the API, as their user.
  */
 export class FollowedTags implements AccountDataRemover {
-  protected readonly logger = getLoggerFor(this);
   private readonly options: FollowedTagsOptions;
   private readonly urls: ActorUrls;
+  private readonly listeners: FeedListener[] = [];
 
   public constructor(options: FollowedTagsOptions) {
     this.options = options;
@@ -102,13 +103,14 @@ export class FollowedTags implements AccountDataRemover {
   /** The user follows the tag (again: nothing changes). */
   public async follow(username: string, name: string): Promise<MastodonTagEntity> {
     const key = FollowedTags.keyOf(name);
-    if (!(await this.followed(username, [ key ])).has(key)) {
-      const now = new Date();
-      const subject = sparqlIri(this.subjectOf(username, key));
-      await this.options.client.update(`INSERT DATA { GRAPH ${sparqlIri(this.graphOf(username))} { ${subject} ${sparqlIri(P.key)} ${
-        sparqlLiteral(literal(key))} ; ${sparqlIri(P.follow)} ${sparqlLiteral(literal(uuidv7({ msecs: now.getTime() })))} ; ${
-        sparqlIri(P.at)} ${sparqlLiteral(literal(now.toISOString(), namedNode(XSD_DATETIME)))} } }`);
-    }
+    const now = new Date();
+    const graph = sparqlIri(this.graphOf(username));
+    const subject = sparqlIri(this.subjectOf(username, key));
+    // One update, written only when the tag is not followed yet: a second follow keeps the first's time.
+    await this.options.client.update(`INSERT { GRAPH ${graph} { ${subject} ${sparqlIri(P.key)} ${sparqlLiteral(literal(key))} ; ${
+      sparqlIri(P.follow)} ${sparqlLiteral(literal(uuidv7({ msecs: now.getTime() })))} ; ${
+      sparqlIri(P.at)} ${sparqlLiteral(literal(now.toISOString(), namedNode(XSD_DATETIME)))} } }
+WHERE { FILTER NOT EXISTS { GRAPH ${graph} { ${subject} ${sparqlIri(P.key)} ?any } } }`);
     return { ...await this.entity(key), following: true };
   }
 
@@ -155,9 +157,14 @@ export class FollowedTags implements AccountDataRemover {
       .filter((username): username is string => username !== undefined);
   }
 
+  /** Listens to the feeds: who took each activity, once it is in their feeds. */
+  public listen(listener: FeedListener): void {
+    this.listeners.push(listener);
+  }
+
   /**
    * The local users (beside `usernames`, who have it already) whose feeds take the activity: a Create
-   * of a public post with hashtags they follow. Used for the feeds and by the streaming API.
+   * of a public post with hashtags they follow.
    */
   public async recipientsOf({ activity, usernames }: ActivityEvent): Promise<string[]> {
     if (typeOf(activity) !== 'Create' || !isObject(activity.object)) {
@@ -179,12 +186,6 @@ export class FollowedTags implements AccountDataRemover {
     await this.options.collections.clear(this.feedOf(username));
   }
 
-  /** The collections a user's home timeline merges: inbox, outbox and tag feed. */
-  public homeOf(username: string): string[] {
-    const { urls } = this;
-    return [ urls.collection(username, 'inbox'), urls.collection(username, 'outbox'), this.feedOf(username) ];
-  }
-
   /** The user's tag feed (a collection with no HTTP address). */
   public feedOf(username: string): string {
     return `${FEED_PREFIX}${this.urls.actor(username)}`;
@@ -200,6 +201,9 @@ export class FollowedTags implements AccountDataRemover {
       const at = new Date();
       await this.options.collections.addAll(recipients.map((username): CollectionAddition =>
         ({ collection: this.feedOf(username), item: id, at })));
+      for (const listener of this.listeners) {
+        listener(event, recipients);
+      }
     }
   }
 
@@ -214,5 +218,5 @@ export class FollowedTags implements AccountDataRemover {
 
 /** The collections a user's home timeline merges: inbox and outbox, and the tag feed where hashtags can be followed. */
 export function homeCollections(urls: ActorUrls, username: string, followedTags?: FollowedTags): string[] {
-  return followedTags?.homeOf(username) ?? [ urls.collection(username, 'inbox'), urls.collection(username, 'outbox') ];
+  return [ urls.collection(username, 'inbox'), urls.collection(username, 'outbox'), ...followedTags ? [ followedTags.feedOf(username) ] : [] ];
 }

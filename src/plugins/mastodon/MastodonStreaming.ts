@@ -67,6 +67,11 @@ export class MastodonStreaming {
   public constructor(options: MastodonStreamingOptions) {
     this.options = options;
     options.events.listen(async(event): Promise<void> => this.activity(event));
+    options.followedTags?.listen((event, recipients): void => {
+      this.toTagFollowers(event, recipients).catch((error: unknown): void => {
+        this.logger.warn(`Could not stream ${String(event.activity.id)} to the followers of its hashtags: ${messageOf(error)}`);
+      });
+    });
     options.notifications.listen((username, notification): void => {
       this.notification(username, notification).catch((error: unknown): void => {
         this.logger.warn(`Could not stream notification ${notification.id} to ${username}: ${messageOf(error)}`);
@@ -120,7 +125,6 @@ export class MastodonStreaming {
       const at = typeof activity.published === 'string' ? new Date(activity.published) : undefined;
       await Promise.all([
         this.toUsers(usernames, iri, 'update', at),
-        this.toTagFollowers(event, iri, at),
         this.toPublic(activity, iri, box === 'outbox', at),
         this.toLists(usernames, idOf(activity.actor), async(username): Promise<MastodonStatus | undefined> =>
           iri ? this.options.statuses.shown(iri, this.readerOf(username), at) : undefined),
@@ -149,18 +153,14 @@ export class MastodonStreaming {
     }));
   }
 
-  /** A public post with hashtags to the `user` stream of those following one, who did not get it otherwise. */
-  private async toTagFollowers(event: ActivityEvent, iri: string | undefined, at?: Date): Promise<void> {
-    const { followedTags } = this.options;
-    if (!followedTags || ![ ...this.clients ].some((client): boolean => client.username !== undefined && client.subscriptions.has('user'))) {
-      return;
-    }
-    const id = idOf(event.activity);
+  /** A public post with hashtags, added to the feeds of those following one (FollowedTags), to their `user` stream. */
+  private async toTagFollowers({ activity, usernames }: ActivityEvent, recipients: readonly string[]): Promise<void> {
+    const id = idOf(activity);
     const fresh = (username: string): boolean => remember(this.recentToUsers, `${id}\n${username}`);
     // The inbox's recipients of this delivery got it as theirs; another delivery of it may name a tag's follower.
-    event.usernames.forEach(fresh);
-    const recipients = (await followedTags.recipientsOf(event)).filter(fresh);
-    await this.toUsers(recipients, iri, 'update', at);
+    usernames.forEach(fresh);
+    const at = typeof activity.published === 'string' ? new Date(activity.published) : undefined;
+    await this.toUsers(recipients.filter(fresh), idOf(activity.object), 'update', at);
   }
 
   /** A public post to the public and hashtag streams, once however many inboxes it reached. */

@@ -1,6 +1,7 @@
 import { ActivityEvents } from '../../../../src/plugins/activitypub/ActivityEvents';
 import type { Json } from '../../../../src/plugins/activitypub/ActivityJson';
-import { FollowedTags } from '../../../../src/plugins/mastodon/FollowedTags';
+import { ActorUrls } from '../../../../src/plugins/activitypub/ActorUrls';
+import { FollowedTags, homeCollections } from '../../../../src/plugins/mastodon/FollowedTags';
 import { eventually } from '../../../support/eventually';
 import { startEmbeddedGraphs, type EmbeddedGraphs } from '../../support/embeddedGraphs';
 
@@ -68,14 +69,21 @@ describe('FollowedTags', (): void => {
 
   it('adds a public tagged post to its followers\' feeds when it is stored, which their home merges', async(): Promise<void> => {
     await tags.follow('bob', 'cats');
+    const told: string[][] = [];
+    tags.listen((event, recipients): void => {
+      told.push(recipients);
+    });
     const activity = create('https://remote.example/7', [ PUBLIC ], [ '#cats' ]);
     events.emit({ activity, box: 'inbox', usernames: [ 'alice' ]});
     const feed = tags.feedOf('bob');
-    expect(tags.homeOf('bob')).toEqual([ `${BASE}actors/bob/inbox`, `${BASE}actors/bob/outbox`, feed ]);
+    expect(homeCollections(new ActorUrls(BASE), 'bob', tags)).toEqual([ `${BASE}actors/bob/inbox`, `${BASE}actors/bob/outbox`, feed ]);
     expect(feed.startsWith('http')).toBe(false);
     // The listener runs after the event; waited for, with the test's generous timeout.
     await eventually(async(): Promise<boolean> => graphs.collections.contains(feed, activity.id as string));
     expect(await graphs.collections.contains(tags.feedOf('alice'), activity.id as string)).toBe(false);
+    // Its listeners (the streaming API) are told who took it, once it is in their feeds.
+    await eventually(async(): Promise<boolean> => told.length > 0);
+    expect(told).toEqual([[ 'bob' ]]);
 
     // A deleted account's tags and feed go; nobody else's.
     await tags.follow('carol', 'cats');
