@@ -36,16 +36,16 @@ export class ActivityRepository {
    * or Undo is embedded (one level: peers expect the Note, or the Follow being answered), when it is
    * stored here too; other objects (actors of a Follow, the target of a Like) stay references.
    * `prefetched`: the resource as already read in this request (its access check read it);
-   * `prefetchedObjects`: resources read already, among them maybe the object to embed (a timeline page's).
+   * `readAlready`: what was read already of the object to embed, when it was (a timeline page's resources).
    */
-  public async read(iri: string, prefetched?: StoredResource, prefetchedObjects?: ReadonlyMap<string, StoredResource>):
+  public async read(iri: string, prefetched?: StoredResource, readAlready?: (object: string) => StoredResource | undefined):
   Promise<Json | undefined> {
     const stored = prefetched ?? await this.store.read(iri);
     if (!stored) {
       return undefined;
     }
     const objectIri = this.embeddedObjectOf(iri, stored.data);
-    const objectData = objectIri ? prefetchedObjects?.get(objectIri)?.data ?? await this.store.readData(objectIri) : undefined;
+    const objectData = objectIri ? readAlready?.(objectIri)?.data ?? await this.store.readData(objectIri) : undefined;
     return this.toJson(iri, stored.data, objectData);
   }
 

@@ -110,11 +110,8 @@ interface PageFacts {
   pinned: Set<string>;
 }
 
-/** Resources read for a timeline page (absent: not stored): with their addressing, and as stored. */
-interface Prefetched {
-  resources: Map<string, Awaited<ReturnType<AudienceRules['read']>>>;
-  stored: Map<string, StoredResource>;
-}
+/** Resources read for a timeline page, with their addressing (undefined: not stored). */
+type Prefetched = Map<string, Awaited<ReturnType<AudienceRules['read']>>>;
 
 /** A timeline item the reader may read: the object shown, and the Announce that reblogs it. */
 interface PageEntry {
@@ -513,13 +510,14 @@ export class MastodonStatuses {
   /** `reads`: resources read already in this request (a timeline page's); their audience is checked all the same. */
   private async readable(iri: string, reader: Reader, reads?: Prefetched): Promise<Json | undefined> {
     const found = await this.allowed(iri, reader, reads);
-    return found ? this.options.activities.read(iri, found.stored, reads?.stored) : undefined;
+    return found ? this.options.activities.read(iri, found.stored, (object): StoredResource | undefined => reads?.get(object)?.stored) :
+      undefined;
   }
 
   /** What the audience check read of `iri`, when the reader may read it. */
   private async allowed(iri: string, reader: Reader, reads?: Prefetched): Promise<Awaited<ReturnType<AudienceRules['read']>>> {
     const { audience } = this.options;
-    const found = reads?.resources.has(iri) ? reads.resources.get(iri) : await audience.read(iri);
+    const found = reads?.has(iri) ? reads.get(iri) : await audience.read(iri);
     if (!found) {
       return undefined;
     }
@@ -574,7 +572,7 @@ export class MastodonStatuses {
    */
   private async prefetch(iris: readonly string[]): Promise<Prefetched> {
     const { audience } = this.options;
-    const resources: Prefetched['resources'] = new Map();
+    const resources: Prefetched = new Map();
     const items = await audience.readMany(iris);
     const objects = new Set<string>();
     for (const iri of iris) {
@@ -590,13 +588,7 @@ export class MastodonStatuses {
     for (const object of objects) {
       resources.set(object, read.get(object));
     }
-    const stored = new Map<string, StoredResource>();
-    for (const [ iri, found ] of resources) {
-      if (found) {
-        stored.set(iri, found.stored);
-      }
-    }
-    return { resources, stored };
+    return resources;
   }
 
   /** The page's replies, reactions and the reader's own marks of these objects: one query each for all of them. */
